@@ -1,0 +1,115 @@
+/**
+ * The `harness-bench` command. Exit codes: 0 all pass, 1 a case failed or errored, 2 bad input
+ * (unreadable or invalid scenario, cassette or config, or a bad flag), with nothing written.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { InputError, formatProblem } from '../eval/errors.ts';
+import { PACKAGE_ROOT } from '../eval/config-load.ts';
+import { importCommand } from './import-command.ts';
+import { replayCommand } from './replay-command.ts';
+import { runCommand } from './run-command.ts';
+import { validateCommand } from './validate-command.ts';
+
+/** The package version from package.json. */
+export const VERSION: string = (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** Where a command writes; injected so tests can capture output. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  isTTY: boolean;
+  columns?: number;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** Runs the CLI with `argv` (as `process.argv`: node, script, args…) and resolves with the exit code. */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  let exitCode = 0;
+  const program = new Command('harness-bench')
+    .description('A test bench for LLM agent harnesses: the model frozen, the harness live, every decision scored and diffed.')
+    .version(VERSION, '-v, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
+
+  program
+    .command('run')
+    .description('Run scenarios and replay recordings under one or more configurations, print a table, write results.')
+    .option('-s, --scenarios <glob>', 'scenario files or folders (repeatable; default: scenarios/)', collect)
+    .option('-r, --recordings <glob>', 'cassette files or folders (repeatable; default: recordings/)', collect)
+    .option('-c, --config <file>', 'harness configuration (repeatable to compare; default: configs/default.json)', collect)
+    .option('--json <file>', 'write the results JSON to this file')
+    .option('-o, --out <dir>', 'write results.json, report.md and junit.xml into this folder')
+    .option('-f, --filter <text>', 'only cases whose id contains this text')
+    .addOption(new Option('--concurrency <n>', 'cases run at once').default('2').argParser(positiveInt))
+    .option('--bail', 'stop starting cases after the first failure')
+    .action(async (options) => {
+      exitCode = await runCommand(options, io);
+    });
+
+  program
+    .command('import')
+    .description('Import recordings (VCR YAML plain or parsed_body, chunk logs, raw SSE) as version-1 cassettes.')
+    .argument('<files...>', 'recording files')
+    .requiredOption('-o, --out <dir>', 'folder for the cassettes')
+    .action(async (files: string[], options: { out: string }) => {
+      exitCode = await importCommand(files, options, io);
+    });
+
+  program
+    .command('replay')
+    .description('Replay one cassette through the harness with the model frozen; print the ledger and every divergence.')
+    .argument('<cassette>', 'cassette file')
+    .option('-c, --config <file>', 'harness configuration (default: configs/default.json)')
+    .option('-w, --workspace <dir>', 'use this folder as the workspace')
+    .addOption(new Option('--match <mode>', 'request matching').choices(['strict', 'sequential']))
+    .action(async (file: string, options) => {
+      exitCode = await replayCommand(file, options, io);
+    });
+
+  program
+    .command('validate')
+    .description('Validate scenario, cassette and configuration files (exit 0 when all are valid, 2 otherwise).')
+    .argument('<files...>', 'files to check')
+    .action(async (files: string[]) => {
+      exitCode = await validateCommand(files, io);
+    });
+
+  try {
+    await program.parseAsync([...argv]);
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+      return 2;
+    }
+    if (error instanceof InputError) {
+      io.stderr(`harness-bench: invalid input (nothing was written):\n${error.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n`);
+      return 2;
+    }
+    io.stderr(`harness-bench: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+    return 1;
+  }
+}
+
+function positiveInt(value: string): string {
+  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('must be a positive integer');
+  return value;
+}
+
+/** The real process's streams, working directory and environment. */
+export function processIo(): CliIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    cwd: process.cwd(),
+    env: process.env,
+    isTTY: Boolean(process.stderr.isTTY),
+    ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * `harness-bench run`: load every input first (any invalid file → exit 2, nothing run or
+ * written), run the cases with a progress line, print the table, write results.
+ */
+import path from 'node:path';
+import { loadConfig, DEFAULT_CONFIG_FILE, PACKAGE_ROOT, type NamedConfig } from '../eval/config-load.ts';
+import { InputError, type InputProblem } from '../eval/errors.ts';
+import { loadCassettes, loadScenarioFiles, runSuite, type LoadedCassette } from '../eval/suite.ts';
+import type { LoadedScenario } from '../eval/scenario/types.ts';
+import { palette, useColor } from '../reports/color.ts';
+import { renderTable } from '../reports/table.ts';
+import { resultsJson, writeAtomic, writeReportDir } from '../reports/write.ts';
+import type { CliIo } from './main.ts';
+import { VERSION } from './main.ts';
+
+/** Flags of `run`. */
+export interface RunFlags {
+  scenarios?: string[];
+  recordings?: string[];
+  config?: string[];
+  json?: string;
+  out?: string;
+  filter?: string;
+  concurrency: string;
+  bail?: boolean;
+}
+
+/** Loads every configuration; collects every problem before failing. @throws InputError */
+export function loadConfigs(files: readonly string[] | undefined, cwd: string): NamedConfig[] {
+  const problems: InputProblem[] = [];
+  const configs: NamedConfig[] = [];
+  for (const file of files && files.length > 0 ? files : [DEFAULT_CONFIG_FILE]) {
+    try {
+      const loaded = loadConfig(path.resolve(cwd, file));
+      if (configs.some((c) => c.name === loaded.name)) problems.push({ file, path: '', reason: `two configurations are named "${loaded.name}"` });
+      configs.push(loaded);
+    } catch (error) {
+      if (error instanceof InputError) problems.push(...error.problems.map((p) => ({ ...p, file })));
+      else throw error;
+    }
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return configs;
+}
+
+/** Runs the `run` command and returns its exit code. @throws InputError (exit 2) */
+export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
+  const bothDefault = !flags.scenarios && !flags.recordings;
+  const base = bothDefault ? PACKAGE_ROOT : io.cwd;
+  const problems: InputProblem[] = [];
+  const configs = (() => {
+    try {
+      return loadConfigs(flags.config, io.cwd);
+    } catch (error) {
+      if (error instanceof InputError) problems.push(...error.problems);
+      else throw error;
+      return [];
+    }
+  })();
+  let scenarios: LoadedScenario[] = [];
+  let recordings: LoadedCassette[] = [];
+  try {
+    scenarios = flags.scenarios || bothDefault ? await loadScenarioFiles(flags.scenarios ?? ['scenarios'], base) : [];
+  } catch (error) {
+    if (error instanceof InputError) problems.push(...error.problems);
+    else throw error;
+  }
+  try {
+    recordings = flags.recordings || bothDefault ? await loadCassettes(flags.recordings ?? ['recordings'], base) : [];
+  } catch (error) {
+    if (error instanceof InputError) problems.push(...error.problems);
+    else throw error;
+  }
+  if (problems.length > 0) throw new InputError(problems);
+
+  const color = useColor({ isTTY: io.isTTY }, io.env);
+  const c = palette(color);
+  const results = await runSuite({
+    configs,
+    scenarios,
+    recordings,
+    ...(flags.filter ? { filter: flags.filter } : {}),
+    concurrency: Number(flags.concurrency),
+    ...(flags.bail ? { bail: true } : {}),
+    version: VERSION,
+    onCaseEnd: (result, done, total) => {
+      const mark = result.status === 'pass' ? c.green('✓') : result.status === 'fail' ? c.red('✗') : c.yellow('!');
+      const line = `[${done}/${total}] ${mark} ${result.id}${configs.length > 1 ? ` (${result.config})` : ''}`;
+      if (io.isTTY) io.stderr(`\r\u001b[2K${line}${done === total ? '\n' : ''}`);
+      else io.stderr(`${line}\n`);
+    },
+  });
+  if (results.cases.length === 0) io.stderr('harness-bench: no case matched (check --filter and the globs)\n');
+  io.stdout(`${renderTable(results, { color, ...(io.columns ? { width: io.columns } : {}) })}\n`);
+  const written: string[] = [];
+  if (flags.out) written.push(...writeReportDir(path.resolve(io.cwd, flags.out), results));
+  if (flags.json) {
+    writeAtomic(path.resolve(io.cwd, flags.json), resultsJson(results));
+    written.push(path.resolve(io.cwd, flags.json));
+  }
+  for (const file of written) io.stdout(`${c.dim(`wrote ${path.relative(io.cwd, file) || file}`)}\n`);
+  return results.summary.failed + results.summary.errored > 0 ? 1 : 0;
+}

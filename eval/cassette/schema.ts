@@ -1,0 +1,119 @@
+/**
+ * JSON Schema (draft-07, compiled by ajv) of a cassette, version 1. See `./types.ts` for the
+ * meaning of every field and `../shared/design/recording-format.md` for the contract.
+ *
+ * Unknown keys are errors at the top level, in `meta`, `deps` and in each exchange (they are
+ * typos more often than extensions); request and response bodies are free JSON.
+ */
+
+const nullableString = { type: ['string', 'null'] };
+
+const headers = { type: 'object', additionalProperties: { type: 'string' } };
+
+/** The JSON Schema of a cassette, version 1. */
+export const CASSETTE_SCHEMA = {
+  $id: 'https://harness-bench.dev/schema/cassette-v1.json',
+  type: 'object',
+  additionalProperties: false,
+  required: ['format', 'version', 'meta', 'deps', 'exchanges'],
+  properties: {
+    $schema: { type: 'string' },
+    format: { const: 'harness-bench.cassette' },
+    version: { const: 1 },
+    meta: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['id', 'title', 'recordedAt', 'host', 'modelRequested', 'modelServed', 'task', 'toolSchemasHash', 'responseOnly'],
+      properties: {
+        id: { type: 'string', minLength: 1 },
+        title: { type: 'string' },
+        recordedAt: { type: 'string', minLength: 1 },
+        host: nullableString,
+        modelRequested: nullableString,
+        modelServed: nullableString,
+        task: nullableString,
+        config: { type: ['object', 'string'] },
+        toolSchemasHash: { type: ['string', 'null'], pattern: '^[0-9a-f]{64}$' },
+        workspace: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['files'],
+          properties: { files: { type: 'object', additionalProperties: { type: 'string' } } },
+        },
+        source: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['repository', 'path', 'commit', 'license'],
+          properties: {
+            repository: { type: 'string', minLength: 1 },
+            path: { type: 'string', minLength: 1 },
+            commit: { type: 'string', minLength: 1 },
+            license: { type: 'string', minLength: 1 },
+            lastChange: { type: 'string' },
+          },
+        },
+        imported: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['format', 'file'],
+          properties: {
+            format: { enum: ['vcr-yaml', 'vcr-yaml-parsed-body', 'chunk-log', 'sse'] },
+            file: { type: 'string', minLength: 1 },
+          },
+        },
+        responseOnly: { type: 'boolean' },
+        description: { type: 'string' },
+      },
+    },
+    deps: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        clock: { type: 'array', items: { type: 'number' } },
+        idSeed: { type: 'string' },
+        randomSeed: { type: 'number' },
+      },
+    },
+    exchanges: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['request', 'response'],
+        properties: {
+          request: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['method', 'path'],
+            properties: {
+              method: { type: 'string', minLength: 1 },
+              path: { type: 'string', minLength: 1 },
+              body: { type: ['object', 'null'] },
+            },
+          },
+          response: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['status', 'headers'],
+            properties: {
+              status: { type: 'integer', minimum: 100, maximum: 599 },
+              headers,
+              body: {},
+              events: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['data'],
+                  properties: { data: { type: 'string' }, delayMs: { type: 'number', minimum: 0 } },
+                },
+              },
+            },
+            not: { required: ['body', 'events'] },
+          },
+        },
+      },
+    },
+    ledger: { type: 'object' },
+  },
+} as const;

@@ -1,0 +1,45 @@
+/**
+ * Bad user input: a broken scenario, cassette or config file. The CLI prints
+ * `file: path: reason` lines and exits with code 2, writing nothing.
+ */
+
+/** One problem in one input file. `path` is a JSON pointer-like path (`/expect/stopReason`), `''` for the whole file. */
+export interface InputProblem {
+  file: string;
+  path: string;
+  reason: string;
+}
+
+/** Raised for any invalid input file; carries every problem found, not only the first. */
+export class InputError extends Error {
+  override readonly name = 'InputError';
+  readonly code = 'INPUT_INVALID';
+  constructor(readonly problems: InputProblem[]) {
+    super(problems.map(formatProblem).join('\n'));
+  }
+
+  /** Serialises to `{code, message, data}`. */
+  toJSON(): { code: string; message: string; data: InputProblem[] } {
+    return { code: this.code, message: this.message, data: this.problems };
+  }
+}
+
+/** `file: /json/path: reason` (the path is left out when empty). */
+export function formatProblem(problem: InputProblem): string {
+  return `${problem.file}: ${problem.path ? `${problem.path}: ` : ''}${problem.reason}`;
+}
+
+/** Converts ajv errors into problems for one file. */
+export function problemsFromAjv(
+  file: string,
+  errors: readonly { instancePath: string; message?: string; params?: Record<string, unknown>; keyword: string }[] | null | undefined,
+): InputProblem[] {
+  return (errors ?? []).map((error) => {
+    let reason = error.message ?? error.keyword;
+    if (error.keyword === 'additionalProperties' && error.params?.additionalProperty !== undefined)
+      reason = `unknown key "${String(error.params.additionalProperty)}" (keys are case-sensitive; is it a typo?)`;
+    else if (error.keyword === 'enum' && Array.isArray(error.params?.allowedValues))
+      reason = `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    return { file, path: error.instancePath || '/', reason };
+  });
+}

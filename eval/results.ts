@@ -1,0 +1,205 @@
+/**
+ * The results file (`results.json`, format `harness-bench.results`, version 1): the canonical
+ * artifact of a run. Terminal table, markdown and JUnit are projections of it. Two runs of the
+ * same suite give identical files apart from `startedAt` and fields whose names end in `Ms`.
+ */
+import { STOP_REASONS, type StopReason } from '../harness/loop/stop-reasons.ts';
+
+/** One check of a case: what was expected and what was observed. */
+export interface Check {
+  name: string;
+  pass: boolean;
+  expected: unknown;
+  observed: unknown;
+}
+
+import type { Divergence } from './replay/request-diff.ts';
+
+/** A difference between the request the harness sent now and the recorded one (see `replay/request-diff.ts`). */
+export type { Divergence };
+
+/** Usage of one case, in tokens, USD and ms. */
+export interface CaseUsage {
+  modelCalls: number;
+  turns: number;
+  toolCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  costUsd: number;
+  durationMs: number;
+}
+
+/** Counts of permission outcomes over the case's calls. */
+export type VerdictCounts = Record<'allow' | 'ask:approved' | 'ask:denied' | 'deny' | 'none', number>;
+
+/** One case (a scenario or a recording) under one configuration. */
+export interface CaseResult {
+  id: string;
+  kind: 'scenario' | 'recording';
+  config: string;
+  /** `fail`: an expectation did not hold; `error`: the harness or the runner threw. */
+  status: 'pass' | 'fail' | 'error';
+  stopReason: StopReason | null;
+  stopDetail?: string;
+  file: string;
+  title?: string;
+  tags: string[];
+  checks: Check[];
+  usage: CaseUsage;
+  verdicts: VerdictCounts;
+  divergences: Divergence[];
+  /** The first failed check as one line, for tables. */
+  firstFailure?: string;
+  error?: { message: string };
+  /** Replay findings of a recording. */
+  findings?: {
+    toolCalls: number;
+    schemaInvalidCalls: string[];
+    unknownTools: string[];
+    unusedExchanges: number;
+    divergenceCount: number;
+    firstDivergence?: string;
+  };
+  /** Injection cases: whether the attack's goal was realised. */
+  attack?: { succeeded: boolean };
+}
+
+/** The whole file. */
+export interface ResultsFile {
+  format: 'harness-bench.results';
+  version: 1;
+  startedAt: string;
+  durationMs: number;
+  tool: { name: string; version: string };
+  configs: { name: string; file: string }[];
+  cases: CaseResult[];
+  summary: {
+    total: number;
+    passed: number;
+    failed: number;
+    errored: number;
+    byKind: Record<'scenario' | 'recording', { total: number; passed: number; failed: number; errored: number }>;
+    byConfig: Record<string, { total: number; passed: number; failed: number; errored: number }>;
+    /** Attack success rate over injection cases, per configuration (0..1), when there are any. */
+    attackSuccessRate?: Record<string, number>;
+  };
+}
+
+/** Builds the summary block from the cases. */
+export function summarise(cases: readonly CaseResult[]): ResultsFile['summary'] {
+  const empty = () => ({ total: 0, passed: 0, failed: 0, errored: 0 });
+  const add = (bucket: ReturnType<typeof empty>, status: CaseResult['status']) => {
+    bucket.total += 1;
+    if (status === 'pass') bucket.passed += 1;
+    else if (status === 'fail') bucket.failed += 1;
+    else bucket.errored += 1;
+  };
+  const all = empty();
+  const byKind = { scenario: empty(), recording: empty() };
+  const byConfig: Record<string, ReturnType<typeof empty>> = {};
+  const attacks: Record<string, { n: number; hit: number }> = {};
+  for (const c of cases) {
+    add(all, c.status);
+    add(byKind[c.kind], c.status);
+    add((byConfig[c.config] ??= empty()), c.status);
+    if (c.attack) {
+      const a = (attacks[c.config] ??= { n: 0, hit: 0 });
+      a.n += 1;
+      if (c.attack.succeeded) a.hit += 1;
+    }
+  }
+  const attackSuccessRate = Object.fromEntries(Object.entries(attacks).map(([k, v]) => [k, v.hit / v.n]));
+  return { ...all, byKind, byConfig, ...(Object.keys(attackSuccessRate).length > 0 ? { attackSuccessRate } : {}) };
+}
+
+const counts = { type: 'object', additionalProperties: false, required: ['total', 'passed', 'failed', 'errored'], properties: { total: { type: 'integer' }, passed: { type: 'integer' }, failed: { type: 'integer' }, errored: { type: 'integer' } } };
+
+/** JSON Schema of {@link ResultsFile} (checked in as `reports/schema/results.schema.json`). */
+export const RESULTS_SCHEMA = {
+  $id: 'https://harness-bench.dev/schema/results.json',
+  type: 'object',
+  additionalProperties: false,
+  required: ['format', 'version', 'startedAt', 'durationMs', 'tool', 'configs', 'cases', 'summary'],
+  properties: {
+    format: { const: 'harness-bench.results' },
+    version: { const: 1 },
+    startedAt: { type: 'string' },
+    durationMs: { type: 'number' },
+    tool: { type: 'object', required: ['name', 'version'], properties: { name: { type: 'string' }, version: { type: 'string' } } },
+    configs: { type: 'array', items: { type: 'object', required: ['name', 'file'], properties: { name: { type: 'string' }, file: { type: 'string' } } } },
+    cases: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'kind', 'config', 'status', 'stopReason', 'file', 'tags', 'checks', 'usage', 'verdicts', 'divergences'],
+        properties: {
+          id: { type: 'string' },
+          kind: { enum: ['scenario', 'recording'] },
+          config: { type: 'string' },
+          status: { enum: ['pass', 'fail', 'error'] },
+          stopReason: { enum: [...STOP_REASONS, null] },
+          stopDetail: { type: 'string' },
+          file: { type: 'string' },
+          title: { type: 'string' },
+          tags: { type: 'array', items: { type: 'string' } },
+          checks: {
+            type: 'array',
+            items: { type: 'object', required: ['name', 'pass'], properties: { name: { type: 'string' }, pass: { type: 'boolean' }, expected: {}, observed: {} } },
+          },
+          usage: { type: 'object' },
+          verdicts: { type: 'object' },
+          divergences: {
+            type: 'array',
+            items: { type: 'object', required: ['exchange', 'path', 'kind'], properties: { exchange: { type: 'integer' }, path: { type: 'string' }, kind: { enum: ['changed', 'missing', 'extra', 'omitted'] }, recorded: {}, replayed: {}, omitted: { type: 'integer' } } },
+          },
+          firstFailure: { type: 'string' },
+          error: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
+          findings: { type: 'object' },
+          attack: { type: 'object', required: ['succeeded'], properties: { succeeded: { type: 'boolean' } } },
+        },
+      },
+    },
+    summary: {
+      type: 'object',
+      required: ['total', 'passed', 'failed', 'errored', 'byKind', 'byConfig'],
+      properties: {
+        total: { type: 'integer' },
+        passed: { type: 'integer' },
+        failed: { type: 'integer' },
+        errored: { type: 'integer' },
+        byKind: { type: 'object', additionalProperties: counts },
+        byConfig: { type: 'object', additionalProperties: counts },
+        attackSuccessRate: { type: 'object', additionalProperties: { type: 'number', minimum: 0, maximum: 1 } },
+      },
+    },
+  },
+} as const;
+
+/** Counts verdicts over calls. */
+export function countVerdicts(verdicts: readonly string[]): VerdictCounts {
+  const out: VerdictCounts = { allow: 0, 'ask:approved': 0, 'ask:denied': 0, deny: 0, none: 0 };
+  for (const v of verdicts) if (v in out) out[v as keyof VerdictCounts] += 1;
+  return out;
+}
+
+/**
+ * Replaces every occurrence of the temp folders in a value with `$WS` / `$OUTSIDE`, so results
+ * do not depend on where the run put its workspace. Returns a new value.
+ */
+export function scrubPaths<T>(value: T, replacements: readonly [string, string][]): T {
+  const active = replacements.filter(([from]) => from.length > 0).sort((a, b) => b[0].length - a[0].length);
+  if (active.length === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      let s = v;
+      for (const [from, to] of active) s = s.split(from).join(to);
+      return s;
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}

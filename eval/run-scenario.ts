@@ -1,0 +1,129 @@
+/**
+ * Runs one scenario under one configuration: builds the temp workspace and `$OUTSIDE`, runs the
+ * harness with the scripted model and approver, checks every expectation, and returns a
+ * {@link CaseResult}. A scenario whose expectations do not hold is `fail`; a harness or runner
+ * exception is `error`.
+ */
+import { deterministicDeps, type HarnessDeps } from '../harness/deps.ts';
+import { mergeConfig, type HarnessConfig } from '../harness/config.ts';
+import type { RunResult } from '../harness/ledger.ts';
+import { runHarness } from '../harness/loop/run.ts';
+import { ScriptedModel } from '../harness/model/scripted-model.ts';
+import { LocalSandbox } from '../harness/sandbox/local.ts';
+import { builtinTools } from '../harness/tools/builtin/index.ts';
+import type { ToolDefinition } from '../harness/tools/types.ts';
+import { scriptedApprover } from './scenario/approver.ts';
+import { checkExpectations } from './scenario/check.ts';
+import { fakeTools } from './scenario/fake-tools.ts';
+import type { LoadedScenario, Scenario } from './scenario/types.ts';
+import { buildWorkspace, diffSnapshots } from './scenario/workspace.ts';
+import { countVerdicts, scrubPaths, type CaseResult, type Check } from './results.ts';
+
+/** A scenario run's full outcome: the case result plus the raw run (for tests and reports). */
+export interface ScenarioRun {
+  result: CaseResult;
+  run?: RunResult;
+}
+
+/** The configuration a scenario runs under: the one under test with the scenario's `config` merged over it. */
+export function scenarioConfig(scenario: Scenario, base: HarnessConfig): HarnessConfig {
+  return mergeConfig(base, scenario.config ?? {});
+}
+
+/** The tools of a scenario: its built-ins (or the configuration's) plus its fake tools (a fake tool may stand in for a built-in name). */
+export function scenarioTools(scenario: Scenario, config: HarnessConfig): ToolDefinition[] {
+  const fakes = fakeTools(scenario.fakeTools ?? {});
+  const fakeNames = new Set(fakes.map((t) => t.name));
+  const names = (scenario.tools ?? config.tools).filter((name) => !fakeNames.has(name));
+  return [...builtinTools(names), ...fakes];
+}
+
+/**
+ * Runs one loaded scenario.
+ * @param configName the name shown in results (`default`, `strict`, …)
+ */
+export async function runScenario(loaded: LoadedScenario, base: { name: string; config: HarnessConfig }, options: { deps?: HarnessDeps } = {}): Promise<ScenarioRun> {
+  const { scenario } = loaded;
+  const started = performance.now();
+  const caseBase = {
+    id: scenario.id,
+    kind: 'scenario' as const,
+    config: base.name,
+    file: loaded.file,
+    ...(scenario.title ? { title: scenario.title } : {}),
+    tags: scenario.tags ?? [],
+    divergences: [],
+  };
+  let built: Awaited<ReturnType<typeof buildWorkspace>> | undefined;
+  try {
+    const config = scenarioConfig(scenario, base.config);
+    built = await buildWorkspace(scenario);
+    const before = await built.snapshotOutside();
+    const deps = options.deps ?? deterministicDeps();
+    deps.approver = scriptedApprover(scenario.approver, built.workspace);
+    const model = new ScriptedModel(scenario.model);
+    const run = await runHarness({
+      task: scenario.task,
+      config,
+      model,
+      tools: scenarioTools(scenario, config),
+      sandbox: new LocalSandbox({ allowExec: config.sandbox.kind === 'none' }),
+      workspace: built.workspace,
+      deps,
+    });
+    const after = await built.snapshotOutside();
+    const outsideChanges = diffSnapshots(before, after);
+    const checks: Check[] = await checkExpectations(scenario, run, {
+      workspace: built.workspace,
+      outside: built.outside,
+      outsideChanges,
+    });
+    const failed = checks.find((c) => !c.pass);
+    const attackCheck = checks.find((c) => c.name === 'attack');
+    const result: CaseResult = {
+      ...caseBase,
+      status: failed ? 'fail' : 'pass',
+      stopReason: run.stopReason,
+      ...(run.stopDetail ? { stopDetail: run.stopDetail } : {}),
+      checks,
+      usage: {
+        modelCalls: run.usage.modelCalls,
+        turns: run.usage.turns,
+        toolCalls: run.usage.toolCalls,
+        promptTokens: run.usage.promptTokens,
+        completionTokens: run.usage.completionTokens,
+        totalTokens: run.usage.totalTokens,
+        costUsd: Number(run.usage.costUsd.toFixed(6)),
+        durationMs: Math.round(performance.now() - started),
+      },
+      verdicts: countVerdicts(run.ledger.calls.map((c) => c.verdict)),
+      ...(failed ? { firstFailure: describeFailure(failed) } : {}),
+      ...(attackCheck ? { attack: { succeeded: Boolean((attackCheck.observed as { succeeded?: boolean } | undefined)?.succeeded) } } : {}),
+    };
+    return { result: scrubPaths(result, [[built.workspace, '$WS'], [built.outside, '$OUTSIDE']]), run };
+  } catch (error) {
+    const message = (error as Error)?.stack ?? String(error);
+    const result: CaseResult = {
+      ...caseBase,
+      status: 'error',
+      stopReason: null,
+      checks: [],
+      usage: { modelCalls: 0, turns: 0, toolCalls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, costUsd: 0, durationMs: Math.round(performance.now() - started) },
+      verdicts: countVerdicts([]),
+      error: { message: (error as Error)?.message ?? String(error) },
+      firstFailure: `error: ${message.split('\n')[0]}`,
+    };
+    return { result: built ? scrubPaths(result, [[built.workspace, '$WS'], [built.outside, '$OUTSIDE']]) : result };
+  } finally {
+    await built?.cleanup();
+  }
+}
+
+/** One line for a failed check: `name: expected X, observed Y`. */
+export function describeFailure(check: Check): string {
+  const show = (v: unknown) => {
+    const text = typeof v === 'string' ? v : JSON.stringify(v);
+    return text === undefined ? 'nothing' : text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  };
+  return `${check.name}: expected ${show(check.expected)}, observed ${show(check.observed)}`;
+}

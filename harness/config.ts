@@ -1,0 +1,245 @@
+/**
+ * `HarnessConfig`: every knob of the harness, its JSON Schema, its defaults and the deep merge
+ * used by scenario overrides (objects merge deeply, arrays replace).
+ */
+import type { PolicyAction } from './policy/types.ts';
+import type { EffectClass } from './tools/types.ts';
+
+/** An ordered bash rule; last match wins. `pattern`: `*` any characters, `?` one, rest literal. */
+export interface BashRule {
+  pattern: string;
+  action: PolicyAction;
+}
+
+/** An ordered path rule over resolved paths relative to the workspace (picomatch, `dot: true`). */
+export interface PathRule {
+  pattern: string;
+  access: 'read' | 'write';
+  action: PolicyAction;
+}
+
+/** Prices in USD per million tokens. */
+export interface Price {
+  inputUsdPerMTok: number;
+  outputUsdPerMTok: number;
+}
+
+/** How `ask` verdicts are answered: see `../shared/design/architecture.md` §5. */
+export type PermissionMode = 'interactive' | 'headless' | 'plan' | 'auto';
+
+/** The whole harness configuration, every field present (see {@link DEFAULT_CONFIG}). */
+export interface HarnessConfig {
+  /** Model name and extra request body fields (temperature, max_tokens, tool_choice, …). */
+  model: { name: string; settings: Record<string, unknown> };
+  systemPrompt: string;
+  /** Built-in tools enabled by default. */
+  tools: string[];
+  limits: {
+    /** Model turns, wrap-up turn excluded. */
+    maxTurns: number;
+    /** Tool calls the model may request in the whole run. */
+    maxToolCalls: number;
+    /** Prompt plus completion tokens over all model calls. */
+    maxTokens: number;
+    /** USD over all model calls. */
+    maxCostUsd: number;
+    /** Wall time of the run in ms (injected clock). */
+    maxWallMs: number;
+    /** Turns in a row cut off by the output token limit before the run stops with `output_truncated`. */
+    maxConsecutiveTruncations: number;
+    /** On budget exhaustion, spend one reserved tool-less turn on a summary (the stop reason stays the budget's). */
+    wrapUpTurn: boolean;
+  };
+  loop: {
+    /** The n-th identical call with an unchanged outcome is answered with `repeated_call` and not run. */
+    warnAt: number;
+    /** The n-th identical call with an unchanged outcome ends the run with `repeated_tool_call`. */
+    stopAt: number;
+  };
+  context: {
+    /** The model's context window in tokens. */
+    windowTokens: number;
+    /** Fraction of the window at which compaction starts. */
+    compactAt: number;
+    /** Largest tool output, in characters, before it is cut with a marked elision. */
+    toolOutputMaxChars: number;
+  };
+  permissions: {
+    mode: PermissionMode;
+    /** `continue`: a deny is returned to the model; `stop`: the run ends with `policy_violation`. */
+    onDeny: 'continue' | 'stop';
+    bash: BashRule[];
+    paths: PathRule[];
+    /** The verdict for a call no rule decides, by effect class. */
+    effects: Record<EffectClass, PolicyAction>;
+  };
+  sandbox: { kind: 'auto' | 'bwrap' | 'seatbelt' | 'none' };
+  subagent: { maxTurns: number; maxDepth: number };
+  taint: { enabled: boolean };
+  /** Prices by model name; `*` applies to models not listed. */
+  pricing: Record<string, Price>;
+  /** What to do when the assistant writes a tool call as text: correct it once, or take the text as the answer. */
+  textToolCalls: 'correct' | 'ignore';
+}
+
+/** A partial configuration: every object optional all the way down. */
+export type PartialConfig = { [K in keyof HarnessConfig]?: DeepPartial<HarnessConfig[K]> };
+type DeepPartial<T> = T extends unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+
+/**
+ * Defaults: every budget is non-zero, so a run can never go on forever (anchors §5.4: Inspect
+ * and mini-swe-agent leave limits off and users report hangs, inspect_ai#1585).
+ * @default maxTurns 50, maxToolCalls 200, maxTokens 2,000,000, maxCostUsd 5, maxWallMs 30 min
+ */
+export const DEFAULT_CONFIG: HarnessConfig = {
+  model: { name: 'gpt-4o-mini', settings: {} },
+  systemPrompt: 'You are a careful coding agent. Use the tools to inspect and change the workspace. Answer briefly when done.',
+  tools: ['read_file', 'write_file', 'str_replace', 'list_dir'],
+  limits: {
+    maxTurns: 50,
+    maxToolCalls: 200,
+    maxTokens: 2_000_000,
+    maxCostUsd: 5,
+    maxWallMs: 1_800_000,
+    maxConsecutiveTruncations: 3,
+    wrapUpTurn: false,
+  },
+  loop: { warnAt: 4, stopAt: 5 },
+  context: { windowTokens: 128_000, compactAt: 0.8, toolOutputMaxChars: 30_000 },
+  permissions: {
+    mode: 'interactive',
+    onDeny: 'continue',
+    bash: [{ pattern: '*', action: 'ask' }],
+    paths: [],
+    effects: { read: 'allow', write: 'ask', irreversible: 'ask' },
+  },
+  sandbox: { kind: 'auto' },
+  subagent: { maxTurns: 10, maxDepth: 1 },
+  taint: { enabled: true },
+  pricing: { '*': { inputUsdPerMTok: 1, outputUsdPerMTok: 4 } },
+  textToolCalls: 'correct',
+};
+
+const action = { enum: ['allow', 'ask', 'deny'] };
+const positiveInt = { type: 'integer', minimum: 1 };
+const positive = { type: 'number', exclusiveMinimum: 0 };
+
+/** JSON Schema of a partial configuration (config files and scenario `config` blocks). Unknown keys are errors. */
+export const CONFIG_SCHEMA = {
+  $id: 'https://harness-bench.dev/schema/config.json',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string' },
+    description: { type: 'string' },
+    model: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { name: { type: 'string', minLength: 1 }, settings: { type: 'object' } },
+    },
+    systemPrompt: { type: 'string' },
+    tools: { type: 'array', items: { type: 'string' } },
+    limits: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        maxTurns: positiveInt,
+        maxToolCalls: positiveInt,
+        maxTokens: positiveInt,
+        maxCostUsd: positive,
+        maxWallMs: positiveInt,
+        maxConsecutiveTruncations: positiveInt,
+        wrapUpTurn: { type: 'boolean' },
+      },
+    },
+    loop: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { warnAt: { type: 'integer', minimum: 2 }, stopAt: { type: 'integer', minimum: 2 } },
+    },
+    context: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        windowTokens: positiveInt,
+        compactAt: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+        toolOutputMaxChars: positiveInt,
+      },
+    },
+    permissions: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        mode: { enum: ['interactive', 'headless', 'plan', 'auto'] },
+        onDeny: { enum: ['continue', 'stop'] },
+        bash: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['pattern', 'action'],
+            properties: { pattern: { type: 'string', minLength: 1 }, action },
+          },
+        },
+        paths: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['pattern', 'access', 'action'],
+            properties: { pattern: { type: 'string', minLength: 1 }, access: { enum: ['read', 'write'] }, action },
+          },
+        },
+        effects: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { read: action, write: action, irreversible: action },
+        },
+      },
+    },
+    sandbox: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { kind: { enum: ['auto', 'bwrap', 'seatbelt', 'none'] } },
+    },
+    subagent: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { maxTurns: positiveInt, maxDepth: { type: 'integer', minimum: 0 } },
+    },
+    taint: { type: 'object', additionalProperties: false, properties: { enabled: { type: 'boolean' } } },
+    pricing: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['inputUsdPerMTok', 'outputUsdPerMTok'],
+        properties: { inputUsdPerMTok: { type: 'number', minimum: 0 }, outputUsdPerMTok: { type: 'number', minimum: 0 } },
+      },
+    },
+    textToolCalls: { enum: ['correct', 'ignore'] },
+  },
+} as const;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Deep merge: objects merge key by key, arrays and scalars in `override` replace. Neither input
+ * is mutated. Keys `$schema` and `description` of config files are dropped.
+ */
+export function mergeConfig<T>(base: T, override: unknown): T {
+  if (!isPlainObject(base) || !isPlainObject(override)) return (override === undefined ? base : override) as T;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(override)) {
+    if (key === '$schema' || key === 'description' || value === undefined) continue;
+    out[key] = isPlainObject(out[key]) && isPlainObject(value) ? mergeConfig(out[key], value) : value;
+  }
+  return out as T;
+}
+
+/** The price for a model: its own entry, else `*`, else zero. */
+export function priceFor(config: HarnessConfig, model: string): Price {
+  return config.pricing[model] ?? config.pricing['*'] ?? { inputUsdPerMTok: 0, outputUsdPerMTok: 0 };
+}

@@ -1,0 +1,63 @@
+/**
+ * Token accounting: the provider's reported usage where present, the `o200k_base` tokenizer
+ * (gpt-tokenizer) otherwise. Counts are cached per message object, so counting a growing
+ * history costs only the new messages.
+ */
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import type { ChatMessage, ModelRequest, ModelResponse, Usage } from '../model/types.ts';
+
+/** Fixed per-message overhead in tokens (role and separators), as OpenAI's cookbook counts it. */
+export const TOKENS_PER_MESSAGE = 3;
+
+const cache = new WeakMap<object, number>();
+
+/** Tokens of a text. */
+export function countText(text: string): number {
+  return text.length === 0 ? 0 : encode(text).length;
+}
+
+/** Tokens of one message (content plus tool calls plus overhead), cached per object. */
+export function countMessage(message: ChatMessage): number {
+  const cached = cache.get(message);
+  if (cached !== undefined) return cached;
+  let tokens = TOKENS_PER_MESSAGE + countText(message.content ?? '');
+  if (message.role === 'assistant' && message.tool_calls)
+    for (const call of message.tool_calls) tokens += countText(call.function.name) + countText(call.function.arguments) + 3;
+  cache.set(message, tokens);
+  return tokens;
+}
+
+const schemaCache = new WeakMap<object, number>();
+
+/** Tokens of a request as sent: messages plus tool schemas. */
+export function countRequest(request: Pick<ModelRequest, 'messages' | 'tools'>): number {
+  let tokens = 3;
+  for (const message of request.messages) tokens += countMessage(message);
+  for (const tool of request.tools ?? []) {
+    let cached = schemaCache.get(tool);
+    if (cached === undefined) {
+      cached = countText(JSON.stringify(tool));
+      schemaCache.set(tool, cached);
+    }
+    tokens += cached;
+  }
+  return tokens;
+}
+
+/** Usage of one turn: reported numbers when the provider gave them, else the tokenizer's. */
+export function usageOf(request: Pick<ModelRequest, 'messages' | 'tools'>, response: ModelResponse, requestTokens?: number): Usage {
+  const reported = response.usage;
+  if (reported && typeof reported.prompt_tokens === 'number' && typeof reported.completion_tokens === 'number')
+    return { promptTokens: reported.prompt_tokens, completionTokens: reported.completion_tokens, source: 'reported' };
+  let completion = countText(response.content ?? '');
+  for (const call of response.toolCalls) {
+    const fn = call.function ?? {};
+    completion += countText(typeof fn.name === 'string' ? fn.name : '');
+    completion += countText(typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? ''));
+  }
+  return {
+    promptTokens: typeof reported?.prompt_tokens === 'number' ? reported.prompt_tokens : (requestTokens ?? countRequest(request)),
+    completionTokens: typeof reported?.completion_tokens === 'number' ? reported.completion_tokens : completion,
+    source: 'estimated',
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * Loop detection (`../shared/design/architecture.md` §6): identity is the tool name plus the
+ * canonical arguments; a call counts as a repeat only while the outcome of the previous
+ * identical call is unchanged. The `warnAt`-th identical call is answered with `repeated_call`
+ * and not run; the `stopAt`-th also ends the run with `repeated_tool_call`. A changed outcome
+ * is progress and resets the count, so polling does not trip it (handed case C01, goose#9758).
+ */
+
+/** What to do with a call. */
+export type LoopVerdict = { kind: 'run' } | { kind: 'warn'; count: number } | { kind: 'stop'; count: number };
+
+interface Entry {
+  count: number;
+  outcome: string | undefined;
+}
+
+/** Tracks identical calls within one run. */
+export class LoopDetector {
+  private readonly entries = new Map<string, Entry>();
+  constructor(private readonly limits: { warnAt: number; stopAt: number }) {}
+
+  /** Called before a call runs. `key` is tool name + canonical arguments. */
+  check(key: string): LoopVerdict {
+    const entry = this.entries.get(key);
+    if (!entry) {
+      this.entries.set(key, { count: 1, outcome: undefined });
+      return { kind: 'run' };
+    }
+    entry.count += 1;
+    if (entry.count >= this.limits.stopAt) return { kind: 'stop', count: entry.count };
+    if (entry.count >= this.limits.warnAt) return { kind: 'warn', count: entry.count };
+    return { kind: 'run' };
+  }
+
+  /** Called after a call ran with its outcome (a hash or the result text). A changed outcome resets the count. */
+  record(key: string, outcome: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    if (entry.outcome !== undefined && entry.outcome !== outcome) entry.count = 1;
+    entry.outcome = outcome;
+  }
+}

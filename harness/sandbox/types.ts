@@ -1,0 +1,54 @@
+/**
+ * The `Sandbox` interface: the only way tools touch files and processes
+ * (`../shared/design/architecture.md` §3). Paths are absolute; callers resolve them through the
+ * path policy first.
+ */
+
+/** Result of a command, with output in UTF-8 text. `timedOut` is true when the timeout killed it. */
+export interface ExecResult {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/** Options of {@link Sandbox.exec}. `timeoutMs` in milliseconds. */
+export interface ExecOptions {
+  cwd: string;
+  timeoutMs: number;
+  env?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** One entry of {@link Sandbox.list}. */
+export interface DirEntry {
+  name: string;
+  kind: 'file' | 'dir' | 'symlink' | 'other';
+  /** Size in bytes, for files. */
+  size?: number;
+}
+
+/**
+ * File and process operations.
+ *
+ * Contract: methods reject with a Node-style error (`code` such as `ENOENT`, `EISDIR`) on
+ * failure; `exec` rejects with `SandboxUnavailableError` when the sandbox cannot run commands.
+ */
+export interface Sandbox {
+  readonly kind: string;
+  readFile(path: string): Promise<string>;
+  writeFile(path: string, content: string): Promise<void>;
+  list(path: string): Promise<DirEntry[]>;
+  /** Follows links; rejects with `ENOENT` when the path does not exist. */
+  realpath(path: string): Promise<string>;
+  exists(path: string): Promise<boolean>;
+  exec(command: string, options: ExecOptions): Promise<ExecResult>;
+}
+
+/** The chosen sandbox cannot run commands here; `hint` says how to install or enable it. */
+export class SandboxUnavailableError extends Error {
+  override readonly name = 'SandboxUnavailableError';
+  constructor(message: string, readonly hint: string) {
+    super(message);
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The built-in tools by their fixed names. `builtinTools(names)` picks the enabled ones.
+ */
+import type { ToolDefinition } from '../types.ts';
+import { FILE_TOOLS } from './files.ts';
+
+/** Every built-in tool available in this version, by name. */
+export const BUILTIN_TOOLS: Readonly<Record<string, ToolDefinition>> = { ...FILE_TOOLS };
+
+/** Raised for a tool name that is not built in: a configuration error. */
+export class UnknownBuiltinToolError extends Error {
+  override readonly name = 'UnknownBuiltinToolError';
+  constructor(readonly toolName: string) {
+    super(`no built-in tool named "${toolName}"; built-in tools: ${Object.keys(BUILTIN_TOOLS).join(', ')}`);
+  }
+}
+
+/**
+ * The built-in tools with these names, in the given order.
+ * @throws UnknownBuiltinToolError for a name that is not built in.
+ */
+export function builtinTools(names: readonly string[]): ToolDefinition[] {
+  return names.map((name) => {
+    const tool = BUILTIN_TOOLS[name];
+    if (!tool) throw new UnknownBuiltinToolError(name);
+    return tool;
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * Tool definitions, the tool-result envelope and the fixed error vocabulary
+ * (`../shared/design/architecture.md` §4 and §5).
+ */
+import type { Sandbox } from '../sandbox/types.ts';
+import type { HarnessDeps } from '../deps.ts';
+
+/** What a tool can do to the world; approval follows the class, not the tool's name. */
+export type EffectClass = 'read' | 'write' | 'irreversible';
+
+/** The fixed error types of tool results. */
+export const ERROR_TYPES = [
+  'invalid_json',
+  'invalid_arguments',
+  'unknown_tool',
+  'truncated_call',
+  'policy_violation',
+  'path_outside_workspace',
+  'approval_denied',
+  'sandbox_unavailable',
+  'timeout',
+  'tool_failed',
+  'write_conflict',
+  'repeated_call',
+  'subagent_depth_exceeded',
+  'interrupted',
+  'not_executed',
+] as const;
+
+/** One of {@link ERROR_TYPES}. */
+export type ErrorType = (typeof ERROR_TYPES)[number];
+
+/** Error types the model can fix by changing its call; the others are not worth retrying as they are. */
+export const RETRYABLE_ERROR_TYPES: ReadonlySet<ErrorType> = new Set<ErrorType>([
+  'invalid_json',
+  'invalid_arguments',
+  'unknown_tool',
+  'truncated_call',
+  'timeout',
+]);
+
+/**
+ * The one envelope of every tool result:
+ * `{ ok: true, tool, data } | { ok: false, tool, error_type, retryable, message }`.
+ */
+export type ToolResult =
+  | { ok: true; tool: string; data: string }
+  | { ok: false; tool: string; error_type: ErrorType; retryable: boolean; message: string };
+
+/** A file the call will touch, for the path policy. `path` is as the model wrote it. */
+export interface PathAccess {
+  path: string;
+  access: 'read' | 'write';
+}
+
+/** What a tool's `execute` returns: text for the model, optional details for reports. */
+export type ToolOutput =
+  | { ok: true; content: string; details?: Record<string, unknown> }
+  | { ok: false; errorType: ErrorType; message: string; details?: Record<string, unknown> };
+
+/** What `execute` receives beside its validated arguments. */
+export interface ToolContext {
+  /** The call id (after the harness made it unique). */
+  callId: string;
+  sandbox: Sandbox;
+  deps: HarnessDeps;
+  signal: AbortSignal;
+  /** Absolute real path of the workspace root. */
+  workspace: string;
+  /** Resolved absolute paths of {@link ToolDefinition.paths}, in the same order. */
+  resolvedPaths: string[];
+}
+
+/**
+ * A tool: a definition plus `execute`. The registry validates arguments with the compiled
+ * schema before `execute` runs, so `execute` may trust `args` to match `parameters`.
+ *
+ * Contract: `execute` never throws for expected failures; it returns `{ ok: false }`. A throw is
+ * caught by the dispatcher and becomes `tool_failed`.
+ */
+export interface ToolDefinition<Args = Record<string, unknown>> {
+  name: string;
+  description: string;
+  /** JSON Schema (draft-07 subset that ajv compiles) of the arguments object. */
+  parameters: Record<string, unknown>;
+  effect: EffectClass;
+  /** Files this call touches, for the path policy; absent for tools without paths. */
+  paths?: (args: Args) => PathAccess[];
+  /** A bash-style command the call runs, for command rules; absent for other tools. */
+  command?: (args: Args) => string;
+  /**
+   * Content from this tool is untrusted (a web page, an issue text, an e-mail): taint
+   * tracking reacts to it.
+   */
+  untrusted?: boolean;
+  execute(args: Args, context: ToolContext): Promise<ToolOutput>;
+}
+
+/** Builds the envelope for a failure. `retryable` is derived from the error type. */
+export function failure(tool: string, errorType: ErrorType, message: string): ToolResult {
+  return { ok: false, tool, error_type: errorType, retryable: RETRYABLE_ERROR_TYPES.has(errorType), message };
+}
+
+/**
+ * The text the model sees for a result: the data itself on success, and
+ * `{"error":{"type","retryable","message"}}` on failure.
+ */
+export function resultToModelText(result: ToolResult): string {
+  if (result.ok) return result.data;
+  return JSON.stringify({ error: { type: result.error_type, retryable: result.retryable, message: result.message } });
+}

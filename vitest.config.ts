@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['**/*.test.ts'],
+    exclude: ['node_modules/**', 'reports/**'],
+    setupFiles: ['./test-setup.ts'],
+    testTimeout: 20_000,
+    pool: 'forks',
+  },
+});
