@@ -26,6 +26,8 @@ export class StreamAssembler {
   private reasoning = '';
   private readonly calls = new Map<number, PartialCall>();
   private lastIndex: number | undefined;
+  /** Wire index → the call that index continues, once a new id moved a call off its wire index. */
+  private readonly moved = new Map<number, number>();
   private finishReason: string | null = null;
   private usage: ModelResponse['usage'];
   private modelServed: string | undefined;
@@ -62,10 +64,14 @@ export class StreamAssembler {
     const nextFree = () => (this.calls.size === 0 ? 0 : Math.max(...this.calls.keys()) + 1);
     let index: number;
     if (typeof value.index === 'number') {
-      index = value.index;
-      // A gateway that puts every parallel call at the same index, each with a new id: a new call.
+      index = this.moved.get(value.index) ?? value.index;
+      // A gateway that puts every parallel call at the same index, each with a new id: a new call,
+      // and later deltas of that wire index without an id continue it, not the first call.
       const existing = this.calls.get(index);
-      if (id !== undefined && existing?.id !== undefined && existing.id !== id) index = byId?.index ?? nextFree();
+      if (id !== undefined && existing?.id !== undefined && existing.id !== id) {
+        index = byId?.index ?? nextFree();
+        this.moved.set(value.index, index);
+      }
     } else if (byId) index = byId.index;
     else if (id !== undefined) index = nextFree();
     else index = this.lastIndex ?? 0;
