@@ -41,6 +41,12 @@ export interface RunOptions {
   /** Extra request body fields, merged over `config.model.settings`. */
   settings?: Record<string, unknown>;
   signal?: AbortSignal;
+  /**
+   * Shapes approved for the session (`approve this shape` answers), shared across runs that
+   * continue one conversation (a chat: one run per user line). Mutated: new grants are added.
+   * @default a fresh list per run
+   */
+  grants?: string[];
 }
 
 /**
@@ -68,10 +74,11 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
         { role: 'user' as const, content: options.task },
       ];
   const requests: ModelRequest[] = [];
-  const usedIds = new Set<string>();
+  // Ids of a continued conversation count as used, so a model repeating one gets a fresh id.
+  const usedIds = new Set<string>(messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : [])));
   const loop = new LoopDetector(config.loop);
   const counters = { toolCalls: 0 };
-  const grants: string[] = [];
+  const grants: string[] = options.grants ?? [];
   const totals = { turns: 0, modelCalls: 0, promptTokens: 0, completionTokens: 0, maxPromptTokens: 0, costUsd: 0 };
   const settings = { ...config.model.settings, ...options.settings };
   const declaredTools = options.toolSchemas ?? registry.schemas();

@@ -158,6 +158,7 @@ describe('runHarness: one turn, several calls', () => {
     expect(toolResult(result, 'call_a1').error!.message).toMatch(/not valid JSON.*character offset 8.*received: .*the read_file parameter schema is/);
     expect(toolResult(result, 'call_e2').error!.message).toContain("required property 'path' is missing");
     expect(toolResult(result, 'call_o2').error).toMatchObject({ type: 'invalid_arguments', message: expect.stringContaining('must be a JSON object; got array') });
+    expect(toolResult(result, 'call_o2').error!.message).not.toContain('is missing');
     expect(toolResult(result, 'call_n1').error!.message).toContain('no tool named multi_tool_use.parallel; available: get_time, search, read_file');
     expect(toolResult(result, 'call_n2').error!.message).toContain('did you mean search?');
     const replayed = result.requests[1]!.messages.find((m) => m.role === 'assistant')!;
@@ -175,6 +176,18 @@ describe('runHarness: one turn, several calls', () => {
     const verdicts = Object.fromEntries(result.ledger.calls.map((c) => [c.callId, c.verdict]));
     expect(verdicts).toMatchObject({ call_a1: 'none', call_e1: 'allow', call_n1: 'none', call_o1: 'allow' });
     expect(result.ledger.calls.find((c) => c.callId === 'call_o1')!.normalisations).toEqual(['object_to_string']);
+    expectRunConsistent(result);
+  });
+});
+
+describe('runHarness: pathological arguments', () => {
+  it('arguments nested deeper than the call stack are results, not a crashed run', async () => {
+    const deepValid = `{"path":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    const deepInvalid = '['.repeat(20_000);
+    const result = await runScript(space.ws, [{ tool_calls: [{ id: 'v', name: 'read_file', arguments: deepValid }, { id: 'i', name: 'read_file', arguments: deepInvalid }] }, { content: 'done' }]);
+    expect(result.stopReason).toBe('final_answer');
+    expect(toolResult(result, 'v').error).toMatchObject({ type: 'invalid_arguments', message: expect.stringContaining('path: expected string, got array') });
+    expect(toolResult(result, 'i').error).toMatchObject({ type: 'invalid_json' });
     expectRunConsistent(result);
   });
 });

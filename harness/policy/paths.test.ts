@@ -32,6 +32,12 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('resolvePath', () => {
+  it('applies `..` after the link it follows, as the kernel does (`outbox/../x` is beside the link target, outside)', async () => {
+    const resolved = await resolvePath(ws, 'outbox/../escaped.txt');
+    expect(resolved).toMatchObject({ inside: false, absolute: path.join(root, 'escaped.txt') });
+    expect(await resolvePath(ws, 'docs/../docs/a.md')).toMatchObject({ inside: true, relative: 'docs/a.md' });
+  });
+
   it('resolves a plain relative path inside, POSIX-style relative', async () => {
     expect(await resolvePath(ws, 'docs/a.md')).toEqual({ requested: 'docs/a.md', absolute: path.join(ws, 'docs', 'a.md'), inside: true, relative: 'docs/a.md' });
     expect(await resolvePath(ws, '.')).toMatchObject({ absolute: ws, inside: true, relative: '.' });

@@ -25,7 +25,8 @@ const MAX_LINK_HOPS = 40;
  * outside the workspace, so it is denied.
  */
 export async function resolvePath(workspace: string, requested: string): Promise<ResolvedPath> {
-  const start = path.isAbsolute(requested) ? requested : path.join(workspace, requested);
+  // Not path.join: it would apply `..` lexically before links are followed (`link/../x` must go where the link points).
+  const start = path.isAbsolute(requested) ? requested : `${workspace}${path.sep}${requested}`;
   const queue = start.split(path.sep).filter((part) => part !== '');
   let current = path.parse(start).root || path.sep;
   let hops = 0;

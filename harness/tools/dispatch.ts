@@ -108,12 +108,12 @@ async function runOne(
   if (context.signal.aborted) return none(failure(name, 'interrupted', 'not executed: the run was cancelled'));
   if (context.wrapUp) return none(failure(name, 'not_executed', 'not executed: the budget is spent; this turn is for a summary only'));
   if (stopped) return none(failure(name, 'not_executed', `not executed: the run is stopping (${stopped.reason})`));
-  context.counters.toolCalls += 1;
-  if (context.counters.toolCalls > context.config.limits.maxToolCalls)
+  if (context.counters.toolCalls >= context.config.limits.maxToolCalls)
     return none(failure(name, 'not_executed', `not executed: the tool-call budget of ${context.config.limits.maxToolCalls} calls is spent`), {
       reason: 'tool_budget_exceeded',
       detail: `limit ${context.config.limits.maxToolCalls} tool calls`,
     });
+  context.counters.toolCalls += 1;
 
   const tool = context.registry.get(name);
   if (call.parsed.ok === false && call.parsed.errorType === 'invalid_json') {
@@ -134,7 +134,7 @@ async function runOne(
   }
   if (!call.parsed.ok)
     return loopGuard(call, context, () =>
-      none(failure(name, 'invalid_arguments', `invalid arguments for ${name}: ${call.parsed.ok ? '' : call.parsed.reason}${call.parsed.ok ? '' : missingHint(tool.definition)}`)),
+      none(failure(name, 'invalid_arguments', `invalid arguments for ${name}: ${call.parsed.ok ? '' : call.parsed.reason}${call.parsed.ok || !isEmptyArguments(call.rawArguments) ? '' : missingHint(tool.definition)}`)),
     );
   const args = call.parsed.args;
   if (!tool.validate(args))
@@ -142,6 +142,11 @@ async function runOne(
       none(failure(name, 'invalid_arguments', `invalid arguments for ${name}: ${describeValidationErrors(tool.validate.errors)}; rewrite the call to satisfy the schema ${JSON.stringify(tool.definition.parameters)}`)),
     );
   return loopGuard(call, context, () => policyAndRun(call, tool.definition, args, context, writtenPaths));
+}
+
+/** Missing, null or blank arguments: the only case where "required property … is missing" is true. */
+function isEmptyArguments(raw: unknown): boolean {
+  return raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '');
 }
 
 function missingHint(definition: ToolDefinition): string {
