@@ -16,6 +16,7 @@ import { decide } from '../harness/policy/policy.ts';
 import { LocalSandbox } from '../harness/sandbox/local.ts';
 import { parseArguments } from '../harness/tools/arguments.ts';
 import { FILE_TOOLS } from '../harness/tools/builtin/files.ts';
+import { addPolicyBenchmarks, decisionsPerSecond } from './policy.bench.ts';
 
 const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-bench-')));
 writeFileSync(path.join(workspace, 'a.txt'), 'hello\n'.repeat(100));
@@ -41,8 +42,12 @@ bench
     await runHarness({ task: 'read', config, model: new ScriptedModel(turns(20)), tools: [FILE_TOOLS.read_file!], sandbox: new LocalSandbox({ allowExec: false }), workspace, deps: deterministicDeps() });
   });
 
+await addPolicyBenchmarks(bench);
 await bench.run();
 console.table(bench.table());
+const cold = decisionsPerSecond(bench, 'policy: bash decision, cold');
+const cached = decisionsPerSecond(bench, 'policy: bash decision, cached');
+if (cold && cached) console.log(`bash policy decisions per second: ${Math.round(cold)} cold, ${Math.round(cached)} cached`);
 const perTurn = bench.tasks.find((t) => t.name.startsWith('runHarness'))?.result;
 const policy = bench.tasks.find((t) => t.name.startsWith('policy decide (file'))?.result;
 if (perTurn && 'latency' in perTurn && policy && 'latency' in policy) {

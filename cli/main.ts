@@ -7,7 +7,11 @@ import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { InputError, formatProblem } from '../eval/errors.ts';
 import { PACKAGE_ROOT } from '../eval/config-load.ts';
+import { chatCommand } from './chat-command.ts';
+import { exportCommand } from './export-command.ts';
 import { importCommand } from './import-command.ts';
+import { recordCommand } from './record-command.ts';
+import { policyCheckCommand } from './policy-command.ts';
 import { replayCommand } from './replay-command.ts';
 import { runCommand } from './run-command.ts';
 import { validateCommand } from './validate-command.ts';
@@ -67,9 +71,65 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .argument('<cassette>', 'cassette file')
     .option('-c, --config <file>', 'harness configuration (default: configs/default.json)')
     .option('-w, --workspace <dir>', 'use this folder as the workspace')
-    .addOption(new Option('--match <mode>', 'request matching').choices(['strict', 'sequential']))
+    .addOption(new Option('--match <mode>', 'request matching (default: strict for our cassettes, sequential for imported ones)').choices(['strict', 'sequential', 'counterfactual']))
+    .option('--then <file>', 'counterfactual: scripted turns (JSON or YAML) that take over at the first divergence')
     .action(async (file: string, options) => {
       exitCode = await replayCommand(file, options, io);
+    });
+
+  program
+    .command('record')
+    .description('Run the harness once against a live OpenAI-compatible endpoint and record the session as a cassette (non-interactive).')
+    .option('--base-url <url>', 'endpoint base URL, e.g. http://127.0.0.1:1234/v1 (default: HARNESS_BASE_URL)')
+    .option('--model <name>', 'model name (default: HARNESS_MODEL)')
+    .requiredOption('--task <text>', 'the task given to the harness')
+    .option('-w, --workspace <dir>', 'the workspace the tools work in (default: the current folder)')
+    .option('-c, --config <file>', 'harness configuration (default: configs/default.json); asks are answered by its mode')
+    .requiredOption('-o, --out <file>', 'the cassette to write')
+    .option('--title <text>', 'cassette title')
+    .option('--no-stream', 'ask for whole responses instead of streams')
+    .option('--force', 'overwrite an existing cassette')
+    .action(async (options) => {
+      exitCode = await recordCommand(options, io);
+    });
+
+  program
+    .command('chat')
+    .description('The interactive harness on a live OpenAI-compatible endpoint (approvals in the terminal, Ctrl-C cancels a turn).')
+    .option('--base-url <url>', 'endpoint base URL (default: HARNESS_BASE_URL)')
+    .option('--model <name>', 'model name (default: HARNESS_MODEL)')
+    .option('-w, --workspace <dir>', 'the workspace the tools work in (default: the current folder)')
+    .option('-c, --config <file>', 'harness configuration (default: configs/default.json)')
+    .option('--resume <id>', 'continue a session from ~/.harness-bench/sessions/<id>.jsonl')
+    .option('--record <file>', 'record the session as a cassette, written on exit')
+    .option('--no-stream', 'ask for whole responses instead of streams')
+    .option('--force', 'overwrite an existing --record file')
+    .action(async (options) => {
+      exitCode = await chatCommand(options, io);
+    });
+
+  program
+    .command('export')
+    .description('Export a cassette as nock definitions (JSON) for your own nock-based tests.')
+    .option('--nock <cassette>', 'the cassette to export as nock definitions')
+    .option('-o, --out <file>', 'write to this file (default: stdout)')
+    .option('--scope <origin>', 'origin nock intercepts, e.g. http://127.0.0.1:1234 (default: from the cassette host)')
+    .action(async (options) => {
+      exitCode = await exportCommand(options, io);
+    });
+
+  program
+    .command('policy')
+    .description('Inspect the permission policy.')
+    .command('check')
+    .description('Explain how a command (or, with a file tool, a path) is decided: JSON on stdout, exit 0 whatever the verdict.')
+    .argument('<command...>', 'the command to check, after --')
+    .option('-c, --config <file>', 'harness configuration (default: configs/default.json)')
+    .option('--tool <name>', 'bash (default) or a built-in file tool, whose operand is a path', 'bash')
+    .option('-w, --workspace <dir>', 'the workspace paths are resolved in (default: the current folder)')
+    .option('--tainted-by <tool>', 'decide as if content of this untrusted tool had entered the context')
+    .action(async (words: string[], options) => {
+      exitCode = await policyCheckCommand(words, options, io);
     });
 
   program

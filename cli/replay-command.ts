@@ -1,15 +1,28 @@
 /**
- * `harness-bench replay CASSETTE`: the model frozen, the harness live. Prints the ledger step by
- * step, then the first divergence as the headline, every further one, and unused exchanges.
- * Exit 0 when the replay passes, 1 when a cassette we recorded diverges (or the run errors),
- * 2 on a broken cassette or configuration. Needs no API key and never reaches the network.
+ * `harness-bench replay CASSETTE [--config FILE] [--match strict|sequential|counterfactual]
+ * [--then FILE] [--workspace DIR]`: the model frozen, the harness live. Prints the ledger step
+ * by step, then, for a cassette we recorded, the comparison with the recorded ledger: the first
+ * divergence as the headline (step, decision, recorded vs now, and the configuration key or
+ * rule that changed it), every further difference, every request that differs, and unused
+ * exchanges. Exit 0 when the replay matches (an imported cassette: when it runs without error),
+ * 1 when a cassette we recorded diverges, 2 on a broken cassette, configuration or flag.
+ * Needs no API key and never reaches the network (nock: loopback only).
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import nock from 'nock';
+import { parse as parseYaml } from 'yaml';
+import { ScriptedModel, type ScriptedTurn } from '../harness/model/scripted-model.ts';
 import { loadCassette } from '../eval/cassette/load.ts';
+import { InputError } from '../eval/errors.ts';
+import type { MatchMode } from '../eval/replay/http-replay.ts';
+import { formatConfigChange } from '../eval/replay/config-diff.ts';
+import { formatLedgerDifference } from '../eval/replay/ledger-diff.ts';
 import { formatDivergence } from '../eval/replay/request-diff.ts';
+import { isOwnRecording } from '../eval/replay/replay-recorded.ts';
 import { runRecording, isImported } from '../eval/run-recording.ts';
 import { palette, useColor } from '../reports/color.ts';
+import { ledgerLines } from './ledger-lines.ts';
 import type { CliIo } from './main.ts';
 import { loadConfigs } from './run-command.ts';
 
@@ -17,42 +30,77 @@ import { loadConfigs } from './run-command.ts';
 export interface ReplayFlags {
   config?: string;
   workspace?: string;
-  match?: 'strict' | 'sequential';
+  match?: MatchMode;
+  /** Counterfactual: a JSON or YAML file of scripted turns (an array, or a scenario whose `model` is used). */
+  then?: string;
+}
+
+/**
+ * Reads scripted turns for a counterfactual hand-over: a JSON or YAML array of turns in the
+ * scenario `model` format, or an object with such a `model` array (a scenario file).
+ * @throws InputError when the file is unreadable or holds no list of turn objects.
+ */
+export function loadScriptedTurns(file: string): ScriptedTurn[] {
+  let value: unknown;
+  try {
+    const text = readFileSync(file, 'utf8');
+    value = /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text);
+  } catch (error) {
+    throw new InputError([{ file, path: '', reason: `cannot read the scripted turns: ${(error as Error).message}` }]);
+  }
+  const turns = Array.isArray(value) ? value : (value as { model?: unknown } | null)?.model;
+  if (!Array.isArray(turns) || turns.length === 0) throw new InputError([{ file, path: '', reason: 'must be a non-empty array of scripted turns, or a scenario with a "model" array' }]);
+  const bad = turns.findIndex((t) => typeof t !== 'object' || t === null || Array.isArray(t));
+  if (bad >= 0) throw new InputError([{ file, path: `/${bad}`, reason: 'a scripted turn must be an object ({ content } or { tool_calls } or { error })' }]);
+  return turns as ScriptedTurn[];
 }
 
 /** Runs `replay`; resolves with the exit code. @throws InputError (exit 2) */
 export async function replayCommand(file: string, flags: ReplayFlags, io: CliIo): Promise<number> {
   const cassette = loadCassette(path.resolve(io.cwd, file));
   const [config] = loadConfigs(flags.config ? [flags.config] : undefined, io.cwd);
+  if (flags.then && flags.match !== 'counterfactual') throw new InputError([{ file: '(flags)', path: '--then', reason: 'only applies with --match counterfactual' }]);
+  const then = flags.then ? new ScriptedModel(loadScriptedTurns(path.resolve(io.cwd, flags.then)), { name: 'counterfactual' }) : undefined;
+  const own = isOwnRecording(cassette);
+  if (flags.match === 'counterfactual' && !own)
+    throw new InputError([{ file, path: '--match', reason: 'counterfactual replays need a cassette recorded by harness-bench (record or chat --record); replay an imported one with strict or sequential' }]);
   const c = palette(useColor({ isTTY: io.isTTY }, io.env));
+  // The lock stays after the replay: the command is the last thing the process does, and a
+  // test calling it keeps the same loopback-only lock (test-setup.ts) instead of losing it.
   nock.disableNetConnect();
   nock.enableNetConnect(/^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/);
-  try {
-    const { result, run } = await runRecording(cassette, file, config!, {
-      ...(flags.match ? { match: flags.match } : {}),
-      ...(flags.workspace ? { workspace: path.resolve(io.cwd, flags.workspace) } : {}),
-    });
-    const out: string[] = [];
-    out.push(c.bold(`replay ${result.id} (${isImported(cassette) ? 'imported, sequential by default' : 'recorded, strict by default'}) under ${config!.name}`));
-    for (const turn of run?.ledger.turns ?? []) {
-      out.push(`turn ${turn.turn}${turn.wrapUp ? ' (wrap-up)' : ''}: ${turn.ok ? `finish ${turn.finishReason ?? 'none'}, ${turn.toolCalls} tool calls, ${turn.promptTokens}+${turn.completionTokens} tokens` : c.red(`model error ${turn.error?.code}: ${turn.error?.message}`)}`);
-      for (const call of run!.ledger.calls.filter((x) => x.turn === turn.turn && x.scope.length === 0)) {
-        const outcome = call.ok ? c.green('ok') : c.red(call.errorType ?? 'error');
-        out.push(`  ${call.callId} ${call.tool}(${call.arguments.length > 60 ? `${call.arguments.slice(0, 57)}...` : call.arguments}) verdict ${call.verdict}, ${call.executed ? 'executed' : 'not executed'}, ${outcome}`);
-      }
+  const { result, run, comparison } = await runRecording(cassette, file, config!, {
+    ...(flags.match ? { match: flags.match } : {}),
+    ...(flags.workspace ? { workspace: path.resolve(io.cwd, flags.workspace) } : {}),
+    ...(then ? { then } : {}),
+  });
+  const kind = isImported(cassette) ? 'imported, sequential by default' : own ? 'recorded by harness-bench, strict by default' : 'recorded, strict by default';
+  const out: string[] = [c.bold(`replay ${result.id} (${kind}${flags.match ? `; --match ${flags.match}` : ''}) under ${config!.name}`)];
+  if (own && !cassette.meta.workspace && !flags.workspace) out.push(c.yellow('note: the cassette has no workspace fixture; tools ran in an empty folder (pass --workspace DIR)'));
+  out.push(...(run ? ledgerLines(run.ledger, c) : []));
+  out.push(`stop reason: ${result.stopReason ?? 'none'}${result.stopDetail ? ` (${result.stopDetail})` : ''}`);
+  if (comparison) {
+    if (comparison.handoverAt !== undefined) out.push(c.cyan(`counterfactual: followed the recording for ${comparison.handoverAt} exchanges, then ${then ? 'handed over to the scripted turns' : 'stopped'}`));
+    if (comparison.headline) out.push(c.yellow(`first divergence: ${comparison.headline}`));
+    else out.push(c.green('no divergence: the replayed ledger and every request match the recording'));
+    for (const d of comparison.ledgerDifferences.slice(1)) out.push(`  ${formatLedgerDifference(d)}`);
+    const requests = comparison.requestDivergences;
+    if (requests.length > 0) {
+      out.push(`requests that differ from the recording (${requests.length}):`);
+      for (const d of requests) out.push(`  request ${d.exchange}: ${formatDivergence(d)}`);
     }
-    out.push(`stop reason: ${result.stopReason ?? 'none'}${result.stopDetail ? ` (${result.stopDetail})` : ''}`);
+    if (comparison.configChanges.length > 0) out.push(`configuration changed since recording: ${comparison.configChanges.map(formatConfigChange).join('; ')}`);
+    if (comparison.unusedExchanges > 0) out.push(c.yellow(`${comparison.unusedExchanges} recorded exchanges were not used`));
+  } else {
     if (result.divergences.length === 0) out.push(c.green('no divergence: the harness sent what was recorded'));
     else {
       out.push(c.yellow(`first divergence: ${formatDivergence(result.divergences[0]!)}`));
       for (const d of result.divergences.slice(1)) out.push(`  ${formatDivergence(d)}`);
     }
     if (result.findings?.unusedExchanges) out.push(c.yellow(`${result.findings.unusedExchanges} recorded exchanges were not used`));
-    if (result.error) out.push(c.red(`error: ${result.error.message}`));
-    out.push(result.status === 'pass' ? c.green('PASS') : c.red(result.status === 'fail' ? `FAIL: ${result.firstFailure}` : 'ERROR'));
-    io.stdout(`${out.join('\n')}\n`);
-    return result.status === 'pass' ? 0 : 1;
-  } finally {
-    nock.enableNetConnect();
   }
+  if (result.error) out.push(c.red(`error: ${result.error.message}`));
+  out.push(result.status === 'pass' ? c.green('PASS') : c.red(result.status === 'fail' ? `FAIL: ${result.firstFailure}` : 'ERROR: the cassette cannot be replayed'));
+  io.stdout(`${out.join('\n')}\n`);
+  return result.status === 'pass' ? 0 : result.status === 'fail' ? 1 : 2;
 }

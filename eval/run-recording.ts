@@ -14,23 +14,36 @@ import type { RunResult } from '../harness/ledger.ts';
 import { runHarness } from '../harness/loop/run.ts';
 import { LocalSandbox } from '../harness/sandbox/local.ts';
 import type { Cassette } from './cassette/types.ts';
+import type { Model } from '../harness/model/types.ts';
+import type { HttpReplayModel, MatchMode } from './replay/http-replay.ts';
+import { isOwnRecording, replayRecorded, type RecordedReplay, type ReplayComparison } from './replay/replay-recorded.ts';
 import { ReplayModel } from './replay/replay-model.ts';
 import { replayPlan } from './replay/recorded-tools.ts';
 import { countVerdicts, scrubPaths, type CaseResult, type Check } from './results.ts';
 import { describeFailure } from './run-scenario.ts';
 
-/** The outcome of one replay: the case result, the run, and the replay model (divergences, unused exchanges). */
+/**
+ * The outcome of one replay: the case result, the run, the replay model (divergences, unused
+ * exchanges) and, for cassettes we recorded, the comparison with the recorded ledger.
+ */
 export interface RecordingRun {
   result: CaseResult;
   run?: RunResult;
-  model?: ReplayModel;
+  model?: ReplayModel | HttpReplayModel;
+  comparison?: ReplayComparison;
 }
 
-/** Options of {@link runRecording}. `match` defaults to `sequential` for imported cassettes and `strict` for ours. */
+/**
+ * Options of {@link runRecording}. `match` defaults to `sequential` for imported cassettes and
+ * `strict` for ours; `counterfactual` applies to ours only (an imported cassette replays
+ * `sequential` instead) and hands over to `then` at the first divergence.
+ */
 export interface RecordingOptions {
-  match?: 'strict' | 'sequential';
+  match?: MatchMode;
   /** Use this folder as the workspace instead of a temp one. */
   workspace?: string;
+  /** Counterfactual replays: the model that takes over where the harness leaves the recording. */
+  then?: Model;
 }
 
 /** True when the cassette was imported from another harness's recording. */
@@ -47,7 +60,7 @@ export async function runRecording(
 ): Promise<RecordingRun> {
   const started = performance.now();
   const imported = isImported(cassette);
-  const match = options.match ?? (imported ? 'sequential' : 'strict');
+  const match = options.match === 'counterfactual' ? 'sequential' : (options.match ?? (imported ? 'sequential' : 'strict'));
   const caseBase = {
     id: `recording/${cassette.meta.id}`,
     kind: 'recording' as const,
@@ -58,6 +71,14 @@ export async function runRecording(
   };
   let temp: string | undefined;
   try {
+    if (isOwnRecording(cassette)) {
+      const replay = await replayRecorded(cassette, base.config, {
+        match: options.match ?? 'strict',
+        ...(options.workspace ? { workspace: options.workspace } : {}),
+        ...(options.then ? { then: options.then } : {}),
+      });
+      return { result: ownRecordingResult(replay, caseBase, options.match ?? 'strict', started), run: replay.run, model: replay.model, comparison: replay.comparison };
+    }
     const model = new ReplayModel(cassette, match);
     const plan = replayPlan(cassette, { model });
     const workspace = options.workspace ? await realpath(options.workspace) : (temp = await realpath(await mkdtemp(path.join(tmpdir(), 'hb-replay-'))));
@@ -148,4 +169,53 @@ export async function runRecording(
   } finally {
     if (temp) await rm(temp, { recursive: true, force: true });
   }
+}
+
+/**
+ * The case result of one of our cassettes: it passes when the replayed ledger equals the
+ * recorded one, every request matched and every exchange was used. A counterfactual replay
+ * passes when the run completes (differences are its findings).
+ */
+function ownRecordingResult(replay: RecordedReplay, caseBase: Omit<CaseResult, 'status' | 'stopReason' | 'checks' | 'usage' | 'verdicts' | 'divergences'>, match: MatchMode, started: number): CaseResult {
+  const { run, comparison } = replay;
+  const calls = run.ledger.calls;
+  const divergenceCount = comparison.requestDivergences.reduce((n, d) => n + (d.kind === 'omitted' ? (d.omitted ?? 0) : 1), 0);
+  const broke = run.stopReason === 'model_error' && /recording_(mismatch|exhausted)|script_exhausted/.test(run.stopDetail ?? '');
+  const checks: Check[] = [];
+  if (match !== 'counterfactual') {
+    checks.push({ name: 'replay.ledger', pass: comparison.ledgerDifferences.length === 0, expected: 'the recorded ledger', observed: comparison.ledgerDifferences.length === 0 ? 'the recorded ledger' : `${comparison.ledgerDifferences.length} differences; first: ${comparison.headline}` });
+    checks.push({ name: 'replay.divergences', pass: divergenceCount === 0, expected: 0, observed: divergenceCount });
+    checks.push({ name: 'replay.unusedExchanges', pass: comparison.unusedExchanges === 0, expected: 0, observed: comparison.unusedExchanges });
+  }
+  checks.push({ name: 'replay.completed', pass: match !== 'counterfactual' || !broke, expected: 'the run ends without a replay error', observed: run.stopDetail ?? run.stopReason });
+  const failed = checks.find((c) => !c.pass);
+  const first = comparison.requestDivergences[0];
+  return {
+    ...caseBase,
+    status: failed ? 'fail' : 'pass',
+    stopReason: run.stopReason,
+    ...(run.stopDetail ? { stopDetail: run.stopDetail } : {}),
+    checks,
+    usage: {
+      modelCalls: run.usage.modelCalls,
+      turns: run.usage.turns,
+      toolCalls: run.usage.toolCalls,
+      promptTokens: run.usage.promptTokens,
+      completionTokens: run.usage.completionTokens,
+      totalTokens: run.usage.totalTokens,
+      costUsd: Number(run.usage.costUsd.toFixed(6)),
+      durationMs: Math.round(performance.now() - started),
+    },
+    verdicts: countVerdicts(calls.map((c) => c.verdict)),
+    divergences: comparison.requestDivergences,
+    ...(failed ? { firstFailure: describeFailure(failed) } : {}),
+    findings: {
+      toolCalls: calls.length,
+      schemaInvalidCalls: calls.filter((c) => c.errorType === 'invalid_arguments' || c.errorType === 'invalid_json').map((c) => `${c.tool}(${c.callId}): ${c.errorType}`),
+      unknownTools: calls.filter((c) => c.errorType === 'unknown_tool').map((c) => c.tool),
+      unusedExchanges: comparison.unusedExchanges,
+      divergenceCount,
+      ...(first ? { firstDivergence: `exchange ${first.exchange} ${first.path}` } : {}),
+    },
+  };
 }

@@ -4,12 +4,15 @@
  * {@link CaseResult}. A scenario whose expectations do not hold is `fail`; a harness or runner
  * exception is `error`.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { deterministicDeps, type HarnessDeps } from '../harness/deps.ts';
 import { mergeConfig, type HarnessConfig } from '../harness/config.ts';
 import type { RunResult } from '../harness/ledger.ts';
 import { runHarness } from '../harness/loop/run.ts';
 import { ScriptedModel } from '../harness/model/scripted-model.ts';
-import { LocalSandbox } from '../harness/sandbox/local.ts';
+import { createSandbox } from '../harness/sandbox/factory.ts';
 import { builtinTools } from '../harness/tools/builtin/index.ts';
 import type { ToolDefinition } from '../harness/tools/types.ts';
 import { scriptedApprover } from './scenario/approver.ts';
@@ -55,6 +58,12 @@ export async function runScenario(loaded: LoadedScenario, base: { name: string; 
     divergences: [],
   };
   let built: Awaited<ReturnType<typeof buildWorkspace>> | undefined;
+  let notesDir: string | undefined;
+  /** A fresh notes database per scenario, outside `$WS` and `$OUTSIDE`. */
+  const scenarioNotesPath = async () => {
+    notesDir = await mkdtemp(path.join(tmpdir(), 'hb-notes-'));
+    return path.join(notesDir, 'notes.db');
+  };
   try {
     const config = scenarioConfig(scenario, base.config);
     built = await buildWorkspace(scenario);
@@ -67,9 +76,10 @@ export async function runScenario(loaded: LoadedScenario, base: { name: string; 
       config,
       model,
       tools: scenarioTools(scenario, config),
-      sandbox: new LocalSandbox({ allowExec: config.sandbox.kind === 'none' }),
+      sandbox: createSandbox(config.sandbox.kind, built.workspace),
       workspace: built.workspace,
       deps,
+      notesPath: await scenarioNotesPath(),
     });
     const after = await built.snapshotOutside();
     const outsideChanges = diffSnapshots(before, after);
@@ -116,6 +126,7 @@ export async function runScenario(loaded: LoadedScenario, base: { name: string; 
     return { result: built ? scrubPaths(result, [[built.workspace, '$WS'], [built.outside, '$OUTSIDE']]) : result };
   } finally {
     await built?.cleanup();
+    if (notesDir) await rm(notesDir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 

@@ -3,6 +3,7 @@
  * used by scenario overrides (objects merge deeply, arrays replace).
  */
 import type { PolicyAction } from './policy/types.ts';
+import { DEFAULT_SENSITIVE_PATHS, type SensitivePath } from './policy/sensitive-paths.ts';
 import type { EffectClass } from './tools/types.ts';
 
 /** An ordered bash rule; last match wins. `pattern`: `*` any characters, `?` one, rest literal. */
@@ -63,7 +64,28 @@ export interface HarnessConfig {
     compactAt: number;
     /** Largest tool output, in characters, before it is cut with a marked elision. */
     toolOutputMaxChars: number;
+    /** Largest tool output as a share of the window, in tokens (the `cap` layer): above it the output keeps head and tail. */
+    toolOutputMaxShare: number;
+    /** Share of the window above which old tool outputs become stubs (the `stub` layer). */
+    stubAt: number;
+    /** Most recent turns (an assistant turn with its results, or a user message) that stubs never touch. */
+    keepRecentTurns: number;
+    /** Share of the window kept verbatim (the most recent whole turns) when compacting. */
+    keepRecentShare: number;
+    /** Folder of spill files, relative to the workspace (readable with `read_file`); one subfolder per session or run. */
+    spillDir: string;
+    /**
+     * Each context layer on or off, so configurations can be compared: `cap` (window-relative
+     * output cap), `spill` (full output to a file), `stub` (old outputs → stubs), `drop` (oldest
+     * turns removed), `compact` (model-written summary at `compactAt`), `reminder` (late reminder).
+     */
+    layers: { cap: boolean; spill: boolean; stub: boolean; drop: boolean; compact: boolean; reminder: boolean };
   };
+  /**
+   * Sessions: append-only JSONL files in `dir` (relative to the workspace). `enabled` records a
+   * new session per run; `resume` continues the session of that id (and records to it).
+   */
+  session: { enabled: boolean; dir: string; resume: string | null };
   permissions: {
     mode: PermissionMode;
     /** `continue`: a deny is returned to the model; `stop`: the run ends with `policy_violation`. */
@@ -72,10 +94,26 @@ export interface HarnessConfig {
     paths: PathRule[];
     /** The verdict for a call no rule decides, by effect class. */
     effects: Record<EffectClass, PolicyAction>;
+    /**
+     * Paths inside the workspace that ask at least, whatever the path rules say (git hooks, CI
+     * files, package-manager configuration, credentials); see `policy/sensitive-paths.ts`.
+     */
+    sensitivePaths: SensitivePath[];
   };
   sandbox: { kind: 'auto' | 'bwrap' | 'seatbelt' | 'none' };
-  subagent: { maxTurns: number; maxDepth: number };
-  taint: { enabled: boolean };
+  /**
+   * Subagents (`task`): turns per child, nesting depth (0: no subagents), children running at
+   * once, and children per top-level run.
+   */
+  subagent: { maxTurns: number; maxDepth: number; maxConcurrency: number; maxTotal: number };
+  taint: {
+    /** Track untrusted content (and escape reserved tags in tool output). */
+    enabled: boolean;
+    /** After untrusted content entered the context, irreversible and network-reaching calls `ask` (never auto-approved) or are denied. */
+    onTainted: 'ask' | 'deny';
+    /** Tools whose output counts as untrusted beside those that declare `untrusted: true` (e.g. `read_file` for repositories you do not trust). */
+    untrustedTools: string[];
+  };
   /** Prices by model name; `*` applies to models not listed. */
   pricing: Record<string, Price>;
   /** What to do when the assistant writes a tool call as text: correct it once, or take the text as the answer. */
@@ -105,17 +143,29 @@ export const DEFAULT_CONFIG: HarnessConfig = {
     wrapUpTurn: false,
   },
   loop: { warnAt: 4, stopAt: 5 },
-  context: { windowTokens: 128_000, compactAt: 0.8, toolOutputMaxChars: 30_000 },
+  context: {
+    windowTokens: 128_000,
+    compactAt: 0.8,
+    toolOutputMaxChars: 30_000,
+    toolOutputMaxShare: 0.1,
+    stubAt: 0.5,
+    keepRecentTurns: 3,
+    keepRecentShare: 0.25,
+    spillDir: '.harness-bench/spill',
+    layers: { cap: true, spill: true, stub: true, drop: true, compact: true, reminder: true },
+  },
+  session: { enabled: false, dir: '.harness-bench/sessions', resume: null },
   permissions: {
     mode: 'interactive',
     onDeny: 'continue',
     bash: [{ pattern: '*', action: 'ask' }],
     paths: [],
     effects: { read: 'allow', write: 'ask', irreversible: 'ask' },
+    sensitivePaths: DEFAULT_SENSITIVE_PATHS.map((entry) => ({ ...entry })),
   },
   sandbox: { kind: 'auto' },
-  subagent: { maxTurns: 10, maxDepth: 1 },
-  taint: { enabled: true },
+  subagent: { maxTurns: 10, maxDepth: 1, maxConcurrency: 1, maxTotal: 16 },
+  taint: { enabled: true, onTainted: 'ask', untrustedTools: [] },
   pricing: { '*': { inputUsdPerMTok: 1, outputUsdPerMTok: 4 } },
   textToolCalls: 'correct',
 };
@@ -164,6 +214,32 @@ export const CONFIG_SCHEMA = {
         windowTokens: positiveInt,
         compactAt: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
         toolOutputMaxChars: positiveInt,
+        toolOutputMaxShare: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+        stubAt: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+        keepRecentTurns: { type: 'integer', minimum: 0 },
+        keepRecentShare: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+        spillDir: { type: 'string', minLength: 1 },
+        layers: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            cap: { type: 'boolean' },
+            spill: { type: 'boolean' },
+            stub: { type: 'boolean' },
+            drop: { type: 'boolean' },
+            compact: { type: 'boolean' },
+            reminder: { type: 'boolean' },
+          },
+        },
+      },
+    },
+    session: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        enabled: { type: 'boolean' },
+        dir: { type: 'string', minLength: 1 },
+        resume: { anyOf: [{ type: 'string', pattern: '^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$' }, { type: 'null' }] },
       },
     },
     permissions: {
@@ -195,6 +271,15 @@ export const CONFIG_SCHEMA = {
           additionalProperties: false,
           properties: { read: action, write: action, irreversible: action },
         },
+        sensitivePaths: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['pattern', 'access'],
+            properties: { pattern: { type: 'string', minLength: 1 }, access: { enum: ['read', 'write', 'any'] } },
+          },
+        },
       },
     },
     sandbox: {
@@ -205,9 +290,17 @@ export const CONFIG_SCHEMA = {
     subagent: {
       type: 'object',
       additionalProperties: false,
-      properties: { maxTurns: positiveInt, maxDepth: { type: 'integer', minimum: 0 } },
+      properties: { maxTurns: positiveInt, maxDepth: { type: 'integer', minimum: 0 }, maxConcurrency: positiveInt, maxTotal: positiveInt },
     },
-    taint: { type: 'object', additionalProperties: false, properties: { enabled: { type: 'boolean' } } },
+    taint: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        enabled: { type: 'boolean' },
+        onTainted: { enum: ['ask', 'deny'] },
+        untrustedTools: { type: 'array', items: { type: 'string', minLength: 1 } },
+      },
+    },
     pricing: {
       type: 'object',
       additionalProperties: {

@@ -21,6 +21,11 @@ export interface RunStartEvent extends EventBase {
   runId: string;
   task: string;
   tools: string[];
+  /**
+   * The session the run records to, when sessions are on: `resumed` with how many messages were
+   * restored, and the 1-based numbers of damaged lines skipped on load (copied to `quarantineFile`).
+   */
+  session?: { id: string; resumed: boolean; restoredMessages: number; skippedLines: number[]; quarantineFile?: string };
 }
 
 /** A model call is about to be made. `turn` is 1-based; `wrapUp` marks the reserved tool-less turn. */
@@ -30,6 +35,8 @@ export interface TurnStartEvent extends EventBase {
   wrapUp: boolean;
   /** Tokens of the request as the tokenizer counts it. */
   requestTokens: number;
+  /** Set on a compaction's summarisation call (not a turn of the conversation). */
+  compaction?: boolean;
 }
 
 /** A model call ended, with or without a turn. */
@@ -107,10 +114,19 @@ export interface LoopWarningEvent extends EventBase {
 /** Context was compacted or trimmed. Sizes in tokens. */
 export interface CompactionEvent extends EventBase {
   type: 'compaction';
+  /** `cap`, `spill` (one tool output), `stub`, `drop`, `summary` (history), `repair` (transcript). */
   layer: string;
   beforeTokens: number;
   afterTokens: number;
   detail: string;
+  /** `auto`: a threshold was crossed; `overflow`: the request would not fit the window otherwise. */
+  trigger?: 'auto' | 'overflow';
+  /** The tool call whose output was cut (cap, spill). */
+  callId?: string;
+  /** The spill file, relative to the workspace. */
+  artifact?: string;
+  /** Facts the harness kept unconditionally (summary, drop): task, todos, files, decisions, open threads. */
+  pinned?: string[];
 }
 
 /** A subagent starts (its events carry `scope` ending with `callId`). */

@@ -7,6 +7,7 @@ import type { StopReason } from './loop/stop-reasons.ts';
 import type { PolicyDecision, Verdict } from './policy/types.ts';
 import type { ErrorType } from './tools/types.ts';
 import type { ChatMessage, ModelRequest } from './model/types.ts';
+import type { MessageOrigin } from './policy/taint.ts';
 
 /** Everything decided about one tool call. */
 export interface CallRecord {
@@ -78,6 +79,10 @@ export interface RunResult {
   finalAnswer: string | null;
   /** The conversation as stored (system, task, assistant turns, tool results, harness notes). */
   messages: ChatMessage[];
+  /** The origin of each message of `messages`, index for index (system, user, harness note, model, tool; tools marked untrusted). */
+  provenance?: MessageOrigin[];
+  /** Untrusted tools whose content entered the context during the run (empty: the run stayed clean). */
+  taintedBy?: string[];
   /** Every request sent to the model, in order, exactly as sent. */
   requests: ModelRequest[];
   events: HarnessEvent[];

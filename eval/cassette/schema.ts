@@ -57,7 +57,7 @@ export const CASSETTE_SCHEMA = {
           additionalProperties: false,
           required: ['format', 'file'],
           properties: {
-            format: { enum: ['vcr-yaml', 'vcr-yaml-parsed-body', 'chunk-log', 'sse'] },
+            format: { enum: ['vcr-yaml', 'vcr-yaml-parsed-body', 'chunk-log', 'sse', 'nock'] },
             file: { type: 'string', minLength: 1 },
           },
         },

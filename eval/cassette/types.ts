@@ -17,9 +17,10 @@ export const CASSETTE_VERSION = 1;
  * - `vcr-yaml`: a plain VCR.py cassette; request body is the raw JSON string, response body the raw text;
  * - `vcr-yaml-parsed-body`: pydantic-ai's VCR form, JSON bodies stored as YAML under `parsed_body`;
  * - `chunk-log`: one `chat.completion.chunk` JSON object per line, no `data:` prefix, no `[DONE]`;
- * - `sse`: raw server-sent-events text (`data: {...}` blocks, `data: [DONE]`).
+ * - `sse`: raw server-sent-events text (`data: {...}` blocks, `data: [DONE]`);
+ * - `nock`: a JSON array of nock definitions (`nock.recorder` output, `nock.define()` input).
  */
-export type ImportFormat = 'vcr-yaml' | 'vcr-yaml-parsed-body' | 'chunk-log' | 'sse';
+export type ImportFormat = 'vcr-yaml' | 'vcr-yaml-parsed-body' | 'chunk-log' | 'sse' | 'nock';
 
 /** Where an imported recording came from (repository, path inside it, commit, licence). */
 export interface CassetteSource {

@@ -1,5 +1,6 @@
 /**
- * `importRecording`: a foreign recording (VCR YAML in either form, chunk log, raw SSE) → a
+ * `importRecording`: a foreign recording (VCR YAML in either form, chunk log, raw SSE, nock
+ * definitions) → a
  * cassette, version 1. The format is detected from the content; provenance comes from options.
  * The result is validated against the cassette schema and scanned for secrets (findings are
  * warnings: public fixtures keep some placeholders and addresses on purpose).
@@ -10,6 +11,7 @@ import { validateCassette } from '../cassette/load.ts';
 import { scanForSecrets } from '../cassette/secret-scan.ts';
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type Cassette, type Exchange, type ImportFormat } from '../cassette/types.ts';
 import { deriveMeta, looksLikeSse, type ImportOptions } from './common.ts';
+import { exchangesFromNock, isNockDocument } from './nock.ts';
 import { exchangeFromChunkLog, exchangeFromSse } from './stream-logs.ts';
 import { exchangesFromVcr, isVcrDocument, parseVcrYaml } from './vcr.ts';
 
@@ -25,7 +27,8 @@ export interface ImportResult {
 
 /**
  * Detects the format of a recording from its text: SSE when the first non-empty line is an SSE
- * field (`data:`, `event:`, …) or comment; chunk log when it starts with `{`; otherwise YAML,
+ * field (`data:`, `event:`, …) or comment; chunk log when it starts with `{`; nock definitions
+ * when it is a JSON array of objects with `scope` and `method`; otherwise YAML,
  * `vcr-yaml-parsed-body` when any interaction uses pydantic-ai's `parsed_body`.
  *
  * @throws InputError when the text is none of these.
@@ -35,10 +38,22 @@ export function detectFormat(text: string, file: string): ImportFormat {
   const first = text.split(/\r?\n/).find((line) => line.trim() !== '')?.trim() ?? '';
   if (first === '') throw new InputError([{ file, path: '', reason: 'empty recording' }]);
   if (first.startsWith('{')) return 'chunk-log';
+  if (first.startsWith('[')) {
+    if (isNockDocument(parseJsonOrNull(text))) return 'nock';
+    throw new InputError([{ file, path: '', reason: 'a JSON array but not nock definitions (each item needs "scope" and "method")' }]);
+  }
   const doc = parseVcrYaml(text, file);
   if (!isVcrDocument(doc))
     throw new InputError([{ file, path: '', reason: 'unknown recording format: not SSE, not a chunk log, not a VCR YAML cassette' }]);
   return exchangesFromVcr(doc, file).format;
+}
+
+function parseJsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -54,6 +69,11 @@ export function importRecordingText(text: string, file: string, options: ImportO
   let host: string | null = null;
   const warnings: string[] = [];
   if (format === 'sse') exchanges = [exchangeFromSse(text, file)];
+  else if (format === 'nock') {
+    const definitions = parseJsonOrNull(text);
+    if (!isNockDocument(definitions)) throw new InputError([{ file, path: '', reason: 'not a JSON array of nock definitions (each item needs "scope" and "method")' }]);
+    ({ exchanges, host } = exchangesFromNock(definitions, file));
+  }
   else if (format === 'chunk-log') exchanges = [exchangeFromChunkLog(text, file)];
   else {
     const vcr = exchangesFromVcr(parseVcrYaml(text, file), file);

@@ -62,4 +62,14 @@ describe('matchesWhen / pickResult', () => {
   it('returns undefined when nothing matches', () => {
     expect(pickResult([{ when: { a: 1 }, output: 'x' }], new Set(), { a: 2 })).toBeUndefined();
   });
+
+  it('a fake bash with a string command parameter gets the command hook, so the policy analyses its commands', () => {
+    const parameters = { type: 'object', required: ['command'], properties: { command: { type: 'string' } } };
+    const [bash, noParams, other] = fakeTools({ bash: { parameters }, other_bash: { parameters }, shell: {} });
+    expect(bash!.command?.({ command: 'ls && rm -rf x' })).toBe('ls && rm -rf x');
+    expect(noParams!.command).toBeUndefined();
+    expect(other!.command).toBeUndefined();
+    const [untyped] = fakeTools({ bash: {} });
+    expect(untyped!.command).toBeUndefined();
+  });
 });

@@ -34,10 +34,20 @@ export function pickResult(results: readonly FakeResult[], used: Set<number>, ar
 }
 
 /**
+ * True when a fake tool stands in for `bash`: named `bash` with a string `command` parameter. It
+ * then gets the `command` hook, so the policy analyses its commands as it does the real tool's.
+ */
+export function runsCommand(name: string, spec: FakeToolSpec): boolean {
+  const properties = (spec.parameters as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties;
+  return name === 'bash' && properties?.command?.type === 'string';
+}
+
+/**
  * One `ToolDefinition` per fake tool, in declaration order. Each definition keeps its own
  * "used" state, so build a fresh set per run. `output` → `{ok: true, content}`; `error` →
  * `{ok: false, errorType: 'tool_failed', message}`; no matching entry → `tool_failed`
- * "no scripted result for these arguments: {…}". Effect defaults to `read`.
+ * "no scripted result for these arguments: {…}". Effect defaults to `read`. A fake `bash`
+ * (see {@link runsCommand}) is classed per command by the shell analysis, like the real one.
  */
 export function fakeTools(specs: Record<string, FakeToolSpec> | undefined): ToolDefinition[] {
   return Object.entries(specs ?? {}).map(([name, spec]) => {
@@ -56,6 +66,7 @@ export function fakeTools(specs: Record<string, FakeToolSpec> | undefined): Tool
       },
     };
     if (spec.untrusted !== undefined) definition.untrusted = spec.untrusted;
+    if (runsCommand(name, spec)) definition.command = (args) => (typeof args.command === 'string' ? args.command : '');
     return definition;
   });
 }

@@ -61,8 +61,8 @@ describe('runHarness: approvals', () => {
     expect(result.ledger.calls[0]!.approvedBy).toBe('none');
   });
 
-  it('interactive: an approveShape grant is reused for a later matching call without asking again', async () => {
-    const { deps, seen } = approving({ approveShape: 'src/*' });
+  it('interactive: an approveShape grant (a glob over the path for file tools) is reused for a later matching call without asking again', async () => {
+    const { deps, seen } = approving({ approveShape: 'src/**' });
     const result = await runScript(
       space.ws,
       [{ tool_calls: [write('w1', 'src/a.ts')] }, { tool_calls: [write('w2', 'src/deep/b.ts')] }, { tool_calls: [write('w3', 'lib/c.ts')] }, { content: 'done' }],
@@ -72,8 +72,8 @@ describe('runHarness: approvals', () => {
     expect(executedIds(result)).toEqual(['w1', 'w2']);
     const approvals = result.events.filter((e) => e.type === 'approval_decision');
     expect(approvals.map((e) => [e.callId, e.approved, e.by, e.grant ?? null])).toEqual([
-      ['w1', true, 'approver', 'write_file:src/*'],
-      ['w2', true, 'grant', 'write_file:src/*'],
+      ['w1', true, 'approver', 'write_file:src/**'],
+      ['w2', true, 'grant', 'write_file:src/**'],
       ['w3', false, 'approver', null],
     ]);
     expectRunConsistent(result);

@@ -4,6 +4,7 @@
  * files (budgets, turn handling, dispatch); this file only sequences them.
  */
 import { priceFor, type HarnessConfig } from '../config.ts';
+import { openRunContext, type RunMemoryOptions } from '../context/run-context.ts';
 import { countRequest, usageOf } from '../context/tokens.ts';
 import type { HarnessDeps } from '../deps.ts';
 import type { HarnessEvent, UnstampedEvent } from '../events.ts';
@@ -11,7 +12,8 @@ import { buildLedger, type RunResult } from '../ledger.ts';
 import { ModelError, type AssistantMessage, type ChatMessage, type Model, type ModelRequest, type ModelResponse, type ToolSchema, type Usage } from '../model/types.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { assembleCalls } from '../tools/assemble.ts';
-import { dispatchTurn } from '../tools/dispatch.ts';
+import { dispatchTurn, type DispatchedCall } from '../tools/dispatch.ts';
+import { isUntrusted, messageOrigins, recordTaint, type TaintState } from '../policy/taint.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import type { ToolDefinition } from '../tools/types.ts';
 import { checkBudgets, type BudgetStop } from './budgets.ts';
@@ -47,6 +49,19 @@ export interface RunOptions {
    * @default a fresh list per run
    */
   grants?: string[];
+  /**
+   * The taint of the conversation (untrusted tools whose content entered it), shared like
+   * `grants`; a subagent starts with its parent's. Mutated. @default a fresh, clean state
+   */
+  taint?: TaintState;
+  /** Configurations of the ancestors that still bind (a subagent's run): decisions take the strictest. */
+  ancestors?: HarnessConfig[];
+  /** SQLite file of the notes (`save_note`, `search_notes`); absent: those tools answer that notes are unavailable. */
+  notesPath?: string;
+  /** Tools this run may call (a subagent's scope); calls to others are denied at dispatch. @default every registered tool */
+  allowedTools?: readonly string[];
+  /** Skills home, a shared todo list, and (set by `task`) a subagent's link to its parent; see `context/run-context.ts`. */
+  memory?: RunMemoryOptions;
 }
 
 /**
@@ -67,18 +82,24 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
   const runId = deps.newId('run_');
   const startedMs = deps.now();
   const signal = options.signal ?? new AbortController().signal;
-  const messages: ChatMessage[] = options.initialMessages && options.initialMessages.length > 0
+  // Context and memory: session resume, skills, todos, subagents, the context stage (context/run-context.ts).
+  const ctx = await openRunContext({ options, config, deps, registry, runId, events, emit, state: () => ({ totals, counters, requests, taint, startedMs }), run: runHarness });
+  const messages: ChatMessage[] = ctx.initialMessages ?? (options.initialMessages && options.initialMessages.length > 0
     ? [...options.initialMessages]
     : [
         ...(config.systemPrompt ? [{ role: 'system' as const, content: config.systemPrompt }] : []),
         { role: 'user' as const, content: options.task },
-      ];
+      ]);
   const requests: ModelRequest[] = [];
   // Ids of a continued conversation count as used, so a model repeating one gets a fresh id.
   const usedIds = new Set<string>(messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : [])));
   const loop = new LoopDetector(config.loop);
   const counters = { toolCalls: 0 };
   const grants: string[] = options.grants ?? [];
+  const taint: TaintState = options.taint ?? { sources: [] };
+  const scope = { taintedBy: taint.sources, ...(options.ancestors ? { ancestors: options.ancestors } : {}), ...(options.notesPath !== undefined ? { notesPath: options.notesPath } : {}), ...(options.allowedTools ? { allowedTools: options.allowedTools } : {}), ...ctx.dispatch };
+  // Content of an untrusted tool that ran (output or error text) taints the rest of the run.
+  const noteTaint = (results: readonly DispatchedCall[]) => recordTaint(taint, results.filter((r) => r.executed).map((r) => registry.get(r.call.name)?.definition), config);
   const totals = { turns: 0, modelCalls: 0, promptTokens: 0, completionTokens: 0, maxPromptTokens: 0, costUsd: 0 };
   const settings = { ...config.model.settings, ...options.settings };
   const declaredTools = options.toolSchemas ?? registry.schemas();
@@ -89,25 +110,42 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
   let budgetStop: BudgetStop | undefined;
   const task = options.task || (messages.find((m) => m.role === 'user')?.content ?? '');
 
-  emit({ type: 'run_start', runId, task, tools: registry.names() });
+  emit({ type: 'run_start', runId, task, tools: registry.names(), ...ctx.runStart });
 
-  const callModel = async (wrapUp: boolean): Promise<{ response: ModelResponse; usage: Usage } | undefined> => {
+  /** One model call: a turn, the wrap-up turn, or (`summary` set) a compaction's summarisation request. */
+  const callModel = async (wrapUp: boolean, summary?: ChatMessage[]): Promise<{ response: ModelResponse; usage: Usage } | undefined> => {
+    const noTools = wrapUp || summary !== undefined || declaredTools.length === 0;
+    let sent = summary;
+    let estimated = 0;
+    if (!sent) {
+      // The context stage before every model call (context/prepare.ts); a compaction's summary is a model call too.
+      let summaryFailed = false;
+      const summarize = async (request: ChatMessage[]) => {
+        const made = await callModel(false, request);
+        summaryFailed = made === undefined;
+        return made ? (made.response.content ?? '') : undefined;
+      };
+      const prepared = await ctx.prepare(messages, { ...(noTools ? {} : { tools: declaredTools }), ...(wrapUp ? {} : { summarize }) });
+      if (summaryFailed) return undefined;
+      sent = prepared.messages;
+      estimated = prepared.tokens;
+    }
     const request: ModelRequest = {
       model: config.model.name,
-      messages: [...messages],
-      ...(wrapUp || declaredTools.length === 0 ? {} : { tools: declaredTools }),
-      ...settingsFor(settings, wrapUp),
+      messages: sent,
+      ...(noTools ? {} : { tools: declaredTools }),
+      ...settingsFor(settings, wrapUp || summary !== undefined),
     };
     const requestTokens = countRequest(request);
     const turn = totals.modelCalls + 1;
-    emit({ type: 'turn_start', turn, wrapUp, requestTokens });
-    if (requestTokens > config.context.windowTokens) {
-      stop = { reason: 'context_overflow', detail: `request of ${requestTokens} tokens exceeds the window of ${config.context.windowTokens}` };
+    emit({ type: 'turn_start', turn, wrapUp, requestTokens, ...(summary ? { compaction: true } : {}) });
+    if (Math.max(requestTokens, estimated) > config.context.windowTokens) {
+      stop = { reason: 'context_overflow', detail: `request of ${Math.max(requestTokens, estimated)} tokens exceeds the window of ${config.context.windowTokens}` };
       return undefined;
     }
     requests.push(request);
     totals.modelCalls += 1;
-    if (!wrapUp) totals.turns += 1;
+    if (!wrapUp && !summary) totals.turns += 1;
     try {
       const response = await model.generate(request, signal);
       const usage = usageOf(request, response, requestTokens);
@@ -207,8 +245,10 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
       counters,
       grants,
       wrapUp: false,
+      ...scope,
     });
     for (const item of outcome.results) messages.push({ role: 'tool', tool_call_id: item.call.callId, content: item.content });
+    noteTaint(outcome.results);
     if (truncated) {
       truncatedInRow += 1;
       if (truncatedInRow >= config.limits.maxConsecutiveTruncations) {
@@ -233,7 +273,7 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
       if (calls.length > 0) {
         const outcome = await dispatchTurn(calls, {
           registry, config, deps, sandbox: options.sandbox, workspace: options.workspace, loop, emit, signal,
-          turn: totals.modelCalls, counters, grants, wrapUp: true,
+          turn: totals.modelCalls, counters, grants, wrapUp: true, ...scope,
         });
         for (const item of outcome.results) messages.push({ role: 'tool', tool_call_id: item.call.callId, content: item.content });
       }
@@ -243,6 +283,7 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
   }
 
   const final = stop ?? { reason: 'model_error' as const, detail: 'the loop ended without a stop reason (harness bug)' };
+  await ctx.finish(messages);
   emit({
     type: 'run_end',
     stopReason: final.reason,
@@ -263,6 +304,11 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
     requests,
     events,
     ledger: buildLedger(events),
+    provenance: messageOrigins(messages, (name) => {
+      const tool = registry.get(name)?.definition;
+      return tool ? isUntrusted(tool, config) : false;
+    }),
+    taintedBy: [...taint.sources],
     usage: {
       modelCalls: totals.modelCalls,
       turns: totals.turns,

@@ -202,16 +202,17 @@ describe('runHarness: events and ledger', () => {
       config: { permissions: { mode: 'headless' } },
     });
     expect(seen).toEqual(result.events);
+    // The read runs concurrently with the next call's checks; the end events follow in call order.
     expect(result.events.map((e) => e.type)).toEqual([
       'run_start',
       'turn_start',
       'model_call_end',
       'tool_call_start',
       'policy_decision',
-      'tool_call_end',
       'tool_call_start',
       'policy_decision',
       'approval_decision',
+      'tool_call_end',
       'tool_call_end',
       'turn_start',
       'model_call_end',

@@ -95,6 +95,8 @@ export class OpenAIModel implements Model {
       const stream = await this.client.chat.completions.create({ ...body, stream: true }, { signal: signal ?? null });
       const assembler = new StreamAssembler();
       for await (const chunk of stream) assembler.push(chunk);
+      // The SDK ends a stream quietly when it is aborted: a cut-off turn is not a turn.
+      if (signal?.aborted) throw new ModelError('aborted', 'the model call was cancelled while streaming');
       return assembler.finish();
     }
     const completion = await this.client.chat.completions.create({ ...body, stream: false }, { signal: signal ?? null });

@@ -21,7 +21,7 @@ describe('decide: defaults', () => {
   it('allows reads inside the workspace and asks for writes', () => {
     expect(decide(fileCall('read', [inside('src/a.ts')]), config())).toMatchObject({ action: 'allow', rule: 'effects:read' });
     const write = decide(fileCall('write', [inside('src/a.ts', 'write')]), config());
-    expect(write).toMatchObject({ action: 'ask', rule: 'effects:write', reason: 'path "src/a.ts" is subject to approval by rule effects:write' });
+    expect(write).toMatchObject({ action: 'ask', rule: 'effects:write', reason: 'write to "src/a.ts" (resolves to /ws/src/a.ts) is subject to approval by rule effects:write' });
     expect(write.errorType).toBeUndefined();
   });
 
@@ -58,7 +58,7 @@ describe('decide: outside the workspace', () => {
     for (const access of ['read', 'write'] as const) {
       const decision = decide(fileCall(access === 'read' ? 'read' : 'write', [outside('/outside/victim.txt', access, 'outbox/victim.txt')]), allowEverything);
       expect(decision).toMatchObject({ action: 'deny', rule: 'workspace:outside', errorType: 'path_outside_workspace' });
-      expect(decision.reason).toBe('"outbox/victim.txt" resolves outside the workspace; only paths inside it can be used');
+      expect(decision.reason).toBe('"outbox/victim.txt" resolves outside the workspace (to /outside/victim.txt); only paths inside it can be used');
     }
   });
 

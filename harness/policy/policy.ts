@@ -1,24 +1,45 @@
 /**
- * The permission policy: a pure function from a call (tool, effect class, resolved paths,
- * command) and the configuration to `allow | ask | deny`, naming the part and the rule that
- * decided. Ordered rules, last match wins; the strictest part wins; a path outside the
- * workspace is always denied and no approval overrides it (`../shared/design/architecture.md`
- * §5 "Default permissions"; opencode `permission/next.ts` uses the same findLast shape).
+ * The permission policy: a pure function from a call (tool, effect class, resolved paths, the
+ * simple commands and findings of the shell analysis, taint) and the configuration to
+ * `allow | ask | deny`, naming the part and the rule that decided. Ordered rules, last match
+ * wins; the strictest part wins; a path outside the workspace is always denied and no approval
+ * overrides it; sensitive paths ask at least; after untrusted content, irreversible and
+ * network-reaching calls ask or are denied (`../shared/design/architecture.md` §4–5; opencode
+ * `permission/next.ts` uses the same findLast shape).
  */
 import picomatch from 'picomatch';
 import type { HarnessConfig } from '../config.ts';
 import type { EffectClass } from '../tools/types.ts';
+import { flagVariants } from './flag-variants.ts';
 import { matchCommandPattern } from './pattern.ts';
 import type { ResolvedPath } from './paths.ts';
+import { sensitiveMatch } from './sensitive-paths.ts';
 import type { DecisionPart, PolicyAction, PolicyDecision } from './types.ts';
+
+/** A path of a call, resolved, with its access and (for shell commands) the command that uses it. */
+export type PolicyPath = ResolvedPath & { access: 'read' | 'write'; via?: string };
+
+/** A finding of the shell analysis, decided already (see `shell-analysis.ts`). */
+export interface PolicyFinding {
+  subject: string;
+  action: PolicyAction;
+  rule: string;
+  reason: string;
+}
 
 /** What the policy needs to know about one call. */
 export interface PolicyInput {
   tool: string;
   effect: EffectClass;
-  paths: (ResolvedPath & { access: 'read' | 'write' })[];
-  /** Simple commands the call runs (one part each), for bash-like tools. */
+  paths: PolicyPath[];
+  /** Simple commands the call runs (one part each, normalised), for bash-like tools. */
   commands?: string[];
+  /** Findings of the shell analysis (unparseable, dynamic program, exfiltration, …). */
+  findings?: PolicyFinding[];
+  /** The call reaches another host (a network command). */
+  network?: boolean;
+  /** Untrusted content entered the context before this call: the tools it came from. */
+  taintedBy?: string[];
 }
 
 const STRICTNESS: Record<PolicyAction, number> = { allow: 0, ask: 1, deny: 2 };
@@ -38,34 +59,113 @@ function globMatch(pattern: string, subject: string): boolean {
   return matcher(subject);
 }
 
+/** The action of the last bash rule matching `command`, or undefined when none matches. */
+function lastMatch(rules: HarnessConfig['permissions']['bash'], command: string): { action: PolicyAction; pattern: string } | undefined {
+  for (let i = rules.length - 1; i >= 0; i -= 1) if (matchCommandPattern(rules[i]!.pattern, command)) return rules[i]!;
+  return undefined;
+}
+
+/**
+ * Decides one simple command against the bash rules: last match wins, no match asks
+ * (`bash:default`); a deny rule matching any other spelling of its flags denies (`flag-variants.ts`).
+ * Verdicts are cached by command string per rule list.
+ */
+export function decideSimpleCommand(command: string, rules: HarnessConfig['permissions']['bash']): DecisionPart {
+  let verdicts = verdictCache.get(rules);
+  if (!verdicts) {
+    verdicts = new Map();
+    verdictCache.set(rules, verdicts);
+  }
+  const hit = verdicts.get(command);
+  if (hit) return { ...hit };
+  const part = decideUncached(command, rules);
+  if (verdicts.size >= VERDICT_CACHE_SIZE) verdicts.delete(verdicts.keys().next().value!);
+  verdicts.set(command, part);
+  return { ...part };
+}
+
+/** Verdicts kept per rule list (a rule list is one configuration's `permissions.bash`). */
+export const VERDICT_CACHE_SIZE = 10_000;
+const verdictCache = new WeakMap<HarnessConfig['permissions']['bash'], Map<string, DecisionPart>>();
+
+function decideUncached(command: string, rules: HarnessConfig['permissions']['bash']): DecisionPart {
+  const match = lastMatch(rules, command);
+  const part: DecisionPart = match
+    ? { subject: command, kind: 'command', action: match.action, rule: `bash:${match.pattern}` }
+    : { subject: command, kind: 'command', action: 'ask', rule: 'bash:default' };
+  if (part.action === 'deny' || !rules.some((r) => r.action === 'deny')) return part;
+  for (const variant of flagVariants(command)) {
+    const other = lastMatch(rules, variant);
+    if (other?.action === 'deny') return { subject: command, kind: 'command', action: 'deny', rule: `bash:${other.pattern}`, spelledAs: variant };
+  }
+  return part;
+}
+
+function pathPart(p: PolicyPath, config: HarnessConfig): DecisionPart {
+  const base = { kind: 'path' as const, access: p.access, requested: p.requested, resolved: p.absolute, ...(p.via !== undefined ? { via: p.via } : {}) };
+  if (!p.inside) return { ...base, subject: p.absolute, action: 'deny', rule: 'workspace:outside' };
+  let part: DecisionPart | undefined;
+  for (const rule of config.permissions.paths)
+    if (rule.access === p.access && globMatch(rule.pattern, p.relative)) part = { ...base, subject: p.relative, action: rule.action, rule: `paths:${rule.access}:${rule.pattern}` };
+  part ??= { ...base, subject: p.relative, action: config.permissions.effects[p.access], rule: `effects:${p.access}` };
+  if (part.action !== 'deny') {
+    const sensitive = sensitiveMatch(p.relative, p.access, config.permissions.sensitivePaths);
+    if (sensitive)
+      part = {
+        ...part,
+        action: 'ask',
+        rule: `sensitive:${sensitive.pattern}`,
+        reason: `${JSON.stringify(p.relative)} is a sensitive path (git hooks, CI files, package-manager configuration and credentials need approval even inside the workspace)`,
+      };
+  }
+  return part;
+}
+
+const verb = (action: PolicyAction) => (action === 'allow' ? 'allowed' : action === 'ask' ? 'subject to approval' : 'denied');
+
+/** One sentence about a part, for reasons shown to the model and the approver. */
+export function describePart(part: DecisionPart, input: Pick<PolicyInput, 'tool' | 'effect'>): string {
+  if (part.rule === 'workspace:outside')
+    return `${JSON.stringify(part.requested ?? part.subject)} resolves outside the workspace (to ${part.resolved ?? part.subject}); only paths inside it can be used`;
+  if (part.rule === 'mode:plan') return `plan mode is read-only: ${input.tool} (${input.effect}) is not allowed`;
+  if (part.kind === 'path') {
+    const via = part.via !== undefined ? ` by ${JSON.stringify(part.via)}` : '';
+    const what = `${part.access === 'read' ? 'read of' : 'write to'} ${JSON.stringify(part.requested ?? part.subject)}${via} (resolves to ${part.resolved ?? part.subject})`;
+    return part.reason ? `${what}: ${part.reason} (rule ${part.rule})` : `${what} is ${verb(part.action)} by rule ${part.rule}`;
+  }
+  if (part.kind === 'command') {
+    if (part.reason) return `command ${JSON.stringify(part.subject)}: ${part.reason} (rule ${part.rule})`;
+    const spelled = part.spelledAs !== undefined ? ` (spelled ${JSON.stringify(part.spelledAs)})` : '';
+    return `command ${JSON.stringify(part.subject)}${spelled} is ${verb(part.action)} by rule ${part.rule}`;
+  }
+  if (part.kind === 'taint') return `${part.reason ?? 'untrusted content entered the context'} (rule ${part.rule})`;
+  return `${part.kind} ${JSON.stringify(part.subject)} is ${verb(part.action)} by rule ${part.rule}`;
+}
+
 /** Decides one call. Pure: the same input and configuration always give the same decision. */
 export function decide(input: PolicyInput, config: HarnessConfig): PolicyDecision {
   const { permissions } = config;
   const parts: DecisionPart[] = [];
+  const commands = input.commands ?? [];
+  const findings = input.findings ?? [];
 
-  for (const p of input.paths) {
-    if (!p.inside) {
-      parts.push({ subject: p.absolute, kind: 'path', action: 'deny', rule: 'workspace:outside' });
-      continue;
-    }
-    let part: DecisionPart | undefined;
-    for (const rule of permissions.paths) {
-      if (rule.access === p.access && globMatch(rule.pattern, p.relative))
-        part = { subject: p.relative, kind: 'path', action: rule.action, rule: `paths:${rule.access}:${rule.pattern}` };
-    }
-    part ??= { subject: p.relative, kind: 'path', action: permissions.effects[p.access], rule: `effects:${p.access}` };
-    parts.push(part);
+  for (const f of findings) parts.push({ subject: f.subject, kind: 'command', action: f.action, rule: f.rule, reason: f.reason });
+  for (const command of commands) parts.push(decideSimpleCommand(command, permissions.bash));
+  for (const p of input.paths) parts.push(pathPart(p, config));
+
+  const tainted = (input.taintedBy ?? []).length > 0 && config.taint.enabled && (input.effect === 'irreversible' || input.network === true);
+  if (tainted) {
+    const sources = [...new Set(input.taintedBy)].join(', ');
+    parts.push({
+      subject: input.tool,
+      kind: 'taint',
+      action: config.taint.onTainted,
+      rule: 'taint:untrusted-content',
+      reason: `untrusted content (from ${sources}) entered the context, so ${input.network ? 'network-reaching' : 'irreversible'} calls ${config.taint.onTainted === 'deny' ? 'are denied' : 'need a human approval'}`,
+    });
   }
 
-  for (const command of input.commands ?? []) {
-    let part: DecisionPart = { subject: command, kind: 'command', action: 'ask', rule: 'bash:default' };
-    for (const rule of permissions.bash) {
-      if (matchCommandPattern(rule.pattern, command)) part = { subject: command, kind: 'command', action: rule.action, rule: `bash:${rule.pattern}` };
-    }
-    parts.push(part);
-  }
-
-  if (input.paths.length === 0 && (input.commands ?? []).length === 0)
+  if (input.paths.length === 0 && commands.length === 0 && findings.length === 0)
     parts.push({ subject: input.tool, kind: 'effect', action: permissions.effects[input.effect], rule: `effects:${input.effect}` });
   else if (input.effect === 'irreversible')
     parts.push({ subject: input.tool, kind: 'effect', action: permissions.effects.irreversible, rule: 'effects:irreversible' });
@@ -77,19 +177,34 @@ export function decide(input: PolicyInput, config: HarnessConfig): PolicyDecisio
   for (const part of parts) if (STRICTNESS[part.action] > STRICTNESS[decisive.action]) decisive = part;
   const outside = parts.find((part) => part.rule === 'workspace:outside');
   if (outside) decisive = outside;
-  const requested = input.paths.find((p) => !p.inside)?.requested;
 
-  const reason =
-    decisive.rule === 'workspace:outside'
-      ? `${JSON.stringify(requested)} resolves outside the workspace; only paths inside it can be used`
-      : decisive.rule === 'mode:plan'
-        ? `plan mode is read-only: ${input.tool} (${input.effect}) is not allowed`
-        : `${decisive.kind} ${JSON.stringify(decisive.subject)} is ${decisive.action === 'allow' ? 'allowed' : decisive.action === 'ask' ? 'subject to approval' : 'denied'} by rule ${decisive.rule}`;
+  const others = parts.filter((p) => p !== decisive && p.action !== 'allow').map((p) => describePart(p, input));
+  const reason = `${describePart(decisive, input)}${others.length > 0 ? `; also: ${others.join('; ')}` : ''}`;
+  const requiresHuman = decisive.action === 'ask' && parts.some((p) => p.kind === 'taint' && p.action === 'ask');
   return {
     action: decisive.action,
     rule: decisive.rule,
     reason,
     ...(decisive.action === 'deny' ? { errorType: decisive.rule === 'workspace:outside' ? 'path_outside_workspace' : 'policy_violation' } : {}),
     parts,
+    ...(requiresHuman ? { requiresHuman: true } : {}),
   } as PolicyDecision;
+}
+
+/**
+ * Combines the decisions of a policy chain (a subagent's own configuration and every
+ * ancestor's): the strictest decision wins (a path outside the workspace first), and its parts
+ * are joined with the other decisions' non-allowed parts, so a child never exceeds its parent.
+ */
+export function combineDecisions(decisions: readonly PolicyDecision[]): PolicyDecision {
+  if (decisions.length === 1) return decisions[0]!;
+  let winner = decisions[0]!;
+  for (const d of decisions) {
+    const outside = d.errorType === 'path_outside_workspace' && winner.errorType !== 'path_outside_workspace';
+    if (outside || STRICTNESS[d.action] > STRICTNESS[winner.action]) winner = d;
+  }
+  const parts = [...winner.parts];
+  for (const d of decisions) if (d !== winner) for (const p of d.parts) if (p.action !== 'allow' && !parts.some((q) => q.rule === p.rule && q.subject === p.subject)) parts.push(p);
+  const requiresHuman = winner.action === 'ask' && decisions.some((d) => d.requiresHuman);
+  return { ...winner, parts, ...(requiresHuman ? { requiresHuman: true } : {}) };
 }

@@ -11,14 +11,28 @@ export type PolicyAction = 'allow' | 'ask' | 'deny';
 /** The recorded permission outcome of one call. `none`: the call never reached policy. */
 export type Verdict = 'allow' | 'ask:approved' | 'ask:denied' | 'deny' | 'none';
 
-/** One part of a decision: a simple command or a path, with the rule that decided it. */
+/**
+ * One part of a decision: a simple command, a path, the call's effect class, or its taint, with
+ * the rule that decided it. Findings of the shell analysis (`analysis:unparseable`,
+ * `program:dynamic`, `exfil:secret-to-network`, …) are command parts with their own rule.
+ */
 export interface DecisionPart {
   /** The normalised command or the resolved path (relative to the workspace when inside). */
   subject: string;
-  kind: 'command' | 'path' | 'effect';
+  kind: 'command' | 'path' | 'effect' | 'taint';
   action: PolicyAction;
   /** The rule that matched, e.g. `bash:rm *` or `paths:write:src/**`, or the default that applied. */
   rule: string;
+  /** Why, when the rule name alone does not say it (analysis findings, taint). */
+  reason?: string;
+  /** Paths: the access, the path as requested and its resolved absolute location. */
+  access?: 'read' | 'write';
+  requested?: string;
+  resolved?: string;
+  /** Paths: the simple command or statement that reads or writes it (bash redirections and file arguments). */
+  via?: string;
+  /** Commands: the other spelling that matched a deny rule (`rm -rf dist` for `rm -fr dist`). */
+  spelledAs?: string;
 }
 
 /**
@@ -31,6 +45,11 @@ export interface PolicyDecision {
   reason: string;
   errorType?: 'policy_violation' | 'path_outside_workspace';
   parts: DecisionPart[];
+  /**
+   * Set on an `ask` that only a human may answer: `auto` mode does not approve it and session
+   * grants do not cover it (an irreversible or network call after untrusted content).
+   */
+  requiresHuman?: boolean;
 }
 
 /**
@@ -45,8 +64,15 @@ export interface ApprovalRequest {
   argumentsText: string;
   /** Resolved absolute paths the call touches. */
   paths: { path: string; access: 'read' | 'write' }[];
-  /** The command the call runs, for bash-like tools. */
+  /** The command the call runs, for bash-like tools (control and invisible characters escaped). */
   command?: string;
+  /** Every simple command the command runs, after unwrapping and normalisation, escaped likewise. */
+  commands?: string[];
+  /**
+   * The shape a session grant would cover (`npm test*`, `src/**`), when every part that asks fits
+   * one; answer `{ approveShape }` with it (or a narrower one) to stop being asked for it.
+   */
+  shape?: string;
   decision: PolicyDecision;
 }
 

@@ -16,6 +16,7 @@ export interface ExecResult {
 export interface ExecOptions {
   cwd: string;
   timeoutMs: number;
+  /** The command's environment as given; absent: the host's, scrubbed to `ENV_ALLOWLIST` (`local.ts`). */
   env?: Record<string, string>;
   signal?: AbortSignal;
 }

@@ -4,21 +4,22 @@
  * (`../shared/design/architecture.md` §4). Every call gets exactly one result, in call order;
  * model mistakes become structured results, never exceptions.
  */
-import { capOutput, escapeInvisible } from '../context/shape.ts';
+import { capOutput } from '../context/shape.ts';
 import type { HarnessConfig } from '../config.ts';
 import type { HarnessDeps } from '../deps.ts';
+import type { RunServices } from '../memory/services.ts';
 import type { UnstampedEvent } from '../events.ts';
 import type { StopReason } from '../loop/stop-reasons.ts';
 import type { LoopDetector } from '../loop/loop-detector.ts';
-import { decide } from '../policy/policy.ts';
-import { resolvePath, type ResolvedPath } from '../policy/paths.ts';
-import { matchCommandPattern } from '../policy/pattern.ts';
+import { approvalRequest, grantCovers, isScopedShape } from '../policy/approval.ts';
+import { decideCall, prepareCall, type PreparedCall } from '../policy/command-policy.ts';
+import { escapeReservedTags } from '../policy/taint.ts';
 import type { ApprovalAnswer, PolicyDecision, Verdict } from '../policy/types.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { SandboxUnavailableError } from '../sandbox/types.ts';
 import type { AssembledCall } from './assemble.ts';
 import { describeValidationErrors, type ToolRegistry } from './registry.ts';
-import { failure, resultToModelText, type ToolDefinition, type ToolResult } from './types.ts';
+import { failure, resultToModelText, type EffectClass, type ToolDefinition, type ToolResult } from './types.ts';
 
 /** Everything the dispatcher needs from the run. */
 export interface DispatchContext {
@@ -37,6 +38,26 @@ export interface DispatchContext {
   grants: string[];
   /** Set when the turn is the reserved wrap-up turn: no call runs. */
   wrapUp: boolean;
+  /** Untrusted tools whose content is in the context already (taint); absent or empty: clean. */
+  taintedBy?: string[];
+  /** Ancestors' configurations that still bind (subagents): every decision is taken under the whole chain. */
+  ancestors?: HarnessConfig[];
+  /** Tools this scope may use (subagents); absent: every registered tool. */
+  allowedTools?: readonly string[];
+  /** SQLite file of the notes tools (`save_note`, `search_notes`), passed to every tool's context. */
+  notesPath?: string;
+  /** The run's services for the memory tools (todos, skills, subagents), passed to every tool's context. */
+  services?: RunServices;
+  /**
+   * Shapes a successful output for the model (window-relative cap, spill file; `context/spill.ts`).
+   * Absent: the plain `toolOutputMaxChars` cap.
+   */
+  shapeOutput?: (text: string, call: { callId: string; tool: string }) => Promise<string>;
+  /**
+   * Runs one call's execution (set per call by {@link dispatchTurn}): a `read` starts at once and
+   * may overlap other reads; anything else waits for every earlier call. Absent: run at once.
+   */
+  schedule?: <T>(effect: EffectClass, run: () => Promise<T>) => Promise<T>;
 }
 
 /** One call's result, ready to append. */
@@ -44,6 +65,8 @@ export interface DispatchedCall {
   call: AssembledCall;
   result: ToolResult;
   content: string;
+  /** The call passed policy and approval and was handed to the tool. */
+  executed: boolean;
 }
 
 /** The results of a turn and, when a call ends the run, the stop reason. */
@@ -52,11 +75,53 @@ export interface TurnOutcome {
   stop?: { reason: StopReason; detail: string };
 }
 
-/** Runs the pipeline for every call of a turn, in order. Never throws for model mistakes. */
+/**
+ * Runs the pipeline for every call of a turn. Never throws for model mistakes.
+ *
+ * The stages before execution (parse, look up, validate, loop check, policy, approval, write
+ * conflicts) run call by call, in call order. A call the policy classes `read` then starts at
+ * once and runs concurrently with the reads around it (unless its tool `runsAlone`, like the
+ * subagent tool `task`); any other call first waits for every
+ * earlier call to finish and runs alone, and the next call is checked only after it, so a write
+ * cannot change what a later call's path resolves to between its check and its use. Results,
+ * loop-detector outcomes and `tool_call_end` events come in call order whatever the completion
+ * order, at points that depend only on the calls' classes (never on timing), so event logs and
+ * replays stay reproducible. `durationMs` of a concurrent read runs until its results are
+ * joined. A tool is never run twice: nothing is retried here.
+ */
 export async function dispatchTurn(calls: readonly AssembledCall[], context: DispatchContext): Promise<TurnOutcome> {
+  const slots: { call: AssembledCall; started: number; pending: Promise<OneOutcome>; outcome?: OneOutcome }[] = [];
   const results: DispatchedCall[] = [];
   let stop: TurnOutcome['stop'];
   const writtenPaths = new Set<string>();
+  let overlapping: Promise<unknown>[] = [];
+  const finish = (slot: (typeof slots)[number], outcome: OneOutcome) => {
+    if (outcome.stop && !stop) stop = outcome.stop;
+    const content = resultToModelText(outcome.result);
+    if (outcome.recordLoop)
+      context.loop.record(slot.call.loopKey, outcome.result.ok ? `ok:${outcome.result.data}` : `${outcome.result.error_type}:${outcome.result.message}`);
+    context.emit({
+      type: 'tool_call_end',
+      callId: slot.call.callId,
+      tool: slot.call.name,
+      ok: outcome.result.ok,
+      ...(outcome.result.ok ? {} : { errorType: outcome.result.error_type, retryable: outcome.result.retryable }),
+      executed: outcome.executed,
+      verdict: outcome.verdict,
+      content,
+      durationMs: context.deps.now() - slot.started,
+    });
+    results.push({ call: slot.call, result: outcome.result, content, executed: outcome.executed });
+  };
+  /** Waits for the overlapping reads, then finishes every call not finished yet, in call order. */
+  const join = async (upTo: number) => {
+    await Promise.all(overlapping);
+    overlapping = [];
+    while (results.length < upTo) {
+      const slot = slots[results.length]!;
+      finish(slot, slot.outcome ?? (await slot.pending));
+    }
+  };
   for (const call of calls) {
     context.emit({
       type: 'tool_call_start',
@@ -68,23 +133,32 @@ export async function dispatchTurn(calls: readonly AssembledCall[], context: Dis
       ...(call.wire.function.arguments !== call.rawArguments ? { rawArguments: call.rawArguments } : {}),
       normalisations: call.normalisations,
     });
-    const started = context.deps.now();
-    const outcome = await runOne(call, context, stop, writtenPaths);
-    if (outcome.stop && !stop) stop = outcome.stop;
-    const content = resultToModelText(outcome.result);
-    context.emit({
-      type: 'tool_call_end',
-      callId: call.callId,
-      tool: call.name,
-      ok: outcome.result.ok,
-      ...(outcome.result.ok ? {} : { errorType: outcome.result.error_type, retryable: outcome.result.retryable }),
-      executed: outcome.executed,
-      verdict: outcome.verdict,
-      content,
-      durationMs: context.deps.now() - started,
-    });
-    results.push({ call, result: outcome.result, content });
+    const index = slots.length;
+    let handOff!: () => void;
+    const handedOff = new Promise<'overlapping'>((resolve) => (handOff = () => resolve('overlapping')));
+    let overlaps = false;
+    const alone = context.registry.get(call.name)?.definition.runsAlone === true;
+    const schedule = async <T>(effect: EffectClass, run: () => Promise<T>): Promise<T> => {
+      if (effect === 'read' && !alone) {
+        overlaps = true;
+        handOff();
+        return run();
+      }
+      await join(index);
+      return run();
+    };
+    const slot: (typeof slots)[number] = { call, started: context.deps.now(), pending: runOne(call, { ...context, schedule }, stop, writtenPaths) };
+    slots.push(slot);
+    await Promise.race([slot.pending, handedOff]);
+    if (overlaps) {
+      overlapping.push(slot.pending.catch(() => undefined));
+      continue;
+    }
+    slot.outcome = await slot.pending;
+    if (slot.outcome.stop && !stop) stop = slot.outcome.stop;
+    if (overlapping.length === 0) await join(slots.length);
   }
+  await join(slots.length);
   return { results, ...(stop ? { stop } : {}) };
 }
 
@@ -93,6 +167,8 @@ interface OneOutcome {
   executed: boolean;
   verdict: Verdict;
   stop?: TurnOutcome['stop'];
+  /** The call passed the loop check: its outcome goes to the loop detector. */
+  recordLoop?: boolean;
 }
 
 async function runOne(
@@ -170,10 +246,8 @@ async function loopGuard(call: AssembledCall, context: DispatchContext, step: ()
       ...(stop ? { stop: { reason: 'repeated_tool_call' as const, detail: `${call.name} repeated ${verdict.count} times` } } : {}),
     };
   }
-  const outcome = await step();
-  const text = outcome.result.ok ? `ok:${outcome.result.data}` : `${outcome.result.error_type}:${outcome.result.message}`;
-  context.loop.record(call.loopKey, text);
-  return outcome;
+  // The outcome is recorded by dispatchTurn in call order (the execution may run concurrently).
+  return { ...(await step()), recordLoop: true };
 }
 
 async function policyAndRun(
@@ -184,14 +258,10 @@ async function policyAndRun(
   writtenPaths: Set<string>,
 ): Promise<OneOutcome> {
   const name = call.name;
-  const accesses = tool.paths?.(args) ?? [];
-  const resolved: (ResolvedPath & { access: 'read' | 'write' })[] = [];
-  for (const access of accesses) resolved.push({ ...(await resolvePath(context.workspace, access.path)), access: access.access });
-  const command = tool.command?.(args);
-  const decision: PolicyDecision = decide(
-    { tool: name, effect: tool.effect, paths: resolved, ...(command !== undefined ? { commands: [command] } : {}) },
-    context.config,
-  );
+  const prepared = await prepareCall(tool, args, { workspace: context.workspace, taintedBy: context.taintedBy ?? [] });
+  let decision: PolicyDecision = decideCall(prepared, [context.config, ...(context.ancestors ?? [])]);
+  if (context.allowedTools && !context.allowedTools.includes(name))
+    decision = { action: 'deny', rule: 'scope:tools', reason: `${name} is not among the tools this agent may use (${context.allowedTools.join(', ')})`, errorType: 'policy_violation', parts: [{ subject: name, kind: 'effect', action: 'deny', rule: 'scope:tools' }] };
   context.emit({ type: 'policy_decision', callId: call.callId, tool: name, action: decision.action, decision });
   let verdict: Verdict = decision.action === 'allow' ? 'allow' : 'deny';
   if (decision.action === 'deny') {
@@ -200,71 +270,80 @@ async function policyAndRun(
     return { result: failure(name, errorType, `denied: ${decision.reason}. This call will not be allowed; choose another way.`), executed: false, verdict, ...(stop ? { stop } : {}) };
   }
   if (decision.action === 'ask') {
-    const approved = await approve(call, tool, args, resolved, command, decision, context);
+    const approved = await approve(call, tool, args, prepared, decision, context);
     verdict = approved ? 'ask:approved' : 'ask:denied';
     if (!approved) return { result: failure(name, 'approval_denied', `not approved: ${decision.reason}; the user declined this call`), executed: false, verdict };
   }
-  for (const p of resolved.filter((r) => r.access === 'write')) {
+  const writes = prepared.input.paths.filter((r) => r.access === 'write');
+  for (const p of writes) {
     if (writtenPaths.has(p.absolute))
       return { result: failure(name, 'write_conflict', `another call of this turn already writes ${p.relative}; write each file once per turn`), executed: false, verdict };
   }
-  for (const p of resolved.filter((r) => r.access === 'write')) writtenPaths.add(p.absolute);
+  for (const p of writes) writtenPaths.add(p.absolute);
+  // Tool text must not pose as harness text (reserved tags escaped) while taint tracking is on.
+  const shape = (text: string) => (context.config.taint.enabled ? escapeReservedTags(text) : text);
   let output;
   try {
-    output = await tool.execute(args, {
-      callId: call.callId,
-      sandbox: context.sandbox,
-      deps: context.deps,
-      signal: context.signal,
-      workspace: context.workspace,
-      resolvedPaths: resolved.map((r) => r.absolute),
-    });
+    const execute = () =>
+      tool.execute(args, {
+        callId: call.callId,
+        sandbox: context.sandbox,
+        deps: context.deps,
+        signal: context.signal,
+        workspace: context.workspace,
+        resolvedPaths: prepared.toolPaths.map((r) => r.absolute),
+        ...(context.notesPath !== undefined ? { notesPath: context.notesPath } : {}),
+        ...(context.services ? { services: context.services } : {}),
+      });
+    output = await (context.schedule ? context.schedule(prepared.input.effect, execute) : execute());
   } catch (error) {
     if (error instanceof SandboxUnavailableError)
       return { result: failure(name, 'sandbox_unavailable', `${error.message}; ${error.hint}`), executed: true, verdict };
-    return { result: failure(name, 'tool_failed', `${name} failed: ${(error as Error)?.message ?? String(error)}`), executed: true, verdict };
+    return { result: failure(name, 'tool_failed', shape(`${name} failed: ${(error as Error)?.message ?? String(error)}`)), executed: true, verdict };
   }
-  if (!output.ok) return { result: failure(name, output.errorType, output.message), executed: true, verdict };
-  const shaped = capOutput(output.content, context.config.context.toolOutputMaxChars);
-  return { result: { ok: true, tool: name, data: shaped.text }, executed: true, verdict };
+  if (!output.ok) return { result: failure(name, output.errorType, shape(output.message)), executed: true, verdict };
+  const data = context.shapeOutput
+    ? await context.shapeOutput(shape(output.content), { callId: call.callId, tool: name })
+    : capOutput(shape(output.content), context.config.context.toolOutputMaxChars).text;
+  return { result: { ok: true, tool: name, data }, executed: true, verdict };
 }
 
-async function approve(
-  call: AssembledCall,
-  tool: ToolDefinition,
-  args: Record<string, unknown>,
-  resolved: (ResolvedPath & { access: 'read' | 'write' })[],
-  command: string | undefined,
-  decision: PolicyDecision,
-  context: DispatchContext,
-): Promise<boolean> {
+/**
+ * Answers an `ask`: `auto` approves (except an ask that requires a human: taint), `headless` and
+ * `plan` deny, a session grant whose shape covers every asking part approves, otherwise the
+ * approver sees the fully resolved call. A shape the approver grants is kept only when it is
+ * scoped (not wildcards alone) and covers the call it was shown with.
+ */
+async function approve(call: AssembledCall, tool: ToolDefinition, args: Record<string, unknown>, prepared: PreparedCall, decision: PolicyDecision, context: DispatchContext): Promise<boolean> {
   const mode = context.config.permissions.mode;
   const emit = (approved: boolean, by: 'approver' | 'headless' | 'auto' | 'grant' | 'none', grant?: string) => {
     context.emit({ type: 'approval_decision', callId: call.callId, approved, by, ...(grant ? { grant } : {}) });
     return approved;
   };
-  if (mode === 'auto') return emit(true, 'auto');
+  if (mode === 'auto' && !decision.requiresHuman) return emit(true, 'auto');
   if (mode === 'headless' || mode === 'plan') return emit(false, 'headless');
-  const shapeSubject = command ?? resolved.map((r) => r.relative).join(' ');
-  const grant = context.grants.find((g) => g.startsWith(`${call.name}:`) && matchCommandPattern(g.slice(call.name.length + 1), shapeSubject));
+  const grant = context.grants.find((g) => grantCovers(g, call.name, decision));
   if (grant) return emit(true, 'grant', grant);
   if (!context.deps.approver) return emit(false, 'none');
   let answer: ApprovalAnswer;
   try {
-    answer = await context.deps.approver({
-      callId: call.callId,
-      tool: call.name,
-      effect: tool.effect,
-      argumentsText: escapeInvisible(JSON.stringify(args)),
-      paths: resolved.map((r) => ({ path: r.absolute, access: r.access })),
-      ...(command !== undefined ? { command: escapeInvisible(command) } : {}),
-      decision,
-    });
+    answer = await context.deps.approver(
+      approvalRequest({
+        callId: call.callId,
+        tool: call.name,
+        effect: prepared.input.effect,
+        args,
+        paths: prepared.input.paths.map((p) => ({ absolute: p.absolute, access: p.access })),
+        ...(prepared.command !== undefined ? { command: prepared.command } : {}),
+        decision,
+      }),
+    );
   } catch {
     return emit(false, 'approver');
   }
   if (typeof answer === 'object' && answer !== null && 'approveShape' in answer) {
     const shape = `${call.name}:${answer.approveShape}`;
+    if (!isScopedShape(answer.approveShape) || !grantCovers(shape, call.name, decision)) return emit(true, 'approver');
     context.grants.push(shape);
     return emit(true, 'approver', shape);
   }

@@ -4,6 +4,7 @@
  */
 import type { Sandbox } from '../sandbox/types.ts';
 import type { HarnessDeps } from '../deps.ts';
+import type { RunServices } from '../memory/services.ts';
 
 /** What a tool can do to the world; approval follows the class, not the tool's name. */
 export type EffectClass = 'read' | 'write' | 'irreversible';
@@ -69,6 +70,10 @@ export interface ToolContext {
   workspace: string;
   /** Resolved absolute paths of {@link ToolDefinition.paths}, in the same order. */
   resolvedPaths: string[];
+  /** SQLite file of the notes (`save_note`, `search_notes`), from the run; absent: notes are unavailable. */
+  notesPath?: string;
+  /** The run's todo list, skills and subagent spawner (`read_skill`, `write_todos`, `task`); absent outside a harness run. */
+  services?: RunServices;
 }
 
 /**
@@ -93,6 +98,11 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
    * tracking reacts to it.
    */
   untrusted?: boolean;
+  /**
+   * Runs alone even when its class is `read`: the dispatcher never overlaps it with other calls
+   * (a subagent, whose model calls must keep the order of a scripted or recorded model).
+   */
+  runsAlone?: boolean;
   execute(args: Args, context: ToolContext): Promise<ToolOutput>;
 }
 

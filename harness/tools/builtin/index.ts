@@ -2,10 +2,25 @@
  * The built-in tools by their fixed names. `builtinTools(names)` picks the enabled ones.
  */
 import type { ToolDefinition } from '../types.ts';
+import { bashTool } from './bash.ts';
 import { FILE_TOOLS } from './files.ts';
+import { readSkillTool, taskTool, writeTodosTool } from './memory-tools.ts';
+import { saveNoteTool, searchNotesTool } from './notes.ts';
+import { searchCodeTool } from './search-code.ts';
 
-/** Every built-in tool available in this version, by name. */
-export const BUILTIN_TOOLS: Readonly<Record<string, ToolDefinition>> = { ...FILE_TOOLS };
+const asTool = (tool: unknown) => tool as ToolDefinition;
+
+/** Every built-in tool available in this version, by name (`../shared/design/architecture.md` §5). */
+export const BUILTIN_TOOLS: Readonly<Record<string, ToolDefinition>> = {
+  ...FILE_TOOLS,
+  search_code: asTool(searchCodeTool),
+  bash: asTool(bashTool),
+  read_skill: asTool(readSkillTool),
+  write_todos: asTool(writeTodosTool),
+  task: asTool(taskTool),
+  save_note: asTool(saveNoteTool),
+  search_notes: asTool(searchNotesTool),
+};
 
 /** Raised for a tool name that is not built in: a configuration error. */
 export class UnknownBuiltinToolError extends Error {

@@ -1,0 +1,119 @@
+/**
+ * From a tool call to a policy input: resolves the tool's own paths, analyses the command of a
+ * bash-like tool (`ToolDefinition.command`), resolves the files the command reads and writes
+ * (redirections and file arguments) through the same path policy, and classes the call's effect
+ * by what the command does. `decideCommand` is the same pipeline for one command string, used
+ * by `harness-bench policy check` and the tests.
+ */
+import { homedir } from 'node:os';
+import path from 'node:path';
+import type { HarnessConfig } from '../config.ts';
+import type { EffectClass, ToolDefinition } from '../tools/types.ts';
+import { resolvePath, type ResolvedPath } from './paths.ts';
+import { combineDecisions, decide, type PolicyInput, type PolicyPath } from './policy.ts';
+import { analyseCommand, type CommandAnalysis, type PathUse } from './shell-analysis.ts';
+import type { PolicyDecision } from './types.ts';
+
+/** Where a call runs: the workspace (a real path), the home folder for `~`, and the taint so far. */
+export interface CallSite {
+  workspace: string;
+  /** Folder `~` expands to in commands. @default os.homedir() */
+  home?: string;
+  /** Tools whose untrusted content is in the context already (empty: not tainted). */
+  taintedBy?: string[];
+}
+
+/** A call made ready for the policy. */
+export interface PreparedCall {
+  input: PolicyInput;
+  /** The tool's own paths (`ToolDefinition.paths`), resolved, in order: what `execute` receives. */
+  toolPaths: (ResolvedPath & { access: 'read' | 'write' })[];
+  /** The command, for bash-like tools. */
+  command?: string;
+  analysis?: CommandAnalysis;
+}
+
+const ORDER: Record<EffectClass, number> = { read: 0, write: 1, irreversible: 2 };
+
+/** Resolves `requested` lexically against `workspace` (no file system): for checks without a real workspace. */
+export function resolveLexically(workspace: string, requested: string): ResolvedPath {
+  const absolute = path.posix.resolve(workspace, requested);
+  const relative = path.posix.relative(workspace, absolute);
+  const inside = relative === '' || (!relative.startsWith('..') && !path.posix.isAbsolute(relative));
+  return { requested, absolute, inside, relative: inside ? relative || '.' : absolute };
+}
+
+async function resolveUse(use: PathUse, site: CallSite, lexical: boolean): Promise<PolicyPath> {
+  const home = site.home ?? homedir();
+  const expanded = use.path === '~' ? home : use.path.startsWith('~/') ? path.join(home, use.path.slice(2)) : use.path;
+  const resolved = lexical ? resolveLexically(site.workspace, expanded) : await resolvePath(site.workspace, expanded);
+  return { ...resolved, requested: use.path, access: use.access, via: use.via };
+}
+
+/**
+ * Builds the policy input of one call. A tool with a `command` hook is analysed as a shell
+ * command; its effect class is then the command's (`ls` is `read`, `curl` is `irreversible`),
+ * except that a tool declared `irreversible` stays so.
+ * @param lexical resolve paths without the file system (for checks outside a real workspace)
+ */
+export async function prepareCall(tool: ToolDefinition, args: Record<string, unknown>, site: CallSite, lexical = false): Promise<PreparedCall> {
+  const toolPaths: PreparedCall['toolPaths'] = [];
+  for (const access of tool.paths?.(args) ?? [])
+    toolPaths.push({ ...(lexical ? resolveLexically(site.workspace, access.path) : await resolvePath(site.workspace, access.path)), access: access.access });
+  const command = tool.command?.(args);
+  const taintedBy = site.taintedBy ?? [];
+  if (command === undefined)
+    return { input: { tool: tool.name, effect: tool.effect, paths: toolPaths, ...(taintedBy.length > 0 ? { taintedBy } : {}) }, toolPaths };
+  const analysis = await analyseCommand(command);
+  const commandPaths: PolicyPath[] = [];
+  for (const use of analysis.paths) commandPaths.push(await resolveUse(use, site, lexical));
+  const effect = tool.effect === 'irreversible' || ORDER[analysis.effect] > ORDER.write ? 'irreversible' : analysis.effect;
+  return {
+    input: {
+      tool: tool.name,
+      effect,
+      paths: [...toolPaths, ...commandPaths],
+      commands: analysis.parts.map((p) => p.text),
+      findings: analysis.findings,
+      network: analysis.network,
+      ...(taintedBy.length > 0 ? { taintedBy } : {}),
+    },
+    toolPaths,
+    command,
+    analysis,
+  };
+}
+
+/** Decides a prepared call under a chain of configurations (a subagent's and its ancestors'): the strictest wins. */
+export function decideCall(prepared: PreparedCall, configs: readonly HarnessConfig[]): PolicyDecision {
+  return combineDecisions(configs.map((config) => decide(prepared.input, config)));
+}
+
+/** Options of {@link decideCommand}. */
+export interface DecideCommandOptions extends Partial<CallSite> {
+  /** The tool name shown in the decision. @default 'bash' */
+  tool?: string;
+}
+
+/** A command's decision with the analysis behind it. */
+export type CommandDecision = PolicyDecision & { analysis: CommandAnalysis; effect: EffectClass };
+
+/**
+ * Decides one bash command under `config`: every simple command after unwrapping, every finding
+ * of the analysis, every file it reads or writes. Without `workspace`, paths are resolved
+ * lexically against a virtual `/workspace` (links cannot be followed).
+ */
+export async function decideCommand(command: string, config: HarnessConfig, options: DecideCommandOptions = {}): Promise<CommandDecision> {
+  const lexical = options.workspace === undefined;
+  const site: CallSite = { workspace: options.workspace ?? '/workspace', ...(options.home !== undefined ? { home: options.home } : {}), ...(options.taintedBy ? { taintedBy: options.taintedBy } : {}) };
+  const tool: ToolDefinition = {
+    name: options.tool ?? 'bash',
+    description: 'bash',
+    parameters: { type: 'object' },
+    effect: 'write',
+    command: () => command,
+    execute: async () => ({ ok: true, content: '' }),
+  };
+  const prepared = await prepareCall(tool, {}, site, lexical);
+  return { ...decide(prepared.input, config), analysis: prepared.analysis!, effect: prepared.input.effect };
+}

@@ -1,0 +1,224 @@
+/**
+ * Shell command analysis: parses a command with tree-sitter-bash, extracts every simple command
+ * (`shell-extract.ts`), unwraps wrappers recursively (`shell-wrappers.ts`), normalises program
+ * names (`shell-words.ts`) and collects the files the command reads and writes (redirections and
+ * well-known file arguments). What cannot be known statically becomes a finding that asks at
+ * least: a program name built from an expansion (`$r`, `eval`, `source`), a script that does not
+ * parse, a wrapped script built from an expansion. Reading secrets and reaching the network in one
+ * command is a hard deny (handed case F03, google/site-kit-wp#12499). Results are cached by
+ * command string.
+ */
+import type { EffectClass } from '../tools/types.ts';
+import { commandEffect, fileArguments, isNetwork, readsSecrets } from './command-classes.ts';
+import { extractCommands, type Assignment } from './shell-extract.ts';
+import { loadShellParser, parseShell } from './shell-parser.ts';
+import { displayWord, normaliseProgram, type ShellWord } from './shell-words.ts';
+import { SHELLS, unwrap } from './shell-wrappers.ts';
+
+/** One simple command after unwrapping and normalisation: what rules are matched against. */
+export interface CommandPart {
+  /** The normalised command: program name, then each argument (quoted where needed). */
+  text: string;
+  /** The normalised program name. */
+  program: string;
+  /** Nesting: 0 at top level, one more per wrapper or script level. */
+  depth: number;
+  /** This command runs other commands (they follow it as parts of their own). */
+  wrapper: boolean;
+  effect: EffectClass;
+  network: boolean;
+}
+
+/** Something the analysis decided by itself: `ask` when unknowable, `deny` for exfiltration. */
+export interface Finding {
+  subject: string;
+  action: 'ask' | 'deny';
+  /** `analysis:unparseable`, `program:dynamic`, `program:eval`, `program:source`, `program:path`, `path:dynamic`, `path:cwd-changed`, `env:dangerous-variable`, `git:config-override`, `analysis:too-deep`, `exfil:secret-to-network`. */
+  rule: string;
+  reason: string;
+}
+
+/** A file the command reads or writes, as written (relative to the working directory, `~` unexpanded). */
+export interface PathUse {
+  path: string;
+  access: 'read' | 'write';
+  /** The part (or statement) that uses it. */
+  via: string;
+}
+
+/** Everything the analysis found in one command string. */
+export interface CommandAnalysis {
+  command: string;
+  parts: CommandPart[];
+  findings: Finding[];
+  paths: PathUse[];
+  /** The strictest effect over the parts and paths. */
+  effect: EffectClass;
+  /** Some part reaches another host. */
+  network: boolean;
+}
+
+/** Scripts nested deeper than this (`sh -c "sh -c …"`) are not analysed further: ask. */
+export const MAX_DEPTH = 12;
+/** Longer commands are not parsed: ask. Characters. */
+export const MAX_COMMAND_CHARS = 200_000;
+
+/** Variables that change what a command runs or loads (loader, shell start-up, pagers, git, package registries). */
+const DANGEROUS_VARIABLE = /^(LD_\w+|DYLD_\w+|PATH|BASH_ENV|ENV|PROMPT_COMMAND|IFS|PS4|SHELLOPTS|BASHOPTS|GIT_\w+|PAGER|EDITOR|VISUAL|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|NODE_OPTIONS|NODE_PATH|PERL5LIB|PERL5OPT|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|npm_config_\w+|NPM_CONFIG_\w+|PIP_\w+|UV_\w+|CARGO_\w+|HOME)$/;
+const DEVICES = /^\/dev\/(null|zero|random|urandom|stdin|stdout|stderr|tty|fd\/\d+)$/;
+const ORDER: Record<EffectClass, number> = { read: 0, write: 1, irreversible: 2 };
+
+interface Accumulator {
+  parts: CommandPart[];
+  findings: Finding[];
+  paths: PathUse[];
+  secrets: string[];
+  network: string[];
+  cwdChanged: boolean;
+}
+
+function finding(acc: Accumulator, subject: string, action: 'ask' | 'deny', rule: string, reason: string): void {
+  if (!acc.findings.some((f) => f.rule === rule && f.subject === subject)) acc.findings.push({ subject, action, rule, reason });
+}
+
+function addPath(acc: Accumulator, word: ShellWord, access: 'read' | 'write', via: string): void {
+  // A process substitution as a file argument (`cat <(ls)`) is a pipe, not a file; its commands are parts already.
+  if (word.value === undefined && /^[<>]\(/.test(word.text) && word.text.endsWith(')')) return;
+  if (word.value === undefined) {
+    finding(acc, via, 'ask', 'path:dynamic', `the ${access} target ${word.text} depends on an expansion and cannot be checked before it runs`);
+    return;
+  }
+  const value = word.value;
+  if (value === '' || DEVICES.test(value)) return;
+  if (/^~[^/]/.test(value)) {
+    finding(acc, via, 'ask', 'path:dynamic', `the ${access} target ${value} is in another user's home folder`);
+    return;
+  }
+  if (/^\/dev\/(tcp|udp)\//.test(value)) acc.network.push(via);
+  acc.paths.push({ path: value, access, via });
+}
+
+function checkAssignments(acc: Accumulator, assignments: readonly Assignment[], via: string): void {
+  for (const a of assignments)
+    if (DANGEROUS_VARIABLE.test(a.name))
+      finding(acc, `${a.name}=${a.value ? displayWord(a.value) : ''}`, 'ask', 'env:dangerous-variable', `setting ${a.name} changes what ${via || 'later commands'} run or load`);
+}
+
+/** Returns true when the command is a shell reading its script from stdin. */
+function processCommand(acc: Accumulator, words: readonly ShellWord[], assignments: readonly Assignment[], depth: number, source: string): boolean {
+  checkAssignments(acc, assignments, words.length > 0 ? source : '');
+  if (words.length === 0) return false;
+  if (depth > MAX_DEPTH) {
+    finding(acc, source, 'ask', 'analysis:too-deep', `wrappers nested more than ${MAX_DEPTH} levels deep are not analysed`);
+    return false;
+  }
+  const first = words[0]!;
+  const args = words.slice(1);
+  // A command the parser had to invent to recover from an error (`ls &&`): the unparseable finding covers it.
+  if (first.text === '' && words.length === 1) return false;
+  if (first.value === undefined || first.expands || first.value === '') {
+    const text = words.map(displayWord).join(' ');
+    acc.parts.push({ text, program: first.text, depth, wrapper: false, effect: 'write', network: false });
+    finding(acc, text, 'ask', 'program:dynamic', `the program name ${first.text} depends on an expansion, so what runs cannot be known before it runs`);
+    return false;
+  }
+  const { name, nonstandardPath } = normaliseProgram(first.value);
+  const text = [name, ...args.map(displayWord)].join(' ');
+  if (nonstandardPath) finding(acc, text, 'ask', 'program:path', `runs ${nonstandardPath}, outside the system's program folders`);
+  const info = unwrap(name, args);
+  const wrapper = info.inner.length > 0;
+  const network = isNetwork(name, args);
+  const effect: EffectClass = wrapper ? (name === 'sudo' || name === 'doas' || name === 'su' || name === 'runuser' ? 'write' : 'read') : commandEffect(name, args);
+  acc.parts.push({ text, program: name, depth, wrapper, effect, network });
+  if (name === 'eval') finding(acc, text, 'ask', 'program:eval', 'eval runs a string as a command');
+  if (name === 'source' || name === '.') finding(acc, text, 'ask', 'program:source', `${name} runs the commands of a file, which are not known before it runs`);
+  if (name === 'cd' || name === 'pushd' || name === 'popd' || info.changesDirectory) acc.cwdChanged = true;
+  if (info.configOverride) finding(acc, text, 'ask', 'git:config-override', 'git -c and --exec-path can make git run other programs');
+  if (readsSecrets(name, args)) acc.secrets.push(text);
+  if (network) acc.network.push(text);
+  for (const file of fileArguments(name, args)) addPath(acc, file.word, file.access, text);
+  checkAssignments(acc, info.assignments, text);
+  for (const inner of info.inner) {
+    if (inner.kind === 'argv') processCommand(acc, inner.words, [], depth + 1, inner.words.map(displayWord).join(' '));
+    else if (inner.kind === 'script') analyseScript(acc, inner.script, depth + 1);
+    else finding(acc, text, 'ask', 'program:dynamic', inner.reason);
+  }
+  const stdinSource = (name === 'source' || name === '.') && (args[0]?.value === '/dev/stdin' || args[0]?.value === '-');
+  return SHELLS.has(name) ? info.readsStdin === true : stdinSource;
+}
+
+function analyseScript(acc: Accumulator, script: string, depth: number): void {
+  if (depth > MAX_DEPTH) {
+    finding(acc, script, 'ask', 'analysis:too-deep', `scripts nested more than ${MAX_DEPTH} levels deep are not analysed`);
+    return;
+  }
+  const tree = parseShell(script);
+  let extraction;
+  try {
+    extraction = extractCommands(tree.rootNode);
+  } finally {
+    tree.delete();
+  }
+  if (extraction.syntaxError) finding(acc, script, 'ask', 'analysis:unparseable', 'the command does not parse as bash, so its parts cannot all be known');
+  let stdinShell = false;
+  for (const command of extraction.commands) if (processCommand(acc, command.words, command.assignments, depth, command.source)) stdinShell = true;
+  for (const redirect of extraction.redirects) if (redirect.target) addPath(acc, redirect.target, redirect.access, redirect.via);
+  // A shell reading stdin runs whatever is fed to it: here-documents, here-strings, echoed text.
+  if (stdinShell) for (const text of extraction.stdinTexts) analyseScript(acc, text, depth + 1);
+}
+
+const cache = new Map<string, CommandAnalysis>();
+/** Analyses kept in the cache (least recently used dropped first). */
+export const CACHE_SIZE = 5000;
+
+/** Empties the analysis cache (benchmarks measure cold analysis with it). */
+export function clearAnalysisCache(): void {
+  cache.clear();
+}
+
+/**
+ * Analyses a command synchronously; the parser must be loaded ({@link analyseCommand} loads it).
+ * Pure and cached by command string.
+ * @throws Error when the parser is not loaded.
+ */
+export function analyseCommandSync(command: string): CommandAnalysis {
+  const hit = cache.get(command);
+  if (hit) {
+    cache.delete(command);
+    cache.set(command, hit);
+    return hit;
+  }
+  const acc: Accumulator = { parts: [], findings: [], paths: [], secrets: [], network: [], cwdChanged: false };
+  if (command.length > MAX_COMMAND_CHARS) finding(acc, `${command.slice(0, 200)}…`, 'ask', 'analysis:too-long', `commands longer than ${MAX_COMMAND_CHARS} characters are not analysed`);
+  else {
+    try {
+      analyseScript(acc, command, 0);
+    } catch (error) {
+      // A tree deeper than the call stack (thousands of nested groups) or a parser failure: what runs is unknown.
+      finding(acc, command.length > 200 ? `${command.slice(0, 200)}…` : command, 'ask', 'analysis:unparseable', `the command could not be analysed (${(error as Error)?.message ?? String(error)})`);
+    }
+  }
+  if (acc.cwdChanged && acc.paths.some((p) => !p.path.startsWith('/') && !p.path.startsWith('~')))
+    finding(acc, command, 'ask', 'path:cwd-changed', 'the command changes directory, so its relative file targets cannot be resolved before it runs');
+  if (acc.secrets.length > 0 && acc.network.length > 0)
+    acc.findings.unshift({
+      subject: command,
+      action: 'deny',
+      rule: 'exfil:secret-to-network',
+      reason: `sends environment data or credentials (read by ${JSON.stringify(acc.secrets[0])}) to a network host (via ${JSON.stringify(acc.network[0])}); a hard deny, not overridable by auto-approve, rules or approvals`,
+    });
+  let effect: EffectClass = 'read';
+  for (const part of acc.parts) if (ORDER[part.effect] > ORDER[effect]) effect = part.effect;
+  if (effect === 'read' && acc.paths.some((p) => p.access === 'write')) effect = 'write';
+  if (acc.findings.length > 0 && effect === 'read') effect = 'write';
+  const analysis: CommandAnalysis = { command, parts: acc.parts, findings: acc.findings, paths: acc.paths, effect, network: acc.network.length > 0 };
+  cache.set(command, analysis);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return analysis;
+}
+
+/** Loads the parser when needed, then analyses `command` (see {@link analyseCommandSync}). */
+export async function analyseCommand(command: string): Promise<CommandAnalysis> {
+  await loadShellParser();
+  return analyseCommandSync(command);
+}

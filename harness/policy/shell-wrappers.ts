@@ -1,0 +1,201 @@
+/**
+ * Wrapper commands: programs that run another command given as their arguments (`sudo`, `env`,
+ * `timeout`, `nice`, `nohup`, `command`, `exec`, `xargs`, `find -exec`, …) or as a script
+ * string (`sh -c`, `bash -lc`, `eval`, `su -c`, `watch`, `env -S`). Unwrapping them exposes the
+ * command that really runs, so a rule for `rm *` also sees `timeout 5 rm -rf x`. Reports of the
+ * bypass: claude-code#37662 (E02) and its related threads; the wrapper list follows the GNU
+ * coreutils, sudo, findutils and util-linux manuals.
+ */
+import { hasOption, optionValue, scanOptions, type OptionSpec } from './shell-options.ts';
+import { literalWord, type ShellWord } from './shell-words.ts';
+
+/** What a wrapper runs. */
+export type Unwrapped =
+  /** An argument vector (`timeout 5 rm x` → `rm x`). */
+  | { kind: 'argv'; words: ShellWord[] }
+  /** A script string to parse (`sh -c 'rm x; ls'`). */
+  | { kind: 'script'; script: string }
+  /** The wrapped command depends on an expansion (`sh -c "$CMD"`): unknowable. */
+  | { kind: 'dynamic'; reason: string };
+
+/** The result of unwrapping one command: zero or more wrapped commands and side facts. */
+export interface WrapperInfo {
+  inner: Unwrapped[];
+  /** `env NAME=value …` assignments made for the wrapped command. */
+  assignments: { name: string; value?: ShellWord }[];
+  /** The wrapper changes the working directory of what it runs (`env -C`, `git -C`). */
+  changesDirectory?: boolean;
+  /** A shell invoked without `-c`: it reads its script from stdin or a file. */
+  readsStdin?: boolean;
+  /** `git -c name=value`: configuration that can run programs (core.pager, core.sshCommand, alias.*). */
+  configOverride?: boolean;
+}
+
+/** Shells whose `-c` argument is a script. */
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'busybox-sh', 'fish']);
+
+const none = (): WrapperInfo => ({ inner: [], assignments: [] });
+
+function argvFrom(words: readonly ShellWord[], index: number): Unwrapped[] {
+  return index < words.length ? [{ kind: 'argv', words: words.slice(index) }] : [];
+}
+
+function scriptFrom(word: ShellWord | undefined, what: string): Unwrapped[] {
+  if (!word) return [];
+  if (word.value === undefined) return [{ kind: 'dynamic', reason: `${what} is built from an expansion (${word.text}) and cannot be known before it runs` }];
+  return [{ kind: 'script', script: word.value }];
+}
+
+/** Joins words into a script the way `eval` and `watch` do (space-separated values). */
+function joinedScript(words: readonly ShellWord[], what: string): Unwrapped[] {
+  if (words.length === 0) return [];
+  const dynamic = words.find((w) => w.value === undefined);
+  if (dynamic) return [{ kind: 'dynamic', reason: `${what} is built from an expansion (${dynamic.text}) and cannot be known before it runs` }];
+  return [{ kind: 'script', script: words.map((w) => w.value).join(' ') }];
+}
+
+/** Simple wrappers: option spec, and how many operands come before the wrapped command. */
+const SIMPLE: Record<string, { spec: OptionSpec; skip?: number; noCommandWith?: string[] }> = {
+  sudo: { spec: { short: 'ugCDhprtTU', long: ['user', 'group', 'close-from', 'chdir', 'host', 'prompt', 'role', 'type', 'command-timeout', 'other-user'] }, noCommandWith: ['-e', '--edit', '-l', '--list', '-v', '--validate', '-k', '-K', '--reset-timestamp', '--remove-timestamp', '-V', '--version', '-h', '--help'] },
+  doas: { spec: { short: 'uC' } },
+  timeout: { spec: { short: 'sk', long: ['signal', 'kill-after'] }, skip: 1 },
+  nice: { spec: { short: 'n', long: ['adjustment'], numeric: true } },
+  nohup: { spec: {} },
+  setsid: { spec: {} },
+  time: { spec: { short: 'fo', long: ['format', 'output'] } },
+  builtin: { spec: {} },
+  exec: { spec: { short: 'a' } },
+  command: { spec: {}, noCommandWith: ['-v', '-V'] },
+  stdbuf: { spec: { short: 'ioe', long: ['input', 'output', 'error'] } },
+  ionice: { spec: { short: 'cnp', long: ['class', 'classdata', 'pid', 'pgid', 'uid'] }, noCommandWith: ['-p', '--pid', '-P', '--pgid', '-u', '--uid'] },
+  taskset: { spec: {}, skip: 1, noCommandWith: ['-p', '--pid'] },
+  chrt: { spec: { short: 'T', long: ['sched-runtime', 'sched-deadline', 'sched-period'] }, skip: 1, noCommandWith: ['-p', '--pid', '-m', '--max'] },
+  unbuffer: { spec: {} },
+  caffeinate: { spec: { short: 'tw' } },
+  busybox: { spec: {} },
+  catchsegv: { spec: {} },
+  strace: { spec: { short: 'eoOpPsSuIbXE', long: ['output', 'signal', 'trace'] } },
+  ltrace: { spec: { short: 'eoOpsuaAnDlx' } },
+  firejail: { spec: {} },
+  proxychains: { spec: { short: 'f' } },
+  proxychains4: { spec: { short: 'f' } },
+  torsocks: { spec: { short: 'uapP' } },
+};
+
+function unwrapEnv(args: readonly ShellWord[]): WrapperInfo {
+  const scan = scanOptions(args, { short: 'uCS', long: ['unset', 'chdir', 'split-string', 'block-signal', 'default-signal', 'ignore-signal'] });
+  const info: WrapperInfo = { inner: [], assignments: [] };
+  if (optionValue(scan, '-C', '--chdir')) info.changesDirectory = true;
+  const split = optionValue(scan, '-S', '--split-string');
+  let i = scan.index;
+  while (i < args.length && args[i]!.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!.value!)) {
+    const text = args[i]!.value!;
+    const eq = text.indexOf('=');
+    info.assignments.push({ name: text.slice(0, eq), value: literalWord(text.slice(eq + 1)) });
+    i += 1;
+  }
+  if (split) {
+    const rest = args.slice(i);
+    info.inner = joinedScript([split, ...rest], 'the env -S string');
+    return info;
+  }
+  info.inner = argvFrom(args, i);
+  return info;
+}
+
+function unwrapShell(args: readonly ShellWord[]): WrapperInfo {
+  const scan = scanOptions(args, { short: 'oO', long: ['rcfile', 'init-file'] });
+  const hasC = scan.options.some((o) => o.name === '-c');
+  if (hasC) return { inner: scriptFrom(args[scan.index], 'the -c script'), assignments: [] };
+  // `bash script.sh` runs a file; `bash`, `bash -s` and `bash -` read the script from stdin.
+  const readsStdin = hasOption(scan, '-s') || scan.index >= args.length || args[scan.index]!.value === '-';
+  return { inner: [], assignments: [], readsStdin };
+}
+
+function unwrapSu(args: readonly ShellWord[]): WrapperInfo {
+  const scan = scanOptions(args, { short: 'cgGsw', long: ['command', 'group', 'supp-group', 'shell', 'whitelist-environment', 'session-command'] });
+  const script = optionValue(scan, '-c', '--command', '--session-command');
+  return { inner: scriptFrom(script, 'the su -c command'), assignments: [] };
+}
+
+function unwrapXargs(args: readonly ShellWord[]): WrapperInfo {
+  const scan = scanOptions(args, { short: 'adEILnPsi', long: ['arg-file', 'delimiter', 'eof', 'replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'] });
+  const replace = hasOption(scan, '-I', '-i', '--replace');
+  const words = args.slice(scan.index);
+  if (words.length === 0) return { inner: [{ kind: 'argv', words: [literalWord('echo'), literalWord('{}')] }], assignments: [] };
+  // The arguments xargs reads from stdin are shown as `{}` so `rm *` still matches `xargs rm`.
+  return { inner: [{ kind: 'argv', words: replace ? words : [...words, literalWord('{}')] }], assignments: [] };
+}
+
+function unwrapFind(args: readonly ShellWord[]): WrapperInfo {
+  const inner: Unwrapped[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const value = args[i]!.value;
+    if (value !== '-exec' && value !== '-execdir' && value !== '-ok' && value !== '-okdir') continue;
+    let end = i + 1;
+    while (end < args.length && args[end]!.value !== ';' && args[end]!.value !== '+') end += 1;
+    if (end > i + 1) inner.push({ kind: 'argv', words: args.slice(i + 1, end) });
+    i = end;
+  }
+  return { inner, assignments: [] };
+}
+
+const GIT_GLOBAL: OptionSpec = { short: 'Cc', long: ['git-dir', 'work-tree', 'namespace', 'exec-path', 'super-prefix', 'config-env', 'list-cmds', 'attr-source'] };
+
+function unwrapGit(args: readonly ShellWord[]): WrapperInfo {
+  const scan = scanOptions(args, GIT_GLOBAL);
+  if (scan.index === 0 || scan.index >= args.length) return none();
+  const info: WrapperInfo = { inner: [{ kind: 'argv', words: [literalWord('git'), ...args.slice(scan.index)] }], assignments: [] };
+  if (hasOption(scan, '-C', '--git-dir', '--work-tree')) info.changesDirectory = true;
+  if (hasOption(scan, '-c', '--config-env', '--exec-path')) info.configOverride = true;
+  return info;
+}
+
+function unwrapFlock(args: readonly ShellWord[]): WrapperInfo {
+  const scan = scanOptions(args, { short: 'wEc', long: ['timeout', 'wait', 'conflict-exit-code', 'command'] });
+  const script = optionValue(scan, '-c', '--command');
+  if (script) return { inner: scriptFrom(script, 'the flock -c command'), assignments: [] };
+  return { inner: argvFrom(args, scan.index + 1), assignments: [] };
+}
+
+function unwrapWatch(args: readonly ShellWord[]): WrapperInfo {
+  const scan = scanOptions(args, { short: 'nqd', long: ['interval', 'differences', 'equexit', 'chgexit'] });
+  if (hasOption(scan, '-x', '--exec')) return { inner: argvFrom(args, scan.index), assignments: [] };
+  return { inner: joinedScript(args.slice(scan.index), 'the watch command'), assignments: [] };
+}
+
+/**
+ * Unwraps one command given its normalised program name and its arguments (the words after
+ * the program). Returns no inner command for programs that are not wrappers.
+ */
+export function unwrap(program: string, args: readonly ShellWord[]): WrapperInfo {
+  if (SHELLS.has(program)) return unwrapShell(args);
+  switch (program) {
+    case 'env':
+      return unwrapEnv(args);
+    case 'su':
+    case 'runuser':
+      return unwrapSu(args);
+    case 'xargs':
+      return unwrapXargs(args);
+    case 'find':
+      return unwrapFind(args);
+    case 'git':
+      return unwrapGit(args);
+    case 'flock':
+      return unwrapFlock(args);
+    case 'watch':
+      return unwrapWatch(args);
+    case 'eval':
+      return { inner: joinedScript(args, 'the eval string'), assignments: [] };
+    case 'alias':
+      return { inner: args.flatMap((w) => (w.value !== undefined && w.value.includes('=') ? [{ kind: 'script' as const, script: w.value.slice(w.value.indexOf('=') + 1) }] : [])), assignments: [] };
+    default:
+      break;
+  }
+  const simple = SIMPLE[program];
+  if (!simple) return none();
+  const scan = scanOptions(args, simple.spec);
+  if (simple.noCommandWith && hasOption(scan, ...simple.noCommandWith)) return none();
+  return { inner: argvFrom(args, scan.index + (simple.skip ?? 0)), assignments: [] };
+}

@@ -1,0 +1,129 @@
+/**
+ * Properties of the shell analysis and the command policy (issue 3): for any composition
+ * (operators, nesting, wrappers, substitutions, quoting) that contains a denied command anywhere,
+ * the verdict is deny; allow only when every part is allowed; normalisation is idempotent.
+ * Substitutions are generated with spaces, `$( A )`, because `$((` starts arithmetic in bash.
+ */
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG, mergeConfig } from '../config.ts';
+import { decideCommand } from './command-policy.ts';
+import { analyseCommandSync } from './shell-analysis.ts';
+import { loadShellParser } from './shell-parser.ts';
+import { normaliseProgram } from './shell-words.ts';
+
+beforeAll(async () => {
+  await loadShellParser();
+});
+
+const config = mergeConfig(DEFAULT_CONFIG, {
+  permissions: {
+    bash: [
+      { pattern: '*', action: 'ask' },
+      ...['ls*', 'cat *', 'grep *', 'git status*', 'echo *', 'true*', 'wc *', 'timeout *', 'nice *', 'env *', 'nohup *', 'command *', 'xargs *', 'sh -c *', 'bash -c *', 'eval *', 'sudo *', 'find *'].map((pattern) => ({ pattern, action: 'allow' as const })),
+      ...['rm *', 'curl *', 'git push*', 'chmod *'].map((pattern) => ({ pattern, action: 'deny' as const })),
+    ],
+  },
+});
+
+const ALLOWED = ['ls', 'ls -la', 'cat a.txt', 'grep -n x src', 'git status', 'echo hi', 'true', 'wc -l'];
+const ASKED = ['make', 'npm test', 'python x.py', 'git commit -m wip'];
+const DENIED = [
+  'rm -rf x', '"r"m -rf x', '\\rm -rf x', '/bin/rm -rf x', "r''m -fr x", "$'\\x72m' -rf x", 'rm -f -r x', 'RM -rf x', '/usr/bin/rm x',
+  'curl http://x', '"curl" -s http://x', '/usr/bin/curl http://x', 'git push origin main', 'git push', 'chmod +x f',
+];
+
+/** A generated composition: its text, whether it is a simple command (wrappers can prefix it), and which leaves it holds. */
+interface Node {
+  text: string;
+  simple: boolean;
+  leaves: string[];
+}
+
+const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+const leaf = (pool: string[]) => fc.constantFrom(...pool).map((text): Node => ({ text, simple: true, leaves: [text] }));
+
+function compositions(pool: fc.Arbitrary<Node>): fc.Arbitrary<Node> {
+  const { node } = fc.letrec<{ node: Node }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      pool,
+      fc.tuple(tie('node'), tie('node'), fc.constantFrom('&&', '||', ';', '|', '&', '\n')).map(([a, b, op]): Node => ({ text: `${a.text} ${op} ${b.text}`, simple: false, leaves: [...a.leaves, ...b.leaves] })),
+      fc.tuple(tie('node'), fc.constantFrom('( A )', '{ A\n}', 'echo "$( A )"', 'echo $( A )', 'cat <( A )', 'if A\nthen true\nfi', 'for i in 1; do A\ndone', 'f() { A\n}', 'wc -l <<EOF\n$( A )\nEOF', 'sh -c Q', 'bash -c Q', 'eval Q', "bash <<'EOF'\nA\nEOF"))
+        .filter(([a, shape]) => !(shape.includes('EOF') && a.text.includes('EOF')))
+        .map(([a, shape]): Node => ({ text: shape.replace('Q', () => sq(a.text)).replace('A', () => a.text), simple: false, leaves: a.leaves })),
+      fc
+        .tuple(tie('node'), fc.constantFrom('echo `A`'))
+        .filter(([a]) => !a.text.includes('`') && !a.text.includes('\\'))
+        .map(([a, shape]): Node => ({ text: shape.replace('A', () => a.text), simple: false, leaves: a.leaves })),
+      fc
+        .tuple(tie('node'), fc.constantFrom('timeout 5 A', 'nice -n 5 A', 'env X=1 A', 'nohup A', 'command A', 'sudo -u root A', 'find . -exec A {} \\;', 'echo x | xargs A'))
+        .filter(([a]) => a.simple)
+        .map(([a, shape]): Node => ({ text: shape.replace('A', () => a.text), simple: !shape.includes('|'), leaves: a.leaves })),
+    ),
+  }));
+  return node;
+}
+
+const anyLeaf = fc.oneof(leaf(ALLOWED), leaf(ASKED), leaf(DENIED));
+
+describe('command policy (property)', () => {
+  it('any composition containing a denied command anywhere is denied', async () => {
+    const withDenied = compositions(anyLeaf).filter((n) => n.leaves.some((l) => DENIED.includes(l)));
+    await fc.assert(
+      fc.asyncProperty(withDenied, async (n) => {
+        const d = await decideCommand(n.text, config);
+        expect(d.action, `${JSON.stringify(n.text)} → ${d.action} (${d.rule}); parts ${JSON.stringify(d.parts.map((p) => p.subject))}`).toBe('deny');
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it('allow only when every part is allowed and every command in it is an allowed one', async () => {
+    await fc.assert(
+      fc.asyncProperty(compositions(anyLeaf), async (n) => {
+        const d = await decideCommand(n.text, config);
+        if (d.action !== 'allow') return;
+        expect(d.parts.every((p) => p.action === 'allow')).toBe(true);
+        expect(n.leaves.filter((l) => !ALLOWED.includes(l)), JSON.stringify(n.text)).toEqual([]);
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it('a composition of allowed commands with allowed wrappers is allowed (no false alarms from the structure itself)', async () => {
+    // eval always asks (what it runs is a string) and a bare `bash` reading stdin is a command of its own: both left out here.
+    const onlyAllowed = compositions(leaf(ALLOWED)).filter((n) => !n.text.includes('eval ') && !n.text.includes('bash <<'));
+    await fc.assert(
+      fc.asyncProperty(onlyAllowed, async (n) => {
+        const d = await decideCommand(n.text, config);
+        expect(d.action, `${JSON.stringify(n.text)} → ${d.rule}: ${d.reason}`).toBe('allow');
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('normalisation (property)', () => {
+  it('normalising a program name twice gives the same name', () => {
+    const name = fc.oneof(fc.string({ minLength: 1 }), fc.constantFrom('/bin/rm', '//usr//bin/env', '/', '//', '/tmp/x/ls', './ls', 'rm/', '/usr/bin/'));
+    fc.assert(
+      fc.property(name, (value) => {
+        const once = normaliseProgram(value).name;
+        expect(normaliseProgram(once).name).toBe(once);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('analysing the normalised parts again gives the same parts', () => {
+    fc.assert(
+      fc.property(compositions(anyLeaf), (n) => {
+        const parts = new Set(analyseCommandSync(n.text).parts.map((p) => p.text));
+        const again = new Set(analyseCommandSync([...parts].join('\n')).parts.map((p) => p.text));
+        expect([...again].sort(), JSON.stringify(n.text)).toEqual([...parts].sort());
+      }),
+      { numRuns: 400 },
+    );
+  });
+});

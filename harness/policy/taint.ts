@@ -1,0 +1,87 @@
+/**
+ * Provenance and taint. Every message of a run has an origin (system, user, harness note, model,
+ * or a tool, marked untrusted when the tool is); once content from an untrusted tool (a web page,
+ * an issue text, an e-mail: `ToolDefinition.untrusted`, or a tool listed in
+ * `taint.untrustedTools`) has entered the context, the run is tainted for good, and irreversible
+ * or network-reaching calls ask a human or are denied (`taint.onTainted`). Tool text also cannot
+ * pose as harness text: reserved tags and markers are escaped in tool output. Handed cases F02
+ * (OpenHands/software-agent-sdk#2543) and F03 (google/site-kit-wp#12499); AgentDojo (Debenedetti
+ * et al., 2024) for the attack model.
+ */
+import type { HarnessConfig } from '../config.ts';
+import type { ChatMessage } from '../model/types.ts';
+import type { ToolDefinition } from '../tools/types.ts';
+
+/** Where a message came from. */
+export type MessageOrigin =
+  | { kind: 'system' }
+  | { kind: 'user' }
+  /** A note the harness added as a user message (`[harness] …`). */
+  | { kind: 'harness' }
+  | { kind: 'model' }
+  | { kind: 'tool'; tool: string; untrusted: boolean };
+
+/** True when content from `tool` counts as untrusted under `config`. */
+export function isUntrusted(tool: Pick<ToolDefinition, 'name' | 'untrusted'>, config: HarnessConfig): boolean {
+  return tool.untrusted === true || config.taint.untrustedTools.includes(tool.name);
+}
+
+/** The taint of a run: the untrusted tools whose content is in the context (empty: clean). Sticky. */
+export interface TaintState {
+  sources: string[];
+}
+
+/** Records that results of `tools` entered the context; returns true when this tainted the run further. */
+export function recordTaint(state: TaintState, tools: readonly (Pick<ToolDefinition, 'name' | 'untrusted'> | undefined)[], config: HarnessConfig): boolean {
+  if (!config.taint.enabled) return false;
+  let changed = false;
+  for (const tool of tools)
+    if (tool && isUntrusted(tool, config) && !state.sources.includes(tool.name)) {
+      state.sources.push(tool.name);
+      changed = true;
+    }
+  return changed;
+}
+
+/** Marker the harness puts at the start of its own notes. */
+export const HARNESS_MARKER = '[harness]';
+
+/**
+ * The origin of every message, in order: tool messages are attributed through the tool call ids
+ * of the assistant messages before them.
+ */
+export function messageOrigins(messages: readonly ChatMessage[], untrusted: (tool: string) => boolean): MessageOrigin[] {
+  const toolByCall = new Map<string, string>();
+  return messages.map((message): MessageOrigin => {
+    switch (message.role) {
+      case 'system':
+        return { kind: 'system' };
+      case 'user':
+        return message.content.startsWith(HARNESS_MARKER) ? { kind: 'harness' } : { kind: 'user' };
+      case 'assistant':
+        for (const call of message.tool_calls ?? []) toolByCall.set(call.id, call.function.name);
+        return { kind: 'model' };
+      default: {
+        const tool = toolByCall.get(message.tool_call_id) ?? '';
+        return { kind: 'tool', tool, untrusted: untrusted(tool) };
+      }
+    }
+  });
+}
+
+const RESERVED_TAG = /<(\/?)\s*(system(?:[-_](?:reminder|message|prompt|note))?|reminder|system-reminder|harness(?:[-_][a-z]+)?|tool_result|function_results|instructions)(\s[^<>]*)?\s*(\/?)>/g;
+const SPECIAL_TOKEN = /<\|([a-z_]{2,30})\|>/g;
+const RESERVED_MARKER = /\[(harness|system|reminder)\]/gi;
+
+/**
+ * Escapes reserved tags and markers in tool output, so text from a tool cannot pose as harness
+ * or system text: `<system>` → `&lt;system&gt;`, `<|im_start|>` → `&lt;|im_start|&gt;`,
+ * `[harness]` → `&#91;harness&#93;`. Everything else is left as it is.
+ */
+export function escapeReservedTags(text: string): string {
+  if (!/[<[]/.test(text)) return text;
+  return text
+    .replace(RESERVED_TAG, (match) => `&lt;${match.slice(1, -1)}&gt;`)
+    .replace(SPECIAL_TOKEN, (_, name: string) => `&lt;|${name}|&gt;`)
+    .replace(RESERVED_MARKER, (_, name: string) => `&#91;${name}&#93;`);
+}

@@ -1,0 +1,51 @@
+/**
+ * File operations on the real file system, shared by every sandbox that runs on the host
+ * (`none`, `bwrap`, `seatbelt`): the harness process itself is not boxed, so its file tools go
+ * through `node:fs` at the paths the path policy resolved. Commands are left to subclasses.
+ */
+import { mkdir, readdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { DirEntry, ExecOptions, ExecResult, Sandbox } from './types.ts';
+
+/** `readFile`, `writeFile`, `list`, `realpath`, `exists` through `node:fs`; `exec` is the subclass's. */
+export abstract class HostFileSandbox implements Sandbox {
+  abstract readonly kind: string;
+
+  async readFile(file: string): Promise<string> {
+    return readFile(file, 'utf8');
+  }
+
+  /** Creates missing parent folders, then writes UTF-8 text. */
+  async writeFile(file: string, content: string): Promise<void> {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, content, 'utf8');
+  }
+
+  /** Entries sorted by name; links are reported as `symlink`, not followed; files carry their size in bytes. */
+  async list(dir: string): Promise<DirEntry[]> {
+    const entries = await readdir(dir, { withFileTypes: true });
+    const out: DirEntry[] = [];
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const kind = entry.isSymbolicLink() ? 'symlink' : entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : 'other';
+      const item: DirEntry = { name: entry.name, kind };
+      if (kind === 'file') item.size = (await stat(path.join(dir, entry.name))).size;
+      out.push(item);
+    }
+    return out;
+  }
+
+  async realpath(file: string): Promise<string> {
+    return realpath(file);
+  }
+
+  async exists(file: string): Promise<boolean> {
+    try {
+      await stat(file);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  abstract exec(command: string, options: ExecOptions): Promise<ExecResult>;
+}
