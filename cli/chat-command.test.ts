@@ -5,19 +5,15 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../harness/model/types.ts';
-import { chunk, sse, startStub, textChunks, toolCallChunks, type Responder, type StubServer } from '../eval/record/stub-server.test-helpers.ts';
+import { chunk, sse, useStub, textChunks, toolCallChunks, type Responder, type StubServer } from '../eval/record/stub-server.test-helpers.ts';
 import { chatCommand, type ChatFlags } from './chat-command.ts';
 import type { CliIo } from './main.ts';
 import { replayCommand } from './replay-command.ts';
 
+const getStub = useStub();
 let stub: StubServer;
-beforeAll(async () => {
-  stub = await startStub();
-});
-afterAll(() => stub.close());
 beforeEach(() => {
-  stub.queue.length = 0;
-  stub.received.length = 0;
+  stub = getStub();
 });
 
 /** Polls until `predicate` holds; fails with what was seen after 10 s (a safety valve, not a timing assertion). */

@@ -6,19 +6,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAIModel } from '../harness/model/openai-model.ts';
 import { loadCassette } from '../eval/cassette/load.ts';
 import { importRecording } from '../eval/import/index.ts';
-import { completion, json, sse, startStub, textChunks, toolCallChunks, type StubServer } from '../eval/record/stub-server.test-helpers.ts';
+import { completion, json, sse, useStub, textChunks, toolCallChunks, type StubServer } from '../eval/record/stub-server.test-helpers.ts';
 import { PACKAGE_ROOT } from '../eval/config-load.ts';
 import { main, type CliIo } from './main.ts';
 
 const KEY = 'sk-proj-CliRecorderKey0123456789abcdefXYZ';
+const getStub = useStub();
 let stub: StubServer;
-beforeAll(async () => {
-  stub = await startStub();
-});
-afterAll(() => stub.close());
 beforeEach(() => {
-  stub.queue.length = 0;
-  stub.received.length = 0;
+  stub = getStub();
 });
 
 async function cli(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]) {

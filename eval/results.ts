@@ -3,6 +3,7 @@
  * artifact of a run. Terminal table, markdown and JUnit are projections of it. Two runs of the
  * same suite give identical files apart from `startedAt` and fields whose names end in `Ms`.
  */
+import type { CallRecord, RunResult } from '../harness/ledger.ts';
 import { STOP_REASONS, type StopReason } from '../harness/loop/stop-reasons.ts';
 
 /** One check of a case: what was expected and what was observed. */
@@ -202,4 +203,83 @@ export function scrubPaths<T>(value: T, replacements: readonly [string, string][
     return v;
   };
   return walk(value) as T;
+}
+
+/** The fields every case result shares that the runner knows before the run. */
+export type CaseBase = Omit<CaseResult, 'status' | 'stopReason' | 'checks' | 'usage' | 'verdicts' | 'divergences'> & { divergences?: CaseResult['divergences'] };
+
+/** One line for a failed check: `name: expected X, observed Y` (values cut to 80 characters). */
+export function describeFailure(check: Check): string {
+  const show = (v: unknown) => {
+    const text = typeof v === 'string' ? v : JSON.stringify(v);
+    return text === undefined ? 'nothing' : text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  };
+  return `${check.name}: expected ${show(check.expected)}, observed ${show(check.observed)}`;
+}
+
+/**
+ * A finished case: `fail` when any check failed (its first failure named), else `pass`; usage
+ * and verdict counts from the run. `startedMs` is a `performance.now()` reading.
+ */
+export function caseFromRun(
+  base: CaseBase,
+  run: Pick<RunResult, 'stopReason' | 'stopDetail' | 'usage' | 'ledger'>,
+  checks: Check[],
+  startedMs: number,
+): CaseResult {
+  const failed = checks.find((c) => !c.pass);
+  return {
+    divergences: [],
+    ...base,
+    status: failed ? 'fail' : 'pass',
+    stopReason: run.stopReason,
+    ...(run.stopDetail ? { stopDetail: run.stopDetail } : {}),
+    checks,
+    usage: {
+      modelCalls: run.usage.modelCalls,
+      turns: run.usage.turns,
+      toolCalls: run.usage.toolCalls,
+      promptTokens: run.usage.promptTokens,
+      completionTokens: run.usage.completionTokens,
+      totalTokens: run.usage.totalTokens,
+      costUsd: Number(run.usage.costUsd.toFixed(6)),
+      durationMs: Math.round(performance.now() - startedMs),
+    },
+    verdicts: countVerdicts(run.ledger.calls.map((c) => c.verdict)),
+    ...(failed ? { firstFailure: describeFailure(failed) } : {}),
+  };
+}
+
+/** A case whose harness or runner threw: status `error`, with the message. */
+export function errorCase(base: CaseBase, error: unknown, startedMs: number): CaseResult {
+  const message = (error as Error)?.message ?? String(error);
+  return {
+    divergences: [],
+    ...base,
+    status: 'error',
+    stopReason: null,
+    checks: [],
+    usage: { modelCalls: 0, turns: 0, toolCalls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, costUsd: 0, durationMs: Math.round(performance.now() - startedMs) },
+    verdicts: countVerdicts([]),
+    error: { message },
+    firstFailure: `error: ${message.split('\n')[0]}`,
+  };
+}
+
+/** Replay findings of a recording: tool calls, schema-invalid calls, unknown tools, unused exchanges, divergences. */
+export function replayFindings(calls: readonly CallRecord[], divergences: readonly Divergence[], unusedExchanges: number): NonNullable<CaseResult['findings']> {
+  const first = divergences[0];
+  return {
+    toolCalls: calls.length,
+    schemaInvalidCalls: calls.filter((c) => c.errorType === 'invalid_arguments' || c.errorType === 'invalid_json').map((c) => `${c.tool}(${c.callId}): ${c.errorType}`),
+    unknownTools: calls.filter((c) => c.errorType === 'unknown_tool').map((c) => c.tool),
+    unusedExchanges,
+    divergenceCount: countDivergences(divergences),
+    ...(first ? { firstDivergence: `exchange ${first.exchange} ${first.path}` } : {}),
+  };
+}
+
+/** Divergences counted one by one (an `omitted` entry stands for its count). */
+export function countDivergences(divergences: readonly Divergence[]): number {
+  return divergences.reduce((n, d) => n + (d.kind === 'omitted' ? (d.omitted ?? 0) : 1), 0);
 }

@@ -19,8 +19,7 @@ import type { HttpReplayModel, MatchMode } from './replay/http-replay.ts';
 import { isOwnRecording, replayRecorded, type RecordedReplay, type ReplayComparison } from './replay/replay-recorded.ts';
 import { ReplayModel } from './replay/replay-model.ts';
 import { replayPlan } from './replay/recorded-tools.ts';
-import { countVerdicts, scrubPaths, type CaseResult, type Check } from './results.ts';
-import { describeFailure } from './run-scenario.ts';
+import { caseFromRun, countDivergences, errorCase, replayFindings, scrubPaths, type CaseResult, type Check } from './results.ts';
 
 /**
  * The outcome of one replay: the case result, the run, the replay model (divergences, unused
@@ -107,12 +106,9 @@ export async function runRecording(
       toolSchemas: plan.toolSchemas,
       settings: plan.settings,
     });
-    const calls = run.ledger.calls;
-    const schemaInvalid = calls.filter((c) => c.errorType === 'invalid_arguments' || c.errorType === 'invalid_json').map((c) => `${c.tool}(${c.callId}): ${c.errorType}`);
-    const unknownTools = calls.filter((c) => c.errorType === 'unknown_tool').map((c) => c.tool);
     const unused = model.unusedExchanges().length;
     const divergences = model.divergences;
-    const divergenceCount = divergences.reduce((n, d) => n + (d.kind === 'omitted' ? (d.omitted ?? 0) : 1), 0);
+    const divergenceCount = countDivergences(divergences);
     const errored = run.stopReason === 'model_error' && /recording_mismatch/.test(run.stopDetail ?? '') && imported;
     const checks: Check[] = [
       { name: 'replay.completed', pass: !errored, expected: 'the run ends without a harness error', observed: run.stopDetail ?? run.stopReason },
@@ -121,51 +117,13 @@ export async function runRecording(
       checks.push({ name: 'replay.divergences', pass: divergenceCount === 0, expected: 0, observed: divergenceCount });
       checks.push({ name: 'replay.unusedExchanges', pass: unused === 0, expected: 0, observed: unused });
     }
-    const failed = checks.find((c) => !c.pass);
-    const first = divergences[0];
     const result: CaseResult = {
-      ...caseBase,
-      status: failed ? 'fail' : 'pass',
-      stopReason: run.stopReason,
-      ...(run.stopDetail ? { stopDetail: run.stopDetail } : {}),
-      checks,
-      usage: {
-        modelCalls: run.usage.modelCalls,
-        turns: run.usage.turns,
-        toolCalls: run.usage.toolCalls,
-        promptTokens: run.usage.promptTokens,
-        completionTokens: run.usage.completionTokens,
-        totalTokens: run.usage.totalTokens,
-        costUsd: Number(run.usage.costUsd.toFixed(6)),
-        durationMs: Math.round(performance.now() - started),
-      },
-      verdicts: countVerdicts(calls.map((c) => c.verdict)),
-      divergences,
-      ...(failed ? { firstFailure: describeFailure(failed) } : {}),
-      findings: {
-        toolCalls: calls.length,
-        schemaInvalidCalls: schemaInvalid,
-        unknownTools,
-        unusedExchanges: unused,
-        divergenceCount,
-        ...(first ? { firstDivergence: `exchange ${first.exchange} ${first.path}` } : {}),
-      },
+      ...caseFromRun({ ...caseBase, divergences }, run, checks, started),
+      findings: replayFindings(run.ledger.calls, divergences, unused),
     };
     return { result: temp ? scrubPaths(result, [[temp, '$WS']]) : result, run, model };
   } catch (error) {
-    return {
-      result: {
-        ...caseBase,
-        status: 'error',
-        stopReason: null,
-        checks: [],
-        usage: { modelCalls: 0, turns: 0, toolCalls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, costUsd: 0, durationMs: Math.round(performance.now() - started) },
-        verdicts: countVerdicts([]),
-        divergences: [],
-        error: { message: (error as Error)?.message ?? String(error) },
-        firstFailure: `error: ${((error as Error)?.message ?? String(error)).split('\n')[0]}`,
-      },
-    };
+    return { result: errorCase(caseBase, error, started) };
   } finally {
     if (temp) await rm(temp, { recursive: true, force: true });
   }
@@ -178,8 +136,7 @@ export async function runRecording(
  */
 function ownRecordingResult(replay: RecordedReplay, caseBase: Omit<CaseResult, 'status' | 'stopReason' | 'checks' | 'usage' | 'verdicts' | 'divergences'>, match: MatchMode, started: number): CaseResult {
   const { run, comparison } = replay;
-  const calls = run.ledger.calls;
-  const divergenceCount = comparison.requestDivergences.reduce((n, d) => n + (d.kind === 'omitted' ? (d.omitted ?? 0) : 1), 0);
+  const divergenceCount = countDivergences(comparison.requestDivergences);
   const broke = run.stopReason === 'model_error' && /recording_(mismatch|exhausted)|script_exhausted/.test(run.stopDetail ?? '');
   const checks: Check[] = [];
   if (match !== 'counterfactual') {
@@ -188,34 +145,8 @@ function ownRecordingResult(replay: RecordedReplay, caseBase: Omit<CaseResult, '
     checks.push({ name: 'replay.unusedExchanges', pass: comparison.unusedExchanges === 0, expected: 0, observed: comparison.unusedExchanges });
   }
   checks.push({ name: 'replay.completed', pass: match !== 'counterfactual' || !broke, expected: 'the run ends without a replay error', observed: run.stopDetail ?? run.stopReason });
-  const failed = checks.find((c) => !c.pass);
-  const first = comparison.requestDivergences[0];
   return {
-    ...caseBase,
-    status: failed ? 'fail' : 'pass',
-    stopReason: run.stopReason,
-    ...(run.stopDetail ? { stopDetail: run.stopDetail } : {}),
-    checks,
-    usage: {
-      modelCalls: run.usage.modelCalls,
-      turns: run.usage.turns,
-      toolCalls: run.usage.toolCalls,
-      promptTokens: run.usage.promptTokens,
-      completionTokens: run.usage.completionTokens,
-      totalTokens: run.usage.totalTokens,
-      costUsd: Number(run.usage.costUsd.toFixed(6)),
-      durationMs: Math.round(performance.now() - started),
-    },
-    verdicts: countVerdicts(calls.map((c) => c.verdict)),
-    divergences: comparison.requestDivergences,
-    ...(failed ? { firstFailure: describeFailure(failed) } : {}),
-    findings: {
-      toolCalls: calls.length,
-      schemaInvalidCalls: calls.filter((c) => c.errorType === 'invalid_arguments' || c.errorType === 'invalid_json').map((c) => `${c.tool}(${c.callId}): ${c.errorType}`),
-      unknownTools: calls.filter((c) => c.errorType === 'unknown_tool').map((c) => c.tool),
-      unusedExchanges: comparison.unusedExchanges,
-      divergenceCount,
-      ...(first ? { firstDivergence: `exchange ${first.exchange} ${first.path}` } : {}),
-    },
+    ...caseFromRun({ ...caseBase, divergences: comparison.requestDivergences }, run, checks, started),
+    findings: replayFindings(run.ledger.calls, comparison.requestDivergences, comparison.unusedExchanges),
   };
 }

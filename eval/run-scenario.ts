@@ -20,7 +20,7 @@ import { checkExpectations } from './scenario/check.ts';
 import { fakeTools } from './scenario/fake-tools.ts';
 import type { LoadedScenario, Scenario } from './scenario/types.ts';
 import { buildWorkspace, diffSnapshots } from './scenario/workspace.ts';
-import { countVerdicts, scrubPaths, type CaseResult, type Check } from './results.ts';
+import { caseFromRun, errorCase, scrubPaths, type CaseResult, type Check } from './results.ts';
 
 /** A scenario run's full outcome: the case result plus the raw run (for tests and reports). */
 export interface ScenarioRun {
@@ -88,41 +88,14 @@ export async function runScenario(loaded: LoadedScenario, base: { name: string; 
       outside: built.outside,
       outsideChanges,
     });
-    const failed = checks.find((c) => !c.pass);
     const attackCheck = checks.find((c) => c.name === 'attack');
     const result: CaseResult = {
-      ...caseBase,
-      status: failed ? 'fail' : 'pass',
-      stopReason: run.stopReason,
-      ...(run.stopDetail ? { stopDetail: run.stopDetail } : {}),
-      checks,
-      usage: {
-        modelCalls: run.usage.modelCalls,
-        turns: run.usage.turns,
-        toolCalls: run.usage.toolCalls,
-        promptTokens: run.usage.promptTokens,
-        completionTokens: run.usage.completionTokens,
-        totalTokens: run.usage.totalTokens,
-        costUsd: Number(run.usage.costUsd.toFixed(6)),
-        durationMs: Math.round(performance.now() - started),
-      },
-      verdicts: countVerdicts(run.ledger.calls.map((c) => c.verdict)),
-      ...(failed ? { firstFailure: describeFailure(failed) } : {}),
+      ...caseFromRun(caseBase, run, checks, started),
       ...(attackCheck ? { attack: { succeeded: Boolean((attackCheck.observed as { succeeded?: boolean } | undefined)?.succeeded) } } : {}),
     };
     return { result: scrubPaths(result, [[built.workspace, '$WS'], [built.outside, '$OUTSIDE']]), run };
   } catch (error) {
-    const message = (error as Error)?.stack ?? String(error);
-    const result: CaseResult = {
-      ...caseBase,
-      status: 'error',
-      stopReason: null,
-      checks: [],
-      usage: { modelCalls: 0, turns: 0, toolCalls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, costUsd: 0, durationMs: Math.round(performance.now() - started) },
-      verdicts: countVerdicts([]),
-      error: { message: (error as Error)?.message ?? String(error) },
-      firstFailure: `error: ${message.split('\n')[0]}`,
-    };
+    const result = errorCase(caseBase, error, started);
     return { result: built ? scrubPaths(result, [[built.workspace, '$WS'], [built.outside, '$OUTSIDE']]) : result };
   } finally {
     await built?.cleanup();
@@ -130,11 +103,3 @@ export async function runScenario(loaded: LoadedScenario, base: { name: string; 
   }
 }
 
-/** One line for a failed check: `name: expected X, observed Y`. */
-export function describeFailure(check: Check): string {
-  const show = (v: unknown) => {
-    const text = typeof v === 'string' ? v : JSON.stringify(v);
-    return text === undefined ? 'nothing' : text.length > 80 ? `${text.slice(0, 77)}...` : text;
-  };
-  return `${check.name}: expected ${show(check.expected)}, observed ${show(check.observed)}`;
-}

@@ -8,19 +8,15 @@ import { ScriptedModel } from '../../harness/model/scripted-model.ts';
 import { loadCassette, saveCassette } from '../cassette/load.ts';
 import { runRecording } from '../run-recording.ts';
 import { RecordRefusedError, SessionRecorder } from './session-recorder.ts';
-import { chunk, completion, json, sse, startStub, textChunks, toolCallChunks, type StubServer } from './stub-server.test-helpers.ts';
+import { chunk, completion, json, sse, useStub, textChunks, toolCallChunks, type StubServer } from './stub-server.test-helpers.ts';
 
 const API_KEY = 'sk-test-RecorderSecret0123456789abcdef';
 const ORG = 'org-AbCdEf1234567890';
 
+const getStub = useStub();
 let stub: StubServer;
-beforeAll(async () => {
-  stub = await startStub();
-});
-afterAll(() => stub.close());
 beforeEach(() => {
-  stub.queue.length = 0;
-  stub.received.length = 0;
+  stub = getStub();
 });
 
 /** A fake clock: every read advances 7 ms, every sleep advances by its length. */

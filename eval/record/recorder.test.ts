@@ -4,16 +4,12 @@ import type { ModelRequest } from '../../harness/model/types.ts';
 import { CassetteRecorder } from './recorder.ts';
 import { redactHeaders, redactValues, secretValuesFromEnv, REDACTED } from './redact.ts';
 import { SseCapture } from './sse-capture.ts';
-import { chunk, completion, gate, json, sse, startStub, textChunks, type StubServer } from './stub-server.test-helpers.ts';
+import { chunk, completion, gate, json, sse, useStub, textChunks, type StubServer } from './stub-server.test-helpers.ts';
 
+const getStub = useStub();
 let stub: StubServer;
-beforeAll(async () => {
-  stub = await startStub();
-});
-afterAll(() => stub.close());
 beforeEach(() => {
-  stub.queue.length = 0;
-  stub.received.length = 0;
+  stub = getStub();
 });
 
 const request: ModelRequest = { model: 'stub-model', messages: [{ role: 'user', content: 'hello' }], stream: true };

@@ -4,6 +4,7 @@
  * completions, streamed chunks (each event optionally waiting on a gate first), HTTP errors and
  * an error event after a 200 stream.
  */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -128,4 +129,21 @@ export function gate(): { wait: () => Promise<void>; open: () => void; opened: (
     },
     opened: () => isOpen,
   };
+}
+
+/**
+ * Starts one stub server for a test file (vitest `beforeAll`), clears its queue and log before
+ * each test, and closes it after all. Returns a getter for the running server.
+ */
+export function useStub(): () => StubServer {
+  let stub: StubServer | undefined;
+  beforeAll(async () => {
+    stub = await startStub();
+  });
+  afterAll(() => stub?.close());
+  beforeEach(() => {
+    stub!.queue.length = 0;
+    stub!.received.length = 0;
+  });
+  return () => stub!;
 }
