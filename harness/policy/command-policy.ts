@@ -63,7 +63,10 @@ export async function prepareCall(tool: ToolDefinition, args: Record<string, unk
   const command = tool.command?.(args);
   const taintedBy = site.taintedBy ?? [];
   if (command === undefined)
-    return { input: { tool: tool.name, effect: tool.effect, paths: toolPaths, ...(taintedBy.length > 0 ? { taintedBy } : {}) }, toolPaths };
+    return {
+      input: { tool: tool.name, effect: tool.effect, paths: toolPaths, ...(taintedBy.length > 0 ? { taintedBy } : {}), ...(tool.harnessState ? { harnessState: true } : {}) },
+      toolPaths,
+    };
   const analysis = await analyseCommand(command);
   const commandPaths: PolicyPath[] = [];
   for (const use of analysis.paths) commandPaths.push(await resolveUse(use, site, lexical));

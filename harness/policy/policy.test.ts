@@ -180,3 +180,13 @@ describe('matchCommandPattern', () => {
     expect(compileCommandPattern('x *')).toBe(compileCommandPattern('x *'));
   });
 });
+
+describe('decide: harness-state writes', () => {
+  it('a write that only changes harness state (todos, notes) is decided like a read, also in plan mode', () => {
+    const plan = mergeConfig(DEFAULT_CONFIG, { permissions: { mode: 'plan' } });
+    expect(decide({ tool: 'write_todos', effect: 'write', paths: [], harnessState: true }, DEFAULT_CONFIG)).toMatchObject({ action: 'allow', rule: 'effects:harness-state' });
+    expect(decide({ tool: 'write_todos', effect: 'write', paths: [], harnessState: true }, plan)).toMatchObject({ action: 'allow' });
+    expect(decide({ tool: 'write_todos', effect: 'write', paths: [] }, DEFAULT_CONFIG)).toMatchObject({ action: 'ask', rule: 'effects:write' });
+    expect(decide({ tool: 'write_todos', effect: 'write', paths: [] }, plan)).toMatchObject({ action: 'deny', rule: 'mode:plan' });
+  });
+});

@@ -40,6 +40,8 @@ export interface PolicyInput {
   network?: boolean;
   /** Untrusted content entered the context before this call: the tools it came from. */
   taintedBy?: string[];
+  /** The call changes only the harness's own state (todos, notes): decided like a read. */
+  harnessState?: boolean;
 }
 
 const STRICTNESS: Record<PolicyAction, number> = { allow: 0, ask: 1, deny: 2 };
@@ -165,12 +167,17 @@ export function decide(input: PolicyInput, config: HarnessConfig): PolicyDecisio
     });
   }
 
+  const stateOnly = input.harnessState === true && input.effect === 'write';
   if (input.paths.length === 0 && commands.length === 0 && findings.length === 0)
-    parts.push({ subject: input.tool, kind: 'effect', action: permissions.effects[input.effect], rule: `effects:${input.effect}` });
+    parts.push(
+      stateOnly
+        ? { subject: input.tool, kind: 'effect', action: permissions.effects.read, rule: 'effects:harness-state' }
+        : { subject: input.tool, kind: 'effect', action: permissions.effects[input.effect], rule: `effects:${input.effect}` },
+    );
   else if (input.effect === 'irreversible')
     parts.push({ subject: input.tool, kind: 'effect', action: permissions.effects.irreversible, rule: 'effects:irreversible' });
 
-  if (permissions.mode === 'plan' && input.effect !== 'read')
+  if (permissions.mode === 'plan' && input.effect !== 'read' && !stateOnly)
     parts.push({ subject: input.tool, kind: 'effect', action: 'deny', rule: 'mode:plan' });
 
   let decisive = parts[0]!;

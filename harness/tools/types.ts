@@ -103,6 +103,11 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
    * (a subagent, whose model calls must keep the order of a scripted or recorded model).
    */
   runsAlone?: boolean;
+  /**
+   * A `write` that changes only the harness's own state (the todo list, notes), never the
+   * workspace or the world: the policy treats it like a read, and plan mode allows it.
+   */
+  harnessState?: boolean;
   execute(args: Args, context: ToolContext): Promise<ToolOutput>;
 }
 

@@ -66,6 +66,7 @@ export const writeTodosTool: ToolDefinition<{ todos: Todo[] }> = {
     },
   },
   effect: 'write',
+  harnessState: true,
   async execute(args, context): Promise<ToolOutput> {
     if (!context.services) return noServices('write_todos');
     const replaced = context.services.todos.replace(args.todos);

@@ -84,6 +84,7 @@ export const saveNoteTool: ToolDefinition<{ note: string }> = {
     properties: { note: { type: 'string', minLength: 1, maxLength: NOTE_MAX_CHARS, pattern: '\\S', description: `The note, at most ${NOTE_MAX_CHARS} characters.` } },
   },
   effect: 'write',
+  harnessState: true,
   async execute(args, context): Promise<ToolOutput> {
     const result = withNotes(context, 'saved', (db) => saveNote(db, args.note, context.deps.now()));
     if (!result.ok) return result.output;
