@@ -20,7 +20,7 @@ import { ignoreFolder, SessionStore, type SessionWriter } from '../memory/sessio
 import type { LoadedSession } from '../memory/session-load.ts';
 import { discoverSkills, SkillCatalog } from '../memory/skills.ts';
 import { TodoStore } from '../memory/todos.ts';
-import { spawnSubagent, SubagentPool, type SubagentLink } from '../subagent/spawn.ts';
+import { spawnSubagent, SubagentPool, type RunLiveState, type SubagentLink } from '../subagent/spawn.ts';
 import type { NoteCounts } from './compaction.ts';
 import { TokenMeter } from './meter.ts';
 import { PinTracker, renderPins } from './pins.ts';
@@ -72,13 +72,7 @@ export interface OpenRunContextArgs {
   events: HarnessEvent[];
   emit: (event: UnstampedEvent) => void;
   /** The run's live state, read lazily (subagents add their usage to it). */
-  state: () => {
-    totals: { modelCalls: number; promptTokens: number; completionTokens: number; maxPromptTokens: number; costUsd: number };
-    counters: { toolCalls: number };
-    requests: ModelRequest[];
-    taint?: TaintState;
-    startedMs: number;
-  };
+  state: () => RunLiveState;
   /** The run function itself, for subagents (passed in to keep the module graph acyclic). */
   run: (options: RunOptions) => Promise<RunResult>;
 }

@@ -75,6 +75,15 @@ export interface SubagentLink {
   policy: PolicyScope;
 }
 
+/** A run's live usage and state, read lazily (subagents add their usage to it). Tokens, USD, ms. */
+export interface RunLiveState {
+  totals: { modelCalls: number; promptTokens: number; completionTokens: number; maxPromptTokens: number; costUsd: number };
+  counters: { toolCalls: number };
+  requests: ModelRequest[];
+  taint?: TaintState;
+  startedMs: number;
+}
+
 /** The parent's side of a spawn. */
 export interface SpawnParent {
   config: HarnessConfig;
@@ -89,13 +98,7 @@ export interface SpawnParent {
   events: HarnessEvent[];
   emit: (event: UnstampedEvent) => void;
   /** The parent's live totals, counters, requests and taint (read at spawn, updated after). */
-  state: () => {
-    totals: { modelCalls: number; promptTokens: number; completionTokens: number; maxPromptTokens: number; costUsd: number };
-    counters: { toolCalls: number };
-    requests: ModelRequest[];
-    taint?: TaintState;
-    startedMs: number;
-  };
+  state: () => RunLiveState;
   run: (options: RunOptions) => Promise<RunResult>;
 }
 
