@@ -27,7 +27,7 @@ import { PinTracker, renderPins } from './pins.ts';
 import { prepareContext } from './prepare.ts';
 import { buildReminder, gitBranch } from './reminder.ts';
 import { repairIsEmpty, repairTranscript } from './repair.ts';
-import { shapeOutput } from './spill.ts';
+import { approxTokens, shapeOutput, spillWhole } from './spill.ts';
 import { countRequest } from './tokens.ts';
 
 /** Memory options of a run (`RunOptions.memory`). */
@@ -52,7 +52,7 @@ export interface RunContext {
   /** Extra fields of `run_start`. */
   runStart: { session?: SessionStart };
   /** Fields for the dispatcher. */
-  dispatch: { services: RunServices; shapeOutput: (text: string, call: { callId: string; tool: string }) => Promise<string> };
+  dispatch: { services: RunServices; shapeOutput: (text: string, call: { callId: string; tool: string; fullText?: string }) => Promise<string> };
   /**
    * Runs the context stage on `messages` (changed in place when a layer rewrites them) and
    * returns the messages of the request, or the stop when nothing more can be removed.
@@ -126,7 +126,20 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
 
   const spillFolder = path.join(config.context.spillDir, writer?.id ?? runId);
   let spillReady = false;
-  const shape = async (text: string, call: { callId: string; tool: string }): Promise<string> => {
+  const shape = async (text: string, call: { callId: string; tool: string; fullText?: string }): Promise<string> => {
+    if (call.fullText !== undefined && call.fullText.length > text.length && config.context.layers.spill) {
+      // The tool shaped its own output (a command's head and tail): keep the whole of it for paging.
+      const kept = await spillWhole(call.fullText, { sandbox: options.sandbox, workspace: options.workspace, folder: spillFolder, callId: call.callId });
+      if (kept) {
+        if (!spillReady) {
+          spillReady = true;
+          await ignoreFolder(path.join(options.workspace, spillFolder)).catch(() => undefined);
+        }
+        args.emit({ type: 'compaction', layer: 'spill', trigger: 'auto', callId: call.callId, beforeTokens: approxTokens(call.fullText), afterTokens: approxTokens(text), detail: `${call.tool} output of ${call.fullText.length} characters shaped by the tool; full output in ${kept}`, artifact: kept });
+        text = `${text}
+[the full output (${call.fullText.length} characters) is saved in ${kept}: page through it with read_file (offset/limit)]`;
+      }
+    }
     const shaped = await shapeOutput(text, { config, callId: call.callId, spill: { sandbox: options.sandbox, workspace: options.workspace, folder: spillFolder } });
     if (shaped.spillFile && !spillReady) {
       spillReady = true;

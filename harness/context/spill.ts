@@ -46,7 +46,8 @@ function lineCount(text: string): number {
   return text.endsWith('\n') ? n - 1 : n;
 }
 
-function approxTokens(text: string): number {
+/** Tokens of a text: the tokenizer's count, or UTF-8 bytes ÷ 4 above 1M characters (too slow to tokenize). */
+export function approxTokens(text: string): number {
   return text.length > 1_000_000 ? Math.ceil(Buffer.byteLength(text, 'utf8') / 4) : countText(text);
 }
 
@@ -127,4 +128,18 @@ export async function shapeOutput(text: string, options: { config: HarnessConfig
  */
 export async function removeSpill(workspace: string, config: HarnessConfig, id: string): Promise<void> {
   await rm(path.join(workspace, config.context.spillDir, spillFileName(id).replace(/\.txt$/, '')), { recursive: true, force: true });
+}
+
+/**
+ * Saves a whole output the tool already shaped (a command's head and tail) in the spill folder.
+ * @returns the workspace-relative path of the file, or `undefined` when it could not be written.
+ */
+export async function spillWhole(text: string, target: SpillTarget & { callId: string }): Promise<string | undefined> {
+  const relative = path.posix.join(target.folder.split(path.sep).join('/'), spillFileName(target.callId));
+  try {
+    await target.sandbox.writeFile(path.join(target.workspace, relative), text);
+    return relative;
+  } catch {
+    return undefined;
+  }
 }

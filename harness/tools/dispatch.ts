@@ -52,7 +52,7 @@ export interface DispatchContext {
    * Shapes a successful output for the model (window-relative cap, spill file; `context/spill.ts`).
    * Absent: the plain `toolOutputMaxChars` cap.
    */
-  shapeOutput?: (text: string, call: { callId: string; tool: string }) => Promise<string>;
+  shapeOutput?: (text: string, call: { callId: string; tool: string; fullText?: string }) => Promise<string>;
   /**
    * Runs one call's execution (set per call by {@link dispatchTurn}): a `read` starts at once and
    * may overlap other reads; anything else waits for every earlier call. Absent: run at once.
@@ -303,7 +303,7 @@ async function policyAndRun(
   }
   if (!output.ok) return { result: failure(name, output.errorType, shape(output.message)), executed: true, verdict };
   const data = context.shapeOutput
-    ? await context.shapeOutput(shape(output.content), { callId: call.callId, tool: name })
+    ? await context.shapeOutput(shape(output.content), { callId: call.callId, tool: name, ...(output.fullText !== undefined ? { fullText: shape(output.fullText) } : {}) })
     : capOutput(shape(output.content), context.config.context.toolOutputMaxChars).text;
   return { result: { ok: true, tool: name, data }, executed: true, verdict };
 }

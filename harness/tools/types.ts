@@ -56,7 +56,16 @@ export interface PathAccess {
 
 /** What a tool's `execute` returns: text for the model, optional details for reports. */
 export type ToolOutput =
-  | { ok: true; content: string; details?: Record<string, unknown> }
+  | {
+      ok: true;
+      content: string;
+      details?: Record<string, unknown>;
+      /**
+       * The whole output when `content` is a shaped excerpt of it (a command's head and tail): the
+       * harness keeps it in a spill file the model can page through with `read_file`.
+       */
+      fullText?: string;
+    }
   | { ok: false; errorType: ErrorType; message: string; details?: Record<string, unknown> };
 
 /** What `execute` receives beside its validated arguments. */

@@ -29,14 +29,18 @@ export function headTail(text: string, head = BASH_HEAD_CHARS, tail = BASH_TAIL_
   if (text.length <= head + tail) return text;
   const cut = text.slice(head, text.length - tail);
   const lines = cut.split('\n').length - 1;
-  return `${text.slice(0, head)}\n[… ${cut.length} characters (${lines} lines) elided; redirect the output to a file and page through it with read_file or search_code …]\n${text.slice(text.length - tail)}`;
+  return `${text.slice(0, head)}\n[… ${cut.length} characters (${lines} lines) elided; the full output is kept in a spill file when the spill layer is on, otherwise redirect it to a file and page through it with read_file or search_code …]\n${text.slice(text.length - tail)}`;
 }
 
-/** The model-visible text of a finished command: `exit code N`, then each non-empty stream shaped with {@link headTail}. */
-export function shapeCommandOutput(result: Pick<ExecResult, 'exitCode' | 'stdout' | 'stderr'>): string {
+/**
+ * The model-visible text of a finished command: `exit code N`, then each non-empty stream shaped
+ * with {@link headTail} (`headChars: Infinity` keeps the streams whole, for the spill file).
+ */
+export function shapeCommandOutput(result: Pick<ExecResult, 'exitCode' | 'stdout' | 'stderr'>, headChars = BASH_HEAD_CHARS): string {
   const parts = [result.exitCode === null ? 'exit code: none (killed by a signal)' : `exit code: ${result.exitCode}`];
-  if (result.stdout !== '') parts.push(`stdout:\n${headTail(result.stdout)}`);
-  if (result.stderr !== '') parts.push(`stderr:\n${headTail(result.stderr)}`);
+  const cut = (text: string) => (headChars === Infinity ? text : headTail(text, headChars));
+  if (result.stdout !== '') parts.push(`stdout:\n${cut(result.stdout)}`);
+  if (result.stderr !== '') parts.push(`stderr:\n${cut(result.stderr)}`);
   if (result.stdout === '' && result.stderr === '') parts.push('(no output)');
   return parts.join('\n');
 }
@@ -75,6 +79,8 @@ export const bashTool: ToolDefinition<{ command: string; timeout_s?: number }> =
         details,
       };
     if (context.signal.aborted) return { ok: false, errorType: 'interrupted', message: 'the run was cancelled while the command ran; it was killed', details };
-    return { ok: true, content: shapeCommandOutput(result), details };
+    const content = shapeCommandOutput(result);
+    const whole = shapeCommandOutput(result, Infinity);
+    return { ok: true, content, details, ...(whole.length > content.length ? { fullText: whole } : {}) };
   },
 };
