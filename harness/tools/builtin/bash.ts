@@ -29,7 +29,7 @@ export function headTail(text: string, head = BASH_HEAD_CHARS, tail = BASH_TAIL_
   if (text.length <= head + tail) return text;
   const cut = text.slice(head, text.length - tail);
   const lines = cut.split('\n').length - 1;
-  return `${text.slice(0, head)}\n[… ${cut.length} characters (${lines} lines) elided; the full output is kept in a spill file when the spill layer is on, otherwise redirect it to a file and page through it with read_file or search_code …]\n${text.slice(text.length - tail)}`;
+  return `${text.slice(0, head)}\n[… ${cut.length} characters (${lines} lines) elided; redirect the output to a file and page through it with read_file or search_code …]\n${text.slice(text.length - tail)}`;
 }
 
 /**
