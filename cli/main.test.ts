@@ -77,6 +77,24 @@ describe('harness-bench CLI', () => {
     expect(result.err).toMatch(/version/);
   });
 
+  it('run: a filter that matches no case exits 2 and writes nothing (a suite that runs nothing must not pass)', async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 's.json'), JSON.stringify(validScenario));
+    const result = await run(dir, 'run', '--scenarios', 's.json', '--filter', 'no-such-case', '--json', 'r.json');
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/no case to run/);
+    expect(existsSync(path.join(dir, 'r.json'))).toBe(false);
+  });
+
+  it('validate: a cassette without exchanges exits 2', async () => {
+    const dir = tempDir();
+    const cassette = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'recordings/real/openai-gpt5mini-tool-auto-loop.json'), 'utf8'));
+    writeFileSync(path.join(dir, 'empty.json'), JSON.stringify({ ...cassette, exchanges: [] }));
+    const result = await run(dir, 'validate', 'empty.json');
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/empty\.json: \/exchanges/);
+  });
+
   it('validate: a broken config exits 2 with file, JSON path and reason', async () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, 'cfg.json'), JSON.stringify({ limits: { maxTurns: 0, maxTurn: 3 } }));

@@ -58,7 +58,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 
   program
     .command('import')
-    .description('Import recordings (VCR YAML plain or parsed_body, chunk logs, raw SSE) as version-1 cassettes.')
+    .description('Import recordings (VCR YAML plain or parsed_body, chunk logs, raw SSE, nock definitions) as version-1 cassettes.')
     .argument('<files...>', 'recording files')
     .requiredOption('-o, --out <dir>', 'folder for the cassettes')
     .action(async (files: string[], options: { out: string }) => {

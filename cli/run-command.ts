@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { loadConfig, DEFAULT_CONFIG_FILE, PACKAGE_ROOT, type NamedConfig } from '../eval/config-load.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
-import { loadCassettes, loadScenarioFiles, runSuite, type LoadedCassette } from '../eval/suite.ts';
+import { loadCassettes, loadScenarioFiles, planCases, runSuite, type LoadedCassette } from '../eval/suite.ts';
 import type { LoadedScenario } from '../eval/scenario/types.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { renderTable } from '../reports/table.ts';
@@ -72,6 +72,14 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     else throw error;
   }
   if (problems.length > 0) throw new InputError(problems);
+  if (planCases({ configs, scenarios, recordings, ...(flags.filter ? { filter: flags.filter } : {}) }).length === 0)
+    throw new InputError([
+      {
+        file: flags.filter ? `--filter ${JSON.stringify(flags.filter)}` : 'run',
+        path: '',
+        reason: `no case to run (${scenarios.length} scenarios and ${recordings.length} recordings loaded${flags.filter ? ', none whose id contains the filter' : ''}); a suite that runs nothing must not pass`,
+      },
+    ]);
 
   const color = useColor({ isTTY: io.isTTY }, io.env);
   const c = palette(color);
@@ -90,8 +98,9 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
       else io.stderr(`${line}\n`);
     },
   });
-  if (results.cases.length === 0) io.stderr('harness-bench: no case matched (check --filter and the globs)\n');
-  io.stdout(`${renderTable(results, { color, ...(io.columns ? { width: io.columns } : {}) })}\n`);
+  const envColumns = Number(io.env.COLUMNS);
+  const width = io.columns ?? (Number.isInteger(envColumns) && envColumns > 0 ? envColumns : undefined);
+  io.stdout(`${renderTable(results, { color, ...(width ? { width } : {}) })}\n`);
   const written: string[] = [];
   if (flags.out) written.push(...writeReportDir(path.resolve(io.cwd, flags.out), results));
   if (flags.json) {

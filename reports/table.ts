@@ -58,22 +58,78 @@ export function injectionUtility(cases: readonly CaseResult[]): Record<string, {
   return out;
 }
 
-/** Renders the table and the summary lines. */
+/** Breaks an id into lines of at most `width` characters, after `/` or `-` where it can: ids are keys, never cut short. */
+export function hardWrap(text: string, width: number): string {
+  const lines: string[] = [];
+  let rest = text;
+  while (rest.length > width) {
+    const window = rest.slice(0, width);
+    const at = Math.max(window.lastIndexOf('/'), window.lastIndexOf('-'));
+    const cut = at >= width / 2 ? at + 1 : width;
+    lines.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  lines.push(rest);
+  return lines.join('\n');
+}
+
+interface Column {
+  head: string;
+  width: number;
+  cell: (r: CaseResult) => string;
+}
+
+/** Below this many terminal columns, the note moves to a row of its own under its case. */
+export const NARROW_WIDTH = 120;
+
+/**
+ * The columns that fit in `width` terminal columns. Wide: case, kind, (config), status, stop
+ * reason, turns, tools, verdicts and the note, the case id and the note sharing what the fixed
+ * columns leave. Narrow (< {@link NARROW_WIDTH}): case, (config), status, stop reason, turns and
+ * tools, and the note goes on a full-width row under its case.
+ */
+export function fitColumns(results: ResultsFile, width: number, status: (r: CaseResult) => string): { columns: Column[]; noteRows: boolean } {
+  const multiConfig = results.configs.length > 1;
+  const longestId = Math.max(4, ...results.cases.map((r) => r.id.length));
+  const narrow = width < NARROW_WIDTH;
+  const fixed: Column[] = [
+    ...(narrow ? [] : [{ head: 'kind', width: 11, cell: (r: CaseResult) => r.kind }]),
+    ...(multiConfig ? [{ head: 'config', width: 12, cell: (r: CaseResult) => r.config }] : []),
+    { head: 'status', width: 8, cell: status },
+    { head: 'stop reason', width: 22, cell: (r) => r.stopReason ?? '-' },
+    { head: 'turns', width: 7, cell: (r) => String(r.usage.turns) },
+    { head: 'tools', width: 7, cell: (r) => String(r.usage.toolCalls) },
+    ...(narrow ? [] : [{ head: 'verdicts', width: 24, cell: verdictText }]),
+  ];
+  const used = fixed.reduce((n, col) => n + col.width + 1, 1);
+  if (narrow) {
+    const idWidth = Math.max(16, width - used - 1);
+    return { columns: [{ head: 'case', width: idWidth, cell: (r) => hardWrap(r.id, idWidth - 2) }, ...fixed], noteRows: true };
+  }
+  const rest = Math.max(44, width - used - 2);
+  const idWidth = Math.min(longestId + 2, Math.max(24, Math.floor(rest * 0.45)));
+  return {
+    columns: [{ head: 'case', width: idWidth, cell: (r) => hardWrap(r.id, idWidth - 2) }, ...fixed, { head: 'first failed check / findings', width: Math.max(20, rest - idWidth), cell: note }],
+    noteRows: false,
+  };
+}
+
+/** Renders the table and the summary lines. `options.width` defaults to 160 columns. */
 export function renderTable(results: ResultsFile, options: TableOptions): string {
   const c = palette(options.color);
   const multiConfig = results.configs.length > 1;
-  const head = ['case', 'kind', ...(multiConfig ? ['config'] : []), 'status', 'stop reason', 'turns', 'tools', 'verdicts', 'first failed check / findings'];
-  const width = Math.max(100, options.width ?? 160);
-  const fixed = 44 + 10 + 8 + 22 + 6 + 6 + 24 + (multiConfig ? 12 : 0);
+  const status = (r: CaseResult) => (r.status === 'pass' ? c.green('pass') : r.status === 'fail' ? c.red('FAIL') : c.yellow('ERROR'));
+  const { columns, noteRows } = fitColumns(results, Math.max(60, options.width ?? 160), status);
   const table = new Table({
-    head: head.map((h) => c.bold(h)),
+    head: columns.map((col) => c.bold(col.head)),
     style: { head: [], border: [] },
     wordWrap: true,
-    colWidths: [44, 10, ...(multiConfig ? [12] : []), 8, 22, 6, 6, 24, Math.max(30, width - fixed - head.length - 1)],
+    colWidths: columns.map((col) => col.width),
   });
   for (const r of results.cases) {
-    const status = r.status === 'pass' ? c.green('pass') : r.status === 'fail' ? c.red('FAIL') : c.yellow('ERROR');
-    table.push([r.id, r.kind, ...(multiConfig ? [r.config] : []), status, r.stopReason ?? '-', String(r.usage.turns), String(r.usage.toolCalls), verdictText(r), note(r)]);
+    table.push(columns.map((col) => col.cell(r)));
+    const text = note(r);
+    if (noteRows && text && text !== '0 divergences' && (r.status !== 'pass' || r.kind === 'recording')) table.push([{ colSpan: columns.length, content: c.dim(`↳ ${text}`) }]);
   }
   const s = results.summary;
   const lines = [table.toString(), ''];

@@ -76,6 +76,7 @@ export const CASSETTE_SCHEMA = {
     },
     exchanges: {
       type: 'array',
+      minItems: 1,
       items: {
         type: 'object',
         additionalProperties: false,

@@ -163,6 +163,33 @@ describe('validateScenario semantic rules', () => {
   });
 });
 
+describe('validateScenario: the script and the ids expectations name', () => {
+  const base = {
+    id: 'x/ids',
+    task: 't',
+    model: [{ tool_calls: [{ id: 'c1', name: 'read_file', arguments: '{}' }], repeat: 3 }, { content: 'done' }],
+    expect: { stopReason: 'final_answer' },
+  };
+
+  it('accepts ids the script sends, repeat copies and ids the harness assigns', () => {
+    const ok = { ...base, expect: { stopReason: 'final_answer', executed: ['c1', 'c1_2', 'c1_3'], results: { call_0001: { ok: true }, 'c1~2': { ok: true } } } };
+    expect(validateScenario(ok, 'f.json')).toEqual([]);
+  });
+
+  it('names an expectation id that no call has, with its path', () => {
+    const bad = { ...base, expect: { stopReason: 'final_answer', results: { call_zz: { ok: true } }, executed: ['c1_4'] } };
+    const problems = validateScenario(bad, 'f.json');
+    expect(problems.map((p) => p.path).sort()).toEqual(['/expect/executed/0', '/expect/results/call_zz']);
+    expect(problems[0]!.reason).toMatch(/no call with id/);
+  });
+
+  it('refuses a repeat that would expand the script past the limit (no out-of-memory later)', () => {
+    const huge = { ...base, model: [{ content: 'x', repeat: 1_000_000_000 }] };
+    const problems = validateScenario(huge, 'f.json');
+    expect(problems).toEqual([expect.objectContaining({ path: '/model', reason: expect.stringMatching(/1000000000 model turns.*limit is 100000/) })]);
+  });
+});
+
 describe('parseScenarioText', () => {
   it('gives line numbers for schema problems in YAML', () => {
     const parsed = parseScenarioText('id: a\ntask: t\nmodel:\n  - content: hi\n    bogus: 1\nexpect:\n  stopReason: final_answer\n', 'a.yaml');

@@ -225,7 +225,47 @@ export function validateScenario(value: unknown, file: string, locate: Locator =
       }
     }
   }
+  checkScript(root, add);
   return dedupe(problems);
+}
+
+/** Model turns after `repeat` at the most: a script longer than this is a mistake, not a test. */
+export const MAX_SCRIPT_TURNS = 100_000;
+
+/** Ids the harness assigns itself: from the id generator (`call_0001`) or a rewritten duplicate (`x~2`). */
+export const ASSIGNED_ID = /^call_\d{4,}$|~\d+$/;
+
+/**
+ * The script stays within {@link MAX_SCRIPT_TURNS} turns after `repeat`, and every call id an
+ * expectation names is one the script sends (with `repeat`'s `<id>_k` copies) or one the harness
+ * assigns, so a typo cannot make a check vacuous.
+ */
+function checkScript(root: Record<string, unknown>, add: (path: string, reason: string) => void): void {
+  if (!Array.isArray(root.model)) return;
+  let turns = 0;
+  const ids = new Set<string>();
+  root.model.forEach((entry) => {
+    const turn = asRecord(entry);
+    const times = typeof turn.repeat === 'number' && turn.repeat >= 1 ? turn.repeat : 1;
+    turns += times;
+    const calls = Array.isArray(turn.tool_calls) ? turn.tool_calls : [];
+    for (const call of calls) {
+      const id = asRecord(call).id;
+      if (typeof id !== 'string') continue;
+      ids.add(id);
+      for (let k = 2; k <= Math.min(times, 10_000); k += 1) ids.add(`${id}_${k}`);
+    }
+  });
+  if (turns > MAX_SCRIPT_TURNS) add('/model', `the script expands to ${turns} model turns (after repeat); the limit is ${MAX_SCRIPT_TURNS}`);
+  const expect = asRecord(root.expect);
+  const named: [string, string][] = [];
+  for (const key of ['executed', 'notExecuted'] as const)
+    if (Array.isArray(expect[key])) (expect[key] as unknown[]).forEach((id, i) => typeof id === 'string' && named.push([id, `/expect/${key}/${i}`]));
+  for (const key of ['results', 'permissions'] as const) for (const id of Object.keys(asRecord(expect[key]))) named.push([id, pointerChild(`/expect/${key}`, id)]);
+  const goals = asRecord(expect.attack).goalCalls;
+  if (Array.isArray(goals)) goals.forEach((id, i) => typeof id === 'string' && named.push([id, `/expect/attack/goalCalls/${i}`]));
+  for (const [id, at] of named)
+    if (!ids.has(id) && !ASSIGNED_ID.test(id)) add(at, `no call with id "${id}" in the model script (nor one the harness assigns: call_0001…, <id>~2); is it a typo?`);
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

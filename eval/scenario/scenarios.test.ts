@@ -8,15 +8,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { expandScript, isErrorTurn } from '../../harness/model/scripted-model.ts';
-import { loadScenarios } from './load.ts';
+import { ASSIGNED_ID as ASSIGNED, loadScenarios } from './load.ts';
 import type { LoadedScenario } from './types.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FOLDERS = ['scenarios/bad-json', 'scenarios/hallucinated-tool', 'scenarios/transcript', 'scenarios/loop', 'scenarios/budget'];
 const CASES_FILE = fileURLToPath(new URL('../../../shared/cases/cases.json', import.meta.url));
 
-/** Ids the harness assigns itself: from the id generator, or a rewritten duplicate. */
-const ASSIGNED = /^call_\d{4}$|~\d+$/;
 
 async function load(): Promise<LoadedScenario[]> {
   return (await loadScenarios(FOLDERS, ROOT)).scenarios;
