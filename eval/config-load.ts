@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { CONFIG_SCHEMA, DEFAULT_CONFIG, mergeConfig, type HarnessConfig, type PartialConfig } from '../harness/config.ts';
-import { InputError, problemsFromAjv } from './errors.ts';
+import { InputError, parseJsonInput, problemsFromAjv } from './errors.ts';
 
 /** The package root (where `configs/` and `scenarios/` live), whatever the working directory. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,12 +42,7 @@ export function loadConfig(file: string = DEFAULT_CONFIG_FILE): NamedConfig {
   } catch (error) {
     throw new InputError([{ file, path: '', reason: `cannot read the configuration: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` }]);
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new InputError([{ file, path: '', reason: `not valid JSON: ${(error as Error).message}` }]);
-  }
+  const value = parseJsonInput(text, file);
   const problems = configProblems(file, value);
   if (problems.length > 0) throw new InputError(problems);
   return { name: path.basename(file).replace(/\.json$/i, ''), file, config: mergeConfig(DEFAULT_CONFIG, value as PartialConfig) };

@@ -1,3 +1,5 @@
+import { scanJson } from '../harness/tools/arguments.ts';
+
 /**
  * Bad user input: a broken scenario, cassette or config file. The CLI prints
  * `file: path: reason` lines and exits with code 2, writing nothing.
@@ -42,4 +44,26 @@ export function problemsFromAjv(
       reason = `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     return { file, path: error.instancePath || '/', reason };
   });
+}
+
+/**
+ * Parses the JSON text of an input file (a leading UTF-8 byte-order mark is ignored).
+ * @throws InputError naming what is wrong and where: `JSON syntax error: expected ',' or '}' at line 3, column 7`.
+ */
+export function parseJsonInput(text: string, file: string): unknown {
+  const source = text.replace(/^\uFEFF/, '');
+  try {
+    return JSON.parse(source);
+  } catch {
+    throw new InputError([jsonSyntaxProblem(source, file)]);
+  }
+}
+
+/** The problem of a JSON text that does not parse, with line and column (1-based) of the first error. */
+export function jsonSyntaxProblem(text: string, file: string): InputProblem {
+  const found = scanJson(text) ?? { offset: 0, reason: 'not valid JSON' };
+  const before = text.slice(0, found.offset);
+  const line = before.split('\n').length;
+  const column = found.offset - before.lastIndexOf('\n');
+  return { file, path: '', reason: `JSON syntax error: ${found.reason} at line ${line}, column ${column}` };
 }

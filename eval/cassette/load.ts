@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { InputError, problemsFromAjv, type InputProblem } from '../errors.ts';
+import { InputError, parseJsonInput, problemsFromAjv, type InputProblem } from '../errors.ts';
 import { CASSETTE_SCHEMA } from './schema.ts';
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type Cassette } from './types.ts';
 
@@ -77,12 +77,7 @@ export function migrateCassette(
  *   wrong `format`, unsupported `version`, or any schema violation (all of them).
  */
 export function parseCassette(text: string, file: string): Cassette {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new InputError([{ file, path: '', reason: `not valid JSON: ${(error as Error).message}` }]);
-  }
+  const parsed = parseJsonInput(text, file);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new InputError([{ file, path: '', reason: 'a cassette must be a JSON object' }]);
   const doc = parsed as Record<string, unknown>;

@@ -65,7 +65,7 @@ describe('loadScenarios', () => {
         expect.stringMatching(/^s\/wrong-type\.json \/model\/0\/tool_calls\/0 missing required key "arguments"/),
         expect.stringMatching(/^s\/missing-stop\.json \/expect missing required key "stopReason"/),
         expect.stringMatching(/^s\/bad\.yaml  YAML syntax error at line \d+, column \d+/),
-        expect.stringMatching(/^s\/bad\.json  JSON syntax error: .*\(line 1, column 20\)/),
+        expect.stringMatching(/^s\/bad\.json  JSON syntax error: .* at line 1, column 20/),
       ]),
     );
     expect(problems.some((p) => p.file === 's/good.json')).toBe(false);

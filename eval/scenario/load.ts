@@ -8,7 +8,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { glob } from 'tinyglobby';
 import { LineCounter, parseDocument, type Document } from 'yaml';
-import { InputError, type InputProblem } from '../errors.ts';
+import { InputError, jsonSyntaxProblem, type InputProblem } from '../errors.ts';
 import { SCENARIO_SCHEMA } from './schema.ts';
 import { contentLength } from './workspace.ts';
 import type { FileContent, LoadedScenario, Scenario } from './types.ts';
@@ -110,11 +110,8 @@ export function parseScenarioText(text: string, file: string): ParseResult {
     let value: unknown;
     try {
       value = JSON.parse(source);
-    } catch (error) {
-      const message = (error as Error).message;
-      const position = /position (\d+)/.exec(message)?.[1];
-      const where = position === undefined ? '' : ` (${lineColumn(source, Number(position))})`;
-      return { ok: false, problems: [{ file, path: '', reason: `JSON syntax error: ${message.replace(/ \(line \d+ column \d+\)$/, '')}${where}` }] };
+    } catch {
+      return { ok: false, problems: [jsonSyntaxProblem(source, file)] };
     }
     const { doc, counter } = yamlDocument(source);
     return { ok: true, value, locate: doc.errors.length === 0 ? locator(doc, counter) : () => undefined };
@@ -137,11 +134,6 @@ function yamlDocument(source: string): { doc: Document; counter: LineCounter } {
   const counter = new LineCounter();
   const doc = parseDocument(source, { lineCounter: counter, prettyErrors: true, uniqueKeys: true });
   return { doc, counter };
-}
-
-function lineColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset).split('\n');
-  return `line ${before.length}, column ${before[before.length - 1]!.length + 1}`;
 }
 
 function locator(doc: Document, counter: LineCounter): Locator {
