@@ -33,6 +33,7 @@ function note(c: CaseResult): string {
     if (f.unknownTools.length) bits.push(`unknown: ${f.unknownTools.join(',')}`);
     if (f.unusedExchanges) bits.push(`${f.unusedExchanges} unused`);
     if (f.firstDivergence) bits.push(`first: ${f.firstDivergence}`);
+    if (/recording_exhausted/.test(c.stopDetail ?? '')) bits.push('the recording ends here (expected for response-only and cut-off recordings)');
     return bits.join('; ');
   }
   return '';
@@ -129,7 +130,7 @@ export function renderTable(results: ResultsFile, options: TableOptions): string
   for (const r of results.cases) {
     table.push(columns.map((col) => col.cell(r)));
     const text = note(r);
-    if (noteRows && text && text !== '0 divergences' && (r.status !== 'pass' || r.kind === 'recording')) table.push([{ colSpan: columns.length, content: c.dim(`↳ ${text}`) }]);
+    if (noteRows && text && !/^0 divergences$/.test(text) && (r.status !== 'pass' || r.kind === 'recording')) table.push([{ colSpan: columns.length, content: c.dim(`↳ ${text}`) }]);
   }
   const s = results.summary;
   const lines = [table.toString(), ''];
