@@ -56,6 +56,7 @@ describe('chat status line', () => {
   it('shows the turn, the activity and the active todo', () => {
     expect(activeTodo('{"todos":[{"content":"read","status":"completed"},{"content":"fix the parser","status":"in_progress"}]}')).toBe('fix the parser');
     expect(activeTodo('not json')).toBeUndefined();
+    expect(activeTodo('{"todos":[{"content":"fix the parser","activeForm":"Fixing the parser","status":"in_progress"}]}')).toBe('Fixing the parser');
     const lines: string[] = [];
     const status = new StatusLine((t) => lines.push(t), false);
     const base = { seq: 0, atMs: 0, scope: [] };

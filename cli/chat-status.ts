@@ -5,6 +5,7 @@
  * only the per-call result lines are written.
  */
 import type { HarnessEvent } from '../harness/events.ts';
+import { activeTodo as activeForm, type Todo } from '../harness/memory/todos.ts';
 
 /** Braille spinner frames. */
 export const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -22,12 +23,16 @@ export function statusText(status: ChatStatus): string {
   return `turn ${status.turn} · ${status.activity}${status.todo ? ` · todo: ${status.todo}` : ''}`;
 }
 
-/** The `in_progress` item of a `write_todos` arguments text (`{todos: [{content, status}]}`), if any. */
+/**
+ * What the model says it is doing: the `activeForm` of the `in_progress` item of a `write_todos`
+ * arguments text (`{todos: [{content, activeForm, status}]}`), falling back to its `content`.
+ */
 export function activeTodo(argumentsText: string): string | undefined {
   try {
-    const value = JSON.parse(argumentsText) as { todos?: { content?: unknown; status?: unknown }[] };
-    const item = (value.todos ?? []).find((t) => t?.status === 'in_progress' && typeof t.content === 'string');
-    return item?.content as string | undefined;
+    const value = JSON.parse(argumentsText) as { todos?: Partial<Todo>[] };
+    const todos = (value.todos ?? []).filter((t): t is Todo => typeof t?.content === 'string');
+    const item = todos.find((t) => t.status === 'in_progress');
+    return item ? (typeof item.activeForm === 'string' && item.activeForm !== '' ? activeForm(todos) : item.content) : undefined;
   } catch {
     return undefined;
   }
