@@ -26,8 +26,8 @@ export const POLICY_BENCH_COMMANDS: readonly string[] = [
 
 const rules = [
   { pattern: '*', action: 'ask' as const },
-  ...['ls*', 'cat *', 'grep *', 'git status*', 'git diff*', 'git log*', 'pytest*'].map((pattern) => ({ pattern, action: 'allow' as const })),
-  ...['rm *', 'sudo *', 'curl *', 'wget *', 'git push*', 'ssh *', 'scp *', 'nc *'].map((pattern) => ({ pattern, action: 'deny' as const })),
+  ...['ls', 'ls *', 'cat *', 'grep *', 'git status', 'git status *', 'git diff', 'git diff *', 'git log', 'git log *', 'pytest', 'pytest *'].map((pattern) => ({ pattern, action: 'allow' as const })),
+  ...['rm *', 'sudo *', 'curl *', 'wget *', 'git push', 'git push *', 'ssh *', 'scp *', 'nc *'].map((pattern) => ({ pattern, action: 'deny' as const })),
 ];
 const cachedConfig = mergeConfig(DEFAULT_CONFIG, { permissions: { bash: rules } });
 /** A configuration with a rule list never seen before: no cached verdicts. */

@@ -19,11 +19,11 @@ describe('harness-bench policy check', () => {
     expect(r.code).toBe(0);
     expect(r.err).toBe('');
     const json = r.json();
-    expect(json).toMatchObject({ verdict: 'deny', rule: 'bash:git push*' });
+    expect(json).toMatchObject({ verdict: 'deny', rule: 'bash:git push *' });
     expect(json.parts.filter((p) => 'command' in p)).toEqual([
       { command: 'git add README.md', verdict: 'ask', rule: 'bash:*' },
       { command: 'git commit -m wip', verdict: 'ask', rule: 'bash:*' },
-      { command: 'git push origin main', verdict: 'deny', rule: 'bash:git push*' },
+      { command: 'git push origin main', verdict: 'deny', rule: 'bash:git push *' },
     ]);
     const allowed = await check(PACKAGE_ROOT, '--', 'ls -la');
     expect([allowed.code, allowed.json().verdict]).toEqual([0, 'allow']);

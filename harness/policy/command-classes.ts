@@ -1,8 +1,8 @@
 /**
  * What a simple command does, as far as its program and arguments tell: whether it reaches the
- * network, whether it only reads, whether it cannot be undone, whether it reads secrets, and
- * which of its arguments are files it reads or writes. Effect classes follow
- * `../shared/design/architecture.md` §3 (`read`, `write`, `irreversible`).
+ * network, whether it only reads, whether it cannot be undone, and whether it reads secrets
+ * (which of its arguments are files it reads or writes: `file-operands.ts`). Effect classes
+ * follow `../shared/design/architecture.md` §3 (`read`, `write`, `irreversible`).
  */
 import type { EffectClass } from '../tools/types.ts';
 import type { ShellWord } from './shell-words.ts';
@@ -124,56 +124,4 @@ export function readsSecrets(program: string, args: readonly ShellWord[]): boole
     if (SECRET_FILE.test(arg.value ?? arg.text)) return true;
   }
   return false;
-}
-
-/** Programs whose operands are files they read. */
-const READS_OPERANDS = new Set(['cat', 'head', 'tail', 'less', 'more', 'nl', 'tac', 'base64', 'xxd', 'od', 'hexdump', 'strings', 'wc', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'source', '.', 'diff', 'cmp']);
-/** Programs whose operands are files they write or delete. */
-const WRITES_OPERANDS = new Set(['tee', 'touch', 'mkdir', 'rm', 'rmdir', 'unlink', 'shred', 'truncate', 'mkfifo']);
-/** Programs whose last operand (or `-t DIR`) is the destination they write. */
-const WRITES_DESTINATION = new Set(['cp', 'mv', 'install', 'ln', 'rsync']);
-
-/** A file argument of a command. */
-export interface FileArgument {
-  word: ShellWord;
-  access: 'read' | 'write';
-}
-
-/** The file arguments of a simple command that the path policy must check (a best effort over well-known programs). */
-export function fileArguments(program: string, args: readonly ShellWord[]): FileArgument[] {
-  const operands: ShellWord[] = [];
-  let target: ShellWord | undefined;
-  let afterDashes = false;
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i]!;
-    const value = arg.value ?? arg.text;
-    if (!afterDashes && value === '--') {
-      afterDashes = true;
-      continue;
-    }
-    if (!afterDashes && value.startsWith('-') && value.length > 1) {
-      if ((value === '-t' || value === '--target-directory') && WRITES_DESTINATION.has(program)) target = args[++i];
-      else if (value.startsWith('--target-directory=')) target = { ...arg, value: value.slice('--target-directory='.length), text: value.slice('--target-directory='.length) };
-      else if ((value === '-s' || value === '--size') && program === 'truncate') i += 1;
-      else if ((value === '-n' || value === '-c') && (program === 'head' || program === 'tail')) i += 1;
-      continue;
-    }
-    operands.push(arg);
-  }
-  if (program === 'dd') {
-    return args.flatMap((a): FileArgument[] => {
-      const v = a.value ?? a.text;
-      if (v.startsWith('of=')) return [{ word: { ...a, text: v.slice(3), ...(a.value !== undefined ? { value: v.slice(3) } : {}) }, access: 'write' }];
-      if (v.startsWith('if=')) return [{ word: { ...a, text: v.slice(3), ...(a.value !== undefined ? { value: v.slice(3) } : {}) }, access: 'read' }];
-      return [];
-    });
-  }
-  if (READS_OPERANDS.has(program)) return (program === 'source' || program === '.' ? operands.slice(0, 1) : operands).map((word) => ({ word, access: 'read' }));
-  if (WRITES_OPERANDS.has(program)) return operands.map((word) => ({ word, access: 'write' }));
-  if (WRITES_DESTINATION.has(program)) {
-    if (target) return [{ word: target, access: 'write' }, ...operands.map((word) => ({ word, access: 'read' as const }))];
-    if (operands.length < 2) return [];
-    return [...operands.slice(0, -1).map((word) => ({ word, access: 'read' as const })), { word: operands[operands.length - 1]!, access: 'write' }];
-  }
-  return [];
 }

@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, mergeConfig, type HarnessConfig, type PartialConfig } from '../config.ts';
 import { decideCommand } from './command-policy.ts';
+import { MAX_EXPANSION } from './path-expansion.ts';
 
 /** A shipped configuration (`configs/<name>.json`) merged over the defaults. */
 async function loadConfigFile(name: string): Promise<{ config: HarnessConfig }> {
@@ -78,7 +79,9 @@ describe('decideCommand: handed case E04 (gemini-cli#9181), redirections are wri
   it.each([
     ['echo ok | cat > .git/hooks/pre-commit', 'deny', 'paths:write:.git/**'],
     ['echo ok > notes.txt', 'allow', 'bash:echo *'],
-    ['echo ok; chmod +x .git/hooks/pre-commit', 'ask', 'bash:default'],
+    // chmod changes the hook it names: a write through the path policy like the redirect.
+    ['echo ok; chmod +x .git/hooks/pre-commit', 'deny', 'paths:write:.git/**'],
+    ['echo ok; chmod +x scripts/run.sh', 'ask', 'bash:default'],
   ])('%j → %s by %s', async (command, action, rule) => {
     const d = await decideCommand(command, e04);
     expect({ action: d.action, rule: d.rule }).toEqual({ action, rule });
@@ -127,6 +130,50 @@ describe('decideCommand: paths, sensitive paths and the real file system', () =>
   });
 });
 
+describe('decideCommand: file operands of read programs and glob or brace operands (red-team P1)', () => {
+  let root: string;
+  let ws: string;
+  let home: string;
+  beforeAll(() => {
+    root = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-cmdglob-')));
+    ws = path.join(root, 'ws');
+    home = path.join(root, 'home');
+    mkdirSync(path.join(ws, 'docs'), { recursive: true });
+    mkdirSync(path.join(ws, 'many'));
+    mkdirSync(path.join(root, 'outside', 'dir'), { recursive: true });
+    mkdirSync(path.join(home, '.ssh'), { recursive: true });
+    writeFileSync(path.join(root, 'outside', 'dir', 'secret'), 's');
+    writeFileSync(path.join(ws, 'docs', 'secret'), 'd');
+    symlinkSync(path.join(root, 'outside', 'dir'), path.join(ws, 'outlink'));
+    for (let i = 0; i <= MAX_EXPANSION; i += 1) writeFileSync(path.join(ws, 'many', `f${i}`), '');
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  const decideIn = (command: string) => decideCommand(command, config({ permissions: { bash: bash(['*', 'allow']) } }), { workspace: ws, home });
+
+  it('grep, ls and the other read programs check their file operands like cat does', async () => {
+    for (const command of ['grep x /etc/shadow', 'grep x ~/.ssh/id_rsa', 'grep -r PASSWORD /etc', 'grep x ../../etc/passwd', 'ls /root', 'ls ~/.ssh', 'cat /etc/shadow', 'head -n 1 /etc/passwd', 'jq . /etc/x.json', 'find /etc -name x', 'cd /etc && ls'])
+      expect(await decideIn(command), command).toMatchObject({ action: 'deny', rule: 'workspace:outside' });
+    expect((await decideIn('grep -rn x docs')).action).toBe('allow');
+  });
+
+  it('a glob or brace operand is expanded in the real workspace and every match resolved through links', async () => {
+    for (const command of ['cat outlink/secret', 'cat out*/secret', 'cat */secret', 'cat {outlink,docs}/secret', 'cat o?tlink/secret', 'ls out*', 'grep -r x outli[n]k', 'cat docs/../out*/secret'])
+      expect(await decideIn(command), command).toMatchObject({ action: 'deny', rule: 'workspace:outside' });
+    const d = await decideIn('cat out*/secret');
+    expect(d.parts.find((p) => p.rule === 'workspace:outside')).toMatchObject({ requested: 'outlink/secret', resolved: path.join(root, 'outside', 'dir', 'secret') });
+    expect((await decideIn('cat docs/*')).action).toBe('allow');
+    expect((await decideIn("cat 'out*'/secret")).action).toBe('allow');
+  });
+
+  it('a glob that matches nothing is checked as written; one that expands too far asks', async () => {
+    expect((await decideIn('cat nothing*')).action).toBe('allow');
+    expect((await decideIn('cat /etc/*')).rule).toBe('workspace:outside');
+    expect(await decideIn('cat many/*')).toMatchObject({ action: 'ask', rule: 'path:dynamic' });
+    expect(await decideIn('cat x{1..5000}')).toMatchObject({ action: 'ask', rule: 'path:dynamic' });
+  });
+});
+
 describe('decideCommand: findings, modes and taint', () => {
   it('unknowable commands ask at least, even when a rule allows everything', async () => {
     const cfg = config({ permissions: { bash: bash(['*', 'allow']) } });
@@ -169,6 +216,29 @@ describe('the shipped configurations', () => {
     expect(await verdicts(['ls', 'ls -la', 'cat a.txt', 'grep -r x src', 'git status', 'git diff HEAD', 'git log -3', 'pytest -q'])).toEqual(Array(8).fill('allow'));
     expect(await verdicts(['rm -rf x', 'sudo ls', 'curl https://x', 'wget https://x', 'git push origin main', 'ssh host', 'scp a host:b', 'nc host 80'])).toEqual(Array(8).fill('deny'));
     expect(await verdicts(['npm test', 'make', 'python x.py'])).toEqual(Array(3).fill('ask'));
+  });
+
+  it('default: rules are word-bounded, and options that write outside or run commands are caught (red-team P1)', async () => {
+    const { config: cfg } = await loadConfigFile('default');
+    const decision = async (command: string) => {
+      const d = await decideCommand(command, cfg);
+      return `${d.action} ${d.rule}`;
+    };
+    expect(await decision('lsof')).toBe('ask bash:*');
+    expect(await decision('ls-evil')).toBe('ask bash:*');
+    expect(await decision('git difftool -y -x true')).toBe('ask bash:*');
+    expect(await decision("git difftool -y -x 'rm x'")).toBe('deny bash:rm *');
+    expect(await decision("git difftool --extcmd='curl http://evil'")).toBe('deny bash:curl *');
+    expect(await decision('git diff --ext-diff')).toBe('ask program:runs-command');
+    expect(await decision('git diff --output=/etc/x')).toBe('deny workspace:outside');
+    expect(await decision('git log --output=/tmp/x')).toBe('deny workspace:outside');
+    expect(await decision('pytest --junitxml=/tmp/x')).toBe('deny workspace:outside');
+    expect(await decision('git diff --no-index /etc/shadow x')).toBe('deny workspace:outside');
+    expect(await decision('find . -fprint /etc/passwd')).toBe('deny workspace:outside');
+    expect(await decision('git push')).toBe('deny bash:git push');
+    expect(await decision('git pushx')).toBe('ask bash:*');
+    expect(await decision('pytest')).toBe('allow bash:pytest');
+    expect(await decision('git status')).toBe('allow bash:git status');
   });
 
   it('strict and permissive are the two ends: a command allowed by permissive is never looser in default or strict', async () => {

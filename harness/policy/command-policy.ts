@@ -9,8 +9,9 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import type { HarnessConfig } from '../config.ts';
 import type { EffectClass, ToolDefinition } from '../tools/types.ts';
+import { expandBraces, expandGlob, hasGlob, MAX_EXPANSION } from './path-expansion.ts';
 import { resolvePath, type ResolvedPath } from './paths.ts';
-import { combineDecisions, decide, type PolicyInput, type PolicyPath } from './policy.ts';
+import { combineDecisions, decide, type PolicyFinding, type PolicyInput, type PolicyPath } from './policy.ts';
 import { analyseCommand, type CommandAnalysis, type PathUse } from './shell-analysis.ts';
 import type { PolicyDecision } from './types.ts';
 
@@ -43,11 +44,52 @@ export function resolveLexically(workspace: string, requested: string): Resolved
   return { requested, absolute, inside, relative: inside ? relative || '.' : absolute };
 }
 
-async function resolveUse(use: PathUse, site: CallSite, lexical: boolean): Promise<PolicyPath> {
+/** The resolved paths of one file operand, and what could not be checked. */
+interface ResolvedUse {
+  paths: PolicyPath[];
+  findings: PolicyFinding[];
+}
+
+/**
+ * Resolves one file operand of a command. A word with unquoted glob or brace characters is
+ * expanded as bash would (`path-expansion.ts`): every brace alternative, and every file a glob
+ * matches in the real workspace, is resolved through links; a glob that matches nothing is
+ * checked as written, as bash passes it on. Too many words ask (`path:dynamic`). Lexical checks
+ * (no real workspace) expand braces only.
+ */
+async function resolveUse(use: PathUse, site: CallSite, lexical: boolean): Promise<ResolvedUse> {
   const home = site.home ?? homedir();
-  const expanded = use.path === '~' ? home : use.path.startsWith('~/') ? path.join(home, use.path.slice(2)) : use.path;
-  const resolved = lexical ? resolveLexically(site.workspace, expanded) : await resolvePath(site.workspace, expanded);
-  return { ...resolved, requested: use.path, access: use.access, via: use.via };
+  const out: ResolvedUse = { paths: [], findings: [] };
+  const tooMany = (what: string): PolicyFinding => ({
+    subject: use.via,
+    action: 'ask',
+    rule: 'path:dynamic',
+    reason: `the ${use.access} target ${use.path} expands to ${what} more than ${MAX_EXPANSION} paths, which are not checked one by one`,
+  });
+  const words = use.glob ? expandBraces(use.path) : [use.path];
+  if (!words) {
+    out.findings.push(tooMany('brace alternatives for'));
+    return out;
+  }
+  const resolve = async (requested: string) => (lexical ? resolveLexically(site.workspace, requested) : await resolvePath(site.workspace, requested));
+  for (const word of words) {
+    const expanded = word === '~' ? home : word.startsWith('~/') ? path.join(home, word.slice(2)) : word;
+    const literal = await resolve(expanded);
+    const add = (resolved: ResolvedPath, requested: string) => out.paths.push({ ...resolved, requested, access: use.access, via: use.via });
+    if (!use.glob || lexical || !hasGlob(expanded)) {
+      add(literal, words.length > 1 ? word : use.path);
+      continue;
+    }
+    const matches = await expandGlob(expanded, site.workspace);
+    if (matches === undefined) out.findings.push(tooMany('files matching'));
+    // Bash passes a pattern that matches nothing on as written; a pattern outside the workspace is denied whatever it matches.
+    if (!matches || matches.length === 0 || !literal.inside) add(literal, word);
+    for (const match of matches ?? []) {
+      const relative = path.relative(site.workspace, match);
+      add(await resolvePath(site.workspace, match), relative.startsWith('..') || path.isAbsolute(relative) ? match : relative);
+    }
+  }
+  return out;
 }
 
 /**
@@ -69,7 +111,12 @@ export async function prepareCall(tool: ToolDefinition, args: Record<string, unk
     };
   const analysis = await analyseCommand(command);
   const commandPaths: PolicyPath[] = [];
-  for (const use of analysis.paths) commandPaths.push(await resolveUse(use, site, lexical));
+  const pathFindings: PolicyFinding[] = [];
+  for (const use of analysis.paths) {
+    const resolved = await resolveUse(use, site, lexical);
+    commandPaths.push(...resolved.paths);
+    pathFindings.push(...resolved.findings);
+  }
   const effect = tool.effect === 'irreversible' || ORDER[analysis.effect] > ORDER.write ? 'irreversible' : analysis.effect;
   return {
     input: {
@@ -77,7 +124,7 @@ export async function prepareCall(tool: ToolDefinition, args: Record<string, unk
       effect,
       paths: [...toolPaths, ...commandPaths],
       commands: analysis.parts.map((p) => p.text),
-      findings: analysis.findings,
+      findings: [...analysis.findings, ...pathFindings],
       network: analysis.network,
       ...(taintedBy.length > 0 ? { taintedBy } : {}),
     },

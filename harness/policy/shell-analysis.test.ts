@@ -109,6 +109,10 @@ describe('analyseCommand: wrappers are parts and are unwrapped', () => {
     ['busybox rm x', ['busybox rm x', 'rm x']],
     ['git -C sub -c core.pager=less log', ['git -C sub -c core.pager=less log', 'git log']],
     ['eval "rm x"', ["eval 'rm x'", 'rm x']],
+    ["trap 'rm -rf x' EXIT", ["trap 'rm -rf x' EXIT", 'rm -rf x']],
+    ['trap - EXIT', ['trap - EXIT']],
+    ["mapfile -C 'rm x' -c 1 a", ["mapfile -C 'rm x' -c 1 a", 'rm x {} {}']],
+    ["readarray -C'rm x' a", ["readarray '-Crm x' a", 'rm x {} {}']],
   ])('%j → %j', (command, expected) => {
     expect(parts(command)).toEqual(expected);
   });
@@ -180,6 +184,12 @@ describe('analyseCommand: files read and written', () => {
       { path: 'in.txt', access: 'read', via: expect.any(String) },
     ]);
     expect(a.effect).toBe('write');
+  });
+
+  it('a redirection outside a command: `$(< file)` reads it, a function definition writes its redirect target', () => {
+    expect(analyseCommandSync('echo "$(< /etc/shadow)"').paths).toEqual([{ path: '/etc/shadow', access: 'read', via: expect.any(String) }]);
+    expect(analyseCommandSync('x=$(<in.txt)').paths.map((p) => `${p.access}:${p.path}`)).toEqual(['read:in.txt']);
+    expect(analyseCommandSync('f() { :; } > out.txt').paths.map((p) => `${p.access}:${p.path}`)).toEqual(['write:out.txt']);
   });
 
   it('&>, >|, >& file and exec redirections; descriptor duplication and devices are not files', () => {

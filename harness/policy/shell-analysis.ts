@@ -1,17 +1,22 @@
 /**
  * Shell command analysis: parses a command with tree-sitter-bash, extracts every simple command
- * (`shell-extract.ts`), unwraps wrappers recursively (`shell-wrappers.ts`), normalises program
- * names (`shell-words.ts`) and collects the files the command reads and writes (redirections and
- * well-known file arguments). What cannot be known statically becomes a finding that asks at
- * least: a program name built from an expansion (`$r`, `eval`, `source`), a script that does not
- * parse, a wrapped script built from an expansion. Reading secrets and reaching the network in one
+ * (`shell-extract.ts`, with the sweep of `shell-sweep.ts` for substitutions the grammar leaves
+ * unparsed), unwraps wrappers recursively (`shell-wrappers.ts`), normalises program names
+ * (`shell-words.ts`) and collects the files the command reads and writes and the commands its
+ * options run (redirections, and the operands and options of well-known programs:
+ * `file-operands.ts`). What cannot be known statically becomes a finding that asks at least: a
+ * program name built from an expansion (`$r`, `eval`, `source`), a script that does not parse, a
+ * wrapped script built from an expansion, a hidden substitution that does not parse, an option
+ * that runs a configured program (`git diff --ext-diff`). Reading secrets and reaching the network in one
  * command is a hard deny (handed case F03, google/site-kit-wp#12499). Results are cached by
  * command string.
  */
 import type { EffectClass } from '../tools/types.ts';
-import { commandEffect, fileArguments, isNetwork, readsSecrets } from './command-classes.ts';
+import { commandEffect, isNetwork, readsSecrets } from './command-classes.ts';
+import { programEffects } from './file-operands.ts';
 import { extractCommands, type Assignment } from './shell-extract.ts';
 import { loadShellParser, parseShell } from './shell-parser.ts';
+import { substitutionsInText } from './shell-sweep.ts';
 import { displayWord, normaliseProgram, type ShellWord } from './shell-words.ts';
 import { SHELLS, unwrap } from './shell-wrappers.ts';
 
@@ -33,7 +38,7 @@ export interface CommandPart {
 export interface Finding {
   subject: string;
   action: 'ask' | 'deny';
-  /** `analysis:unparseable`, `program:dynamic`, `program:eval`, `program:source`, `program:path`, `path:dynamic`, `path:cwd-changed`, `env:dangerous-variable`, `git:config-override`, `analysis:too-deep`, `exfil:secret-to-network`. */
+  /** `analysis:unparseable`, `program:dynamic`, `program:eval`, `program:source`, `program:path`, `path:dynamic`, `path:cwd-changed`, `env:dangerous-variable`, `git:config-override`, `analysis:too-deep`, `shell:unanalysed-substitution`, `program:runs-command`, `exfil:secret-to-network`. */
   rule: string;
   reason: string;
 }
@@ -44,6 +49,8 @@ export interface PathUse {
   access: 'read' | 'write';
   /** The part (or statement) that uses it. */
   via: string;
+  /** Unquoted glob or brace characters: the shell expands the word to the files it matches (`command-policy.ts` expands it). */
+  glob?: boolean;
 }
 
 /** Everything the analysis found in one command string. */
@@ -63,8 +70,13 @@ export const MAX_DEPTH = 12;
 /** Longer commands are not parsed: ask. Characters. */
 export const MAX_COMMAND_CHARS = 200_000;
 
-/** Variables that change what a command runs or loads (loader, shell start-up, pagers, git, package registries). */
-const DANGEROUS_VARIABLE = /^(LD_\w+|DYLD_\w+|PATH|BASH_ENV|ENV|PROMPT_COMMAND|IFS|PS4|SHELLOPTS|BASHOPTS|GIT_\w+|PAGER|EDITOR|VISUAL|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|NODE_OPTIONS|NODE_PATH|PERL5LIB|PERL5OPT|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|npm_config_\w+|NPM_CONFIG_\w+|PIP_\w+|UV_\w+|CARGO_\w+|HOME)$/;
+/**
+ * Variables that change what a command runs or loads (loader, shell start-up, pagers and their
+ * input filters, git, package registries, options read from the environment by tar, ripgrep
+ * and pytest).
+ */
+const DANGEROUS_VARIABLE =
+  /^(LD_\w+|DYLD_\w+|PATH|BASH_ENV|ENV|PROMPT_COMMAND|IFS|PS4|SHELLOPTS|BASHOPTS|GIT_\w+|PAGER|EDITOR|VISUAL|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|NODE_OPTIONS|NODE_PATH|PERL5LIB|PERL5OPT|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|npm_config_\w+|NPM_CONFIG_\w+|PIP_\w+|UV_\w+|CARGO_\w+|HOME|LESSOPEN|LESSCLOSE|LESS|LESSKEY\w*|MANPAGER|MANOPT|SYSTEMD_PAGER|BROWSER|SHELL|SSH_ASKPASS|SUDO_ASKPASS|TAR_OPTIONS|GREP_OPTIONS|RIPGREP_CONFIG_PATH|PYTEST_ADDOPTS|PYTEST_PLUGINS|AWKPATH|AWKLIBPATH|GCONV_PATH|ZDOTDIR|XDG_CONFIG_HOME)$/;
 const DEVICES = /^\/dev\/(null|zero|random|urandom|stdin|stdout|stderr|tty|fd\/\d+)$/;
 const ORDER: Record<EffectClass, number> = { read: 0, write: 1, irreversible: 2 };
 
@@ -75,6 +87,8 @@ interface Accumulator {
   secrets: string[];
   network: string[];
   cwdChanged: boolean;
+  /** How many paths were recorded when the directory first changed: later relative paths are unknowable. */
+  cwdChangedAt: number;
 }
 
 function finding(acc: Accumulator, subject: string, action: 'ask' | 'deny', rule: string, reason: string): void {
@@ -95,18 +109,35 @@ function addPath(acc: Accumulator, word: ShellWord, access: 'read' | 'write', vi
     return;
   }
   if (/^\/dev\/(tcp|udp)\//.test(value)) acc.network.push(via);
-  acc.paths.push({ path: value, access, via });
+  acc.paths.push({ path: value, access, via, ...(word.expands ? { glob: true } : {}) });
 }
 
-function checkAssignments(acc: Accumulator, assignments: readonly Assignment[], via: string): void {
-  for (const a of assignments)
+/** Builtins that evaluate operands as variable names with subscripts or as arithmetic, which expands `$(…)` again (`unset 'a[$(…)]'`). */
+const EVALUATING_BUILTINS = new Set(['unset', 'declare', 'typeset', 'local', 'export', 'readonly', 'let', 'read', 'printf', 'test', '[', 'getopts', 'wait', 'mapfile', 'readarray']);
+/** A subscript with a substitution in a static value: bash runs it when the value is used as a name or in arithmetic. */
+const SUBSCRIPT_SUBSTITUTION = /\[[\s\S]*(\$\(|`)/;
+
+/** Analyses the substitutions of a static value bash evaluates again (as a subscript or arithmetic). */
+function checkReevaluated(acc: Accumulator, value: string | undefined, via: string, depth: number): void {
+  if (value === undefined || !SUBSCRIPT_SUBSTITUTION.test(value)) return;
+  const found = substitutionsInText(value);
+  for (const script of found.scripts) analyseScript(acc, script, depth + 1);
+  for (const text of found.unparsed)
+    finding(acc, text, 'ask', 'shell:unanalysed-substitution', `${via} holds a subscript that bash evaluates as arithmetic, running a substitution that could not be analysed`);
+}
+
+function checkAssignments(acc: Accumulator, assignments: readonly Assignment[], via: string, depth: number): void {
+  for (const a of assignments) {
     if (DANGEROUS_VARIABLE.test(a.name))
       finding(acc, `${a.name}=${a.value ? displayWord(a.value) : ''}`, 'ask', 'env:dangerous-variable', `setting ${a.name} changes what ${via || 'later commands'} run or load`);
+    // `x='a[$(…)]'` runs the substitution when x is used in arithmetic later (`$((x))`, `[[ $x -eq 1 ]]`).
+    checkReevaluated(acc, a.value?.value, `${a.name}=`, depth);
+  }
 }
 
 /** Returns true when the command is a shell reading its script from stdin. */
 function processCommand(acc: Accumulator, words: readonly ShellWord[], assignments: readonly Assignment[], depth: number, source: string): boolean {
-  checkAssignments(acc, assignments, words.length > 0 ? source : '');
+  checkAssignments(acc, assignments, words.length > 0 ? source : '', depth);
   if (words.length === 0) return false;
   if (depth > MAX_DEPTH) {
     finding(acc, source, 'ask', 'analysis:too-deep', `wrappers nested more than ${MAX_DEPTH} levels deep are not analysed`);
@@ -132,12 +163,24 @@ function processCommand(acc: Accumulator, words: readonly ShellWord[], assignmen
   acc.parts.push({ text, program: name, depth, wrapper, effect, network });
   if (name === 'eval') finding(acc, text, 'ask', 'program:eval', 'eval runs a string as a command');
   if (name === 'source' || name === '.') finding(acc, text, 'ask', 'program:source', `${name} runs the commands of a file, which are not known before it runs`);
-  if (name === 'cd' || name === 'pushd' || name === 'popd' || info.changesDirectory) acc.cwdChanged = true;
   if (info.configOverride) finding(acc, text, 'ask', 'git:config-override', 'git -c and --exec-path can make git run other programs');
   if (readsSecrets(name, args)) acc.secrets.push(text);
   if (network) acc.network.push(text);
-  for (const file of fileArguments(name, args)) addPath(acc, file.word, file.access, text);
-  checkAssignments(acc, info.assignments, text);
+  const effects = programEffects(name, args);
+  for (const file of effects.files) addPath(acc, file.word, file.access, text);
+  // The folder `cd` (or `git -C`, `env -C`) enters was just checked as a read; paths after it are relative to it.
+  if ((name === 'cd' || name === 'pushd' || name === 'popd' || info.changesDirectory) && !acc.cwdChanged) {
+    acc.cwdChanged = true;
+    acc.cwdChangedAt = acc.paths.length;
+  }
+  // Commands the program runs through its options: analysed when given (`git difftool -x CMD`), asked when configured elsewhere.
+  for (const run of effects.runs) {
+    if (run.kind === 'script') analyseScript(acc, run.script, depth + 1);
+    else if (run.kind === 'argv') processCommand(acc, run.words, [], depth + 1, run.words.map(displayWord).join(' '));
+    else finding(acc, text, 'ask', run.rule, run.reason);
+  }
+  checkAssignments(acc, info.assignments, text, depth);
+  if (EVALUATING_BUILTINS.has(name)) for (const arg of args) checkReevaluated(acc, arg.value, text, depth);
   for (const inner of info.inner) {
     if (inner.kind === 'argv') processCommand(acc, inner.words, [], depth + 1, inner.words.map(displayWord).join(' '));
     else if (inner.kind === 'script') analyseScript(acc, inner.script, depth + 1);
@@ -155,11 +198,12 @@ function analyseScript(acc: Accumulator, script: string, depth: number): void {
   const tree = parseShell(script);
   let extraction;
   try {
-    extraction = extractCommands(tree.rootNode);
+    extraction = extractCommands(tree.rootNode, script);
   } finally {
     tree.delete();
   }
   if (extraction.syntaxError) finding(acc, script, 'ask', 'analysis:unparseable', 'the command does not parse as bash, so its parts cannot all be known');
+  for (const hidden of extraction.unanalysed) finding(acc, hidden.text, 'ask', 'shell:unanalysed-substitution', hidden.reason);
   let stdinShell = false;
   for (const command of extraction.commands) if (processCommand(acc, command.words, command.assignments, depth, command.source)) stdinShell = true;
   for (const redirect of extraction.redirects) if (redirect.target) addPath(acc, redirect.target, redirect.access, redirect.via);
@@ -188,7 +232,7 @@ export function analyseCommandSync(command: string): CommandAnalysis {
     cache.set(command, hit);
     return hit;
   }
-  const acc: Accumulator = { parts: [], findings: [], paths: [], secrets: [], network: [], cwdChanged: false };
+  const acc: Accumulator = { parts: [], findings: [], paths: [], secrets: [], network: [], cwdChanged: false, cwdChangedAt: 0 };
   if (command.length > MAX_COMMAND_CHARS) finding(acc, `${command.slice(0, 200)}…`, 'ask', 'analysis:too-long', `commands longer than ${MAX_COMMAND_CHARS} characters are not analysed`);
   else {
     try {
@@ -198,7 +242,7 @@ export function analyseCommandSync(command: string): CommandAnalysis {
       finding(acc, command.length > 200 ? `${command.slice(0, 200)}…` : command, 'ask', 'analysis:unparseable', `the command could not be analysed (${(error as Error)?.message ?? String(error)})`);
     }
   }
-  if (acc.cwdChanged && acc.paths.some((p) => !p.path.startsWith('/') && !p.path.startsWith('~')))
+  if (acc.cwdChanged && acc.paths.slice(acc.cwdChangedAt).some((p) => !p.path.startsWith('/') && !p.path.startsWith('~')))
     finding(acc, command, 'ask', 'path:cwd-changed', 'the command changes directory, so its relative file targets cannot be resolved before it runs');
   if (acc.secrets.length > 0 && acc.network.length > 0)
     acc.findings.unshift({

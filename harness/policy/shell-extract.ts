@@ -3,11 +3,13 @@
  * newlines), pipelines, subshells, brace groups, `if`/`for`/`while`/`case` bodies, function
  * bodies (analysed whether or not they are called), command and process substitutions
  * (including backticks and substitutions inside double quotes and unquoted here-documents),
- * declarations (`export X=$(…)`) and bare assignments. Redirections are collected with the
- * command they belong to. Handed cases E01–E04 (claude-code#16180, #37662, gemini-cli#2658,
+ * declarations (`export X=$(…)`), bare assignments and array subscripts (`a[$(…)]=1`).
+ * Redirections are collected with the command they belong to. After the walk, the sweep of
+ * `shell-sweep.ts` finds the substitutions the walk did not reach. Handed cases E01–E04 (claude-code#16180, #37662, gemini-cli#2658,
  * #9181) are each one of these shapes.
  */
 import type { ShellNode } from './shell-parser.ts';
+import { substitutionKey, sweepTree, type Unanalysed } from './shell-sweep.ts';
 import { findSubstitutions, literalWord, wordOf, type ShellWord } from './shell-words.ts';
 
 /** A variable assignment before a command or on its own (`PATH=/tmp ls`, `a=$(id)`). */
@@ -45,14 +47,29 @@ export interface Extraction {
   stdinTexts: string[];
   /** The grammar reported an error or a missing token somewhere. */
   syntaxError: boolean;
+  /** Substitutions hidden in text the grammar left unparsed that could not be parsed on their own (`shell-sweep.ts`): the analysis asks. */
+  unanalysed: Unanalysed[];
+  /** Keys of the substitution nodes extracted so far in the tree being walked (bookkeeping for the sweep). */
+  seen: Set<string>;
+}
+
+/** The text of the tree `node` belongs to, padded so that node indices point into it (the root node's own text omits leading blanks). */
+function treeText(node: ShellNode): string {
+  const root = node.tree.rootNode;
+  return `${' '.repeat(root.startIndex)}${root.text}`;
 }
 
 const REDIRECTS = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
 
-/** Walks a parsed script (the root node or any subtree) and extracts its simple commands. */
-export function extractCommands(root: ShellNode): Extraction {
-  const out: Extraction = { commands: [], redirects: [], stdinTexts: [], syntaxError: root.hasError };
+/**
+ * Walks a parsed script (the root node or any subtree) and extracts its simple commands, then
+ * sweeps the whole tree for substitutions the walk did not reach (`shell-sweep.ts`).
+ * @param source the script that was parsed; without it, the tree's text padded to its offsets
+ */
+export function extractCommands(root: ShellNode, source?: string): Extraction {
+  const out: Extraction = { commands: [], redirects: [], stdinTexts: [], syntaxError: root.hasError, unanalysed: [], seen: new Set() };
   visit(root, out);
+  sweepTree(root, out, visit, source ?? treeText(root));
   return out;
 }
 
@@ -63,7 +80,12 @@ function visitLater(later: ShellNode[], out: Extraction): void {
 }
 
 function assignmentOf(node: ShellNode, later: ShellNode[]): Assignment {
-  const nameNode = node.childForFieldName('name');
+  let nameNode = node.childForFieldName('name');
+  // An array element (`a[$(…)]=1`, `x[i]+=1`): the subscript runs its substitutions too.
+  if (nameNode?.type === 'subscript') {
+    later.push(...findSubstitutions(nameNode));
+    nameNode = nameNode.childForFieldName('name') ?? nameNode;
+  }
   const valueNode = node.childForFieldName('value');
   const value = valueNode ? wordOf(valueNode) : undefined;
   if (value) later.push(...value.substitutions);
@@ -78,7 +100,7 @@ function redirectOf(node: ShellNode, via: string, out: Extraction, extraWords: S
     const quoted = /['"\\]/.test(startNode?.text ?? '');
     // The body as written, from the line after the start word to the end word: the grammar
     // splits lines that begin with a backslash off the body, so its body node can be short.
-    const source = node.tree.rootNode.text;
+    const source = treeText(node);
     const from = startNode ? source.indexOf('\n', startNode.endIndex) + 1 : -1;
     if (from > 0 && endNode && endNode.startIndex >= from) out.stdinTexts.push(source.slice(from, endNode.startIndex));
     else if (body) out.stdinTexts.push(body.text);
@@ -157,6 +179,7 @@ function declarationOf(node: ShellNode, out: Extraction): void {
 
 function visit(node: ShellNode, out: Extraction): void {
   if (node.type === 'ERROR' || node.isMissing) out.syntaxError = true;
+  if (node.type === 'command_substitution' || node.type === 'process_substitution') out.seen.add(substitutionKey(node));
   switch (node.type) {
     case 'comment':
       return;
@@ -172,6 +195,15 @@ function visit(node: ShellNode, out: Extraction): void {
       const later: ShellNode[] = [];
       const nodes = node.type === 'variable_assignment' ? [node] : node.namedChildren.filter((c): c is ShellNode => c?.type === 'variable_assignment');
       out.commands.push({ words: [], assignments: nodes.map((c) => assignmentOf(c, later)), source: node.text });
+      visitLater(later, out);
+      return;
+    }
+    case 'file_redirect':
+    case 'heredoc_redirect':
+    case 'herestring_redirect': {
+      // A redirection outside a command (`$(< /etc/shadow)`, `f() { …; } > out`): commands and statements take theirs themselves.
+      const later: ShellNode[] = [];
+      redirectOf(node, node.parent?.text ?? node.text, out, [], later);
       visitLater(later, out);
       return;
     }

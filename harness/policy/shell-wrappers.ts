@@ -1,7 +1,7 @@
 /**
  * Wrapper commands: programs that run another command given as their arguments (`sudo`, `env`,
  * `timeout`, `nice`, `nohup`, `command`, `exec`, `xargs`, `find -exec`, …) or as a script
- * string (`sh -c`, `bash -lc`, `eval`, `su -c`, `watch`, `env -S`). Unwrapping them exposes the
+ * string (`sh -c`, `bash -lc`, `eval`, `su -c`, `watch`, `env -S`, `trap`, `mapfile -C`). Unwrapping them exposes the
  * command that really runs, so a rule for `rm *` also sees `timeout 5 rm -rf x`. Reports of the
  * bypass: claude-code#37662 (E02) and its related threads; the wrapper list follows the GNU
  * coreutils, sudo, findutils and util-linux manuals.
@@ -158,6 +158,23 @@ function unwrapFlock(args: readonly ShellWord[]): WrapperInfo {
   return { inner: argvFrom(args, scan.index + 1), assignments: [] };
 }
 
+/** `trap ACTION SIGNAL…`: the action is a script bash runs when the signal (or EXIT, ERR, DEBUG) comes. */
+function unwrapTrap(args: readonly ShellWord[]): WrapperInfo {
+  const scan = scanOptions(args, {});
+  const operands = args.slice(scan.index);
+  if (operands.length < 2 || operands[0]!.value === '-') return none();
+  return { inner: scriptFrom(operands[0], 'the trap action'), assignments: [] };
+}
+
+/** `mapfile -C CALLBACK`: bash evaluates the callback with the index and the line as arguments. */
+function unwrapMapfile(args: readonly ShellWord[]): WrapperInfo {
+  const scan = scanOptions(args, { short: 'dnOsuCc' });
+  const callback = optionValue(scan, '-C');
+  if (!callback) return none();
+  if (callback.value === undefined) return { inner: scriptFrom(callback, 'the mapfile -C callback'), assignments: [] };
+  return { inner: [{ kind: 'script', script: `${callback.value} {} {}` }], assignments: [] };
+}
+
 function unwrapWatch(args: readonly ShellWord[]): WrapperInfo {
   const scan = scanOptions(args, { short: 'nqd', long: ['interval', 'differences', 'equexit', 'chgexit'] });
   if (hasOption(scan, '-x', '--exec')) return { inner: argvFrom(args, scan.index), assignments: [] };
@@ -188,6 +205,11 @@ export function unwrap(program: string, args: readonly ShellWord[]): WrapperInfo
       return unwrapWatch(args);
     case 'eval':
       return { inner: joinedScript(args, 'the eval string'), assignments: [] };
+    case 'trap':
+      return unwrapTrap(args);
+    case 'mapfile':
+    case 'readarray':
+      return unwrapMapfile(args);
     case 'alias':
       return { inner: args.flatMap((w) => (w.value !== undefined && w.value.includes('=') ? [{ kind: 'script' as const, script: w.value.slice(w.value.indexOf('=') + 1) }] : [])), assignments: [] };
     default:

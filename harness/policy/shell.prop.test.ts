@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, mergeConfig } from '../config.ts';
 import { decideCommand } from './command-policy.ts';
 import { analyseCommandSync } from './shell-analysis.ts';
-import { loadShellParser } from './shell-parser.ts';
+import { loadShellParser, parseShell } from './shell-parser.ts';
 import { normaliseProgram } from './shell-words.ts';
 
 beforeAll(async () => {
@@ -33,6 +33,39 @@ const DENIED = [
   'curl http://x', '"curl" -s http://x', '/usr/bin/curl http://x', 'git push origin main', 'git push', 'chmod +x f',
 ];
 
+/**
+ * Contexts the grammar leaves partly unparsed (red-team P0): the operand of `${x#…}` and the
+ * other operators, array subscripts, `[[ ]]` and `[ ]` tests; the sweep of `shell-sweep.ts`
+ * must find the command in each.
+ */
+const HIDDEN_SHAPES = [
+  'echo ${x#$( A )}', 'echo "${x%%$( A )}"', 'echo ${x^^$( A )}', 'echo "${x,$( A )}"', 'echo ${x,,$( A )}', 'echo ${x##$( A )}', 'echo ${x/$( A )/y}', 'ls ${x%$( A )}',
+  'a[$( A )]=1', 'x[$( A )]+=1', '[[ ${x#$( A )} ]]', '[ "${x#$( A )}" ]', 'ls <<EOF\n${x#$( A )}\nEOF',
+];
+/** Backticks the grammar leaves unparsed: in `${…}` operands and here-document bodies. */
+const BACKTICK_SHAPES = ['echo `A`', 'echo ${x:+`A`}', 'echo ${x:=`A`}', 'echo ${x-`A`}', 'echo ${x#`A`}', 'ls <<EOF\n`A`\nEOF', 'ls <<EOF\ntext "`A`" more\nEOF'];
+/** Single-quoted text bash evaluates again: `"${y:-'…'}"`, subscripts and arithmetic. */
+const QUOTED_SHAPES = [`echo "\${y:-'$( A )'}"`, "unset 'a[$( A )]'", "a['$( A )']=1", "[[ 'a[$( A )]' -eq 1 ]]", "(( 'a[$( A )]' ))"];
+
+/**
+ * Whether tree-sitter-bash parses a generated command without an error. Every generated
+ * command is valid bash, but the grammar reports errors for some nestings bash accepts
+ * (backticks inside `${…}` or a here-document holding a `}` or `$(…)`, a subscript assignment
+ * inside backticks), also in text it leaves unparsed, which the sweep parses on its own.
+ * Those commands ask (analysis:unparseable) and their commands are still found, so the deny
+ * property covers them; the properties about allowed commands leave them out.
+ */
+function parsesCleanly(text: string): boolean {
+  // Backticks holding `$`, braces or brackets: the grammar fails on some of them inside `${…}` and here-documents.
+  if (/`[^`]*[${}[][^`]*`/.test(text)) return false;
+  const tree = parseShell(text);
+  try {
+    return !tree.rootNode.hasError;
+  } finally {
+    tree.delete();
+  }
+}
+
 /** A generated composition: its text, whether it is a simple command (wrappers can prefix it), and which leaves it holds. */
 interface Node {
   text: string;
@@ -53,8 +86,16 @@ function compositions(pool: fc.Arbitrary<Node>): fc.Arbitrary<Node> {
         .filter(([a, shape]) => !(shape.includes('EOF') && a.text.includes('EOF')))
         .map(([a, shape]): Node => ({ text: shape.replace('Q', () => sq(a.text)).replace('A', () => a.text), simple: false, leaves: a.leaves })),
       fc
-        .tuple(tie('node'), fc.constantFrom('echo `A`'))
-        .filter(([a]) => !a.text.includes('`') && !a.text.includes('\\'))
+        .tuple(tie('node'), fc.constantFrom(...HIDDEN_SHAPES))
+        .filter(([a, shape]) => !(shape.includes('EOF') && a.text.includes('EOF')))
+        .map(([a, shape]): Node => ({ text: shape.replace('A', () => a.text), simple: false, leaves: a.leaves })),
+      fc
+        .tuple(tie('node'), fc.constantFrom(...BACKTICK_SHAPES))
+        .filter(([a, shape]) => !a.text.includes('`') && !a.text.includes('\\') && !(shape.includes('EOF') && a.text.includes('EOF')))
+        .map(([a, shape]): Node => ({ text: shape.replace('A', () => a.text), simple: false, leaves: a.leaves })),
+      fc
+        .tuple(tie('node'), fc.constantFrom(...QUOTED_SHAPES))
+        .filter(([a]) => !a.text.includes("'"))
         .map(([a, shape]): Node => ({ text: shape.replace('A', () => a.text), simple: false, leaves: a.leaves })),
       fc
         .tuple(tie('node'), fc.constantFrom('timeout 5 A', 'nice -n 5 A', 'env X=1 A', 'nohup A', 'command A', 'sudo -u root A', 'find . -exec A {} \\;', 'echo x | xargs A'))
@@ -92,8 +133,9 @@ describe('command policy (property)', () => {
   });
 
   it('a composition of allowed commands with allowed wrappers is allowed (no false alarms from the structure itself)', async () => {
-    // eval always asks (what it runs is a string) and a bare `bash` reading stdin is a command of its own: both left out here.
-    const onlyAllowed = compositions(leaf(ALLOWED)).filter((n) => !n.text.includes('eval ') && !n.text.includes('bash <<'));
+    // eval always asks (what it runs is a string), a bare `bash` reading stdin and `unset` are commands of their own, and
+    // `ls ${x%…}` lists a folder known only when it runs: left out here.
+    const onlyAllowed = compositions(leaf(ALLOWED)).filter((n) => !n.text.includes('eval ') && !n.text.includes('bash <<') && !n.text.includes('unset ') && !n.text.includes('ls ${') && parsesCleanly(n.text));
     await fc.assert(
       fc.asyncProperty(onlyAllowed, async (n) => {
         const d = await decideCommand(n.text, config);
@@ -118,7 +160,7 @@ describe('normalisation (property)', () => {
 
   it('analysing the normalised parts again gives the same parts', () => {
     fc.assert(
-      fc.property(compositions(anyLeaf), (n) => {
+      fc.property(compositions(anyLeaf).filter((n) => parsesCleanly(n.text)), (n) => {
         const parts = new Set(analyseCommandSync(n.text).parts.map((p) => p.text));
         const again = new Set(analyseCommandSync([...parts].join('\n')).parts.map((p) => p.text));
         expect([...again].sort(), JSON.stringify(n.text)).toEqual([...parts].sort());
