@@ -5,7 +5,7 @@ export default defineConfig({
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'reports/latest/**'],
     setupFiles: ['./test-setup.ts'],
-    testTimeout: 20_000,
+    testTimeout: 90_000,
     pool: 'forks',
   },
 });
