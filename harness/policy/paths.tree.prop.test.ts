@@ -62,7 +62,8 @@ function realWrite(absoluteRequested: string): string | undefined {
   try {
     mkdirSync(path.dirname(absoluteRequested), { recursive: true });
     writeFileSync(absoluteRequested, 'written');
-    return realpathSync(absoluteRequested);
+    // The native realpath: Node's JS realpathSync applies `..` lexically before following links (`link/../a` → `a`), the kernel does not.
+    return realpathSync.native(absoluteRequested);
   } catch {
     return undefined;
   }
