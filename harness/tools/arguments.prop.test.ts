@@ -9,7 +9,9 @@ function shuffleKeys(value: unknown, seed: number): unknown {
     const keys = Object.keys(value);
     const rotated = keys.map((_, i) => keys[(i + seed) % keys.length]!).reverse();
     const out: Record<string, unknown> = {};
-    for (const key of rotated) out[key] = shuffleKeys((value as Record<string, unknown>)[key], seed * 31 + key.length);
+    // defineProperty, not assignment: a `__proto__` key (JSON.parse makes it an own property) must stay a key.
+    for (const key of rotated)
+      Object.defineProperty(out, key, { value: shuffleKeys((value as Record<string, unknown>)[key], seed * 31 + key.length), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return value;
@@ -36,6 +38,9 @@ describe('canonicalJson (property)', () => {
         expect(canonicalJson(shuffleKeys(value, seed))).toBe(canonicalJson(value));
       }),
     );
+    // The case fast-check once found: a `__proto__` key must survive.
+    const tricky = JSON.parse('{"":{"__proto__":false,"a":1}}') as unknown;
+    expect(canonicalJson(shuffleKeys(tricky, 3))).toBe('{"":{"__proto__":false,"a":1}}');
   });
 
   it('is valid JSON that parses back to the same value (for JSON values)', () => {
