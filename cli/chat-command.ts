@@ -23,7 +23,7 @@ import { terminalApprover } from './chat-approver.ts';
 import { appendMessages, createSession, loadSession, sessionFile, sessionsDirectory } from './chat-session-file.ts';
 import { StatusLine } from './chat-status.ts';
 import type { CliIo } from './main.ts';
-import { NO_KEY_PLACEHOLDER, recordTarget, type RecordHooks } from './record-command.ts';
+import { liveSession, recordTarget, type RecordHooks } from './record-command.ts';
 import { loadConfigs } from './run-command.ts';
 
 /** Flags of `chat`. */
@@ -120,13 +120,7 @@ export async function chatCommand(flags: ChatFlags, io: CliIo, streams?: ChatStr
     write,
     target.workspace,
   );
-  const session = new SessionRecorder({
-    baseURL: target.baseURL,
-    apiKey: target.apiKey ?? NO_KEY_PLACEHOLDER,
-    model: target.model,
-    config: named!.config,
-    workspace: target.workspace,
-    env: io.env,
+  const session = liveSession(target, named!.config, io, {
     deps: { ...base, approver, onEvent: (event) => status.onEvent(event) },
     ...(flags.stream === false ? { stream: false } : {}),
     ...(hooks.fetch ? { fetch: hooks.fetch } : {}),

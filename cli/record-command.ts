@@ -10,6 +10,7 @@
  * refused the cassette (nothing is written); 2 on bad input (missing flag, unreadable
  * configuration or workspace, an existing output file without `--force`).
  */
+import type { HarnessConfig } from '../harness/config.ts';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { liveModelSettings } from '../harness/model/openai-model.ts';
@@ -17,7 +18,7 @@ import type { HarnessDeps } from '../harness/deps.ts';
 import { saveCassette } from '../eval/cassette/load.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
 import { idFromFileName } from '../eval/import/common.ts';
-import { RecordRefusedError, SessionRecorder } from '../eval/record/session-recorder.ts';
+import { RecordRefusedError, SessionRecorder, type SessionRecorderOptions } from '../eval/record/session-recorder.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { ledgerLines } from './ledger-lines.ts';
 import type { CliIo } from './main.ts';
@@ -45,6 +46,20 @@ export interface RecordHooks {
 
 /** The key sent when none is set (local servers need none). Not key-shaped, so the scan ignores it. */
 export const NO_KEY_PLACEHOLDER = 'no-key-set';
+
+/**
+ * The recorded live session of `record` and `chat`: the endpoint, model and workspace of the
+ * target, the configuration, and the environment whose secrets are redacted; `extra` adds the
+ * stream flag, an injected fetch and deps.
+ */
+export function liveSession(
+  target: { baseURL: string; apiKey?: string | undefined; model: string; workspace: string },
+  config: HarnessConfig,
+  io: Pick<CliIo, 'env'>,
+  extra: Pick<SessionRecorderOptions, 'stream' | 'fetch' | 'deps'> = {},
+): SessionRecorder {
+  return new SessionRecorder({ baseURL: target.baseURL, apiKey: target.apiKey ?? NO_KEY_PLACEHOLDER, model: target.model, config, workspace: target.workspace, env: io.env, ...extra });
+}
 
 /**
  * Resolves the live settings, the workspace and the output file (when `out` is given: it must
@@ -80,17 +95,7 @@ export async function recordCommand(flags: RecordFlags, io: CliIo, hooks: Record
   if (!target.apiKey) io.stderr(`note: no HARNESS_API_KEY or OPENAI_API_KEY set; sending a placeholder key (fine for local servers)\n`);
   if (named!.config.permissions.mode === 'interactive')
     io.stderr(`note: configuration ${named!.name} is interactive, but record has nobody to ask: every ask is denied (use permissions.mode "auto" to approve)\n`);
-  const session = new SessionRecorder({
-    baseURL: target.baseURL,
-    apiKey: target.apiKey ?? NO_KEY_PLACEHOLDER,
-    model: target.model,
-    config: named!.config,
-    workspace: target.workspace,
-    env: io.env,
-    ...(flags.stream === false ? { stream: false } : {}),
-    ...(hooks.fetch ? { fetch: hooks.fetch } : {}),
-    ...(hooks.deps ? { deps: hooks.deps } : {}),
-  });
+  const session = liveSession(target, named!.config, io, { ...(flags.stream === false ? { stream: false } : {}), ...(hooks.fetch ? { fetch: hooks.fetch } : {}), ...(hooks.deps ? { deps: hooks.deps } : {}) });
   const fixture = await session.start();
   if (!fixture.ok) io.stderr(`note: no workspace fixture in the cassette: ${fixture.reason}; replay it with --workspace DIR\n`);
   else if (fixture.skipped.length > 0) io.stderr(`note: left out of the workspace fixture: ${fixture.skipped.join(', ')}\n`);

@@ -12,7 +12,7 @@ import { runHarness } from '../../harness/loop/run.ts';
 import { OpenAIModel } from '../../harness/model/openai-model.ts';
 import type { ChatMessage } from '../../harness/model/types.ts';
 import type { Sandbox } from '../../harness/sandbox/types.ts';
-import { LocalSandbox } from '../../harness/sandbox/local.ts';
+import { createSandbox } from '../../harness/sandbox/factory.ts';
 import { builtinTools } from '../../harness/tools/builtin/index.ts';
 import { canonicalJson, sha256Hex } from '../cassette/canonical.ts';
 import { validateCassette } from '../cassette/load.ts';
@@ -55,7 +55,7 @@ export interface SessionRecorderOptions {
   stream?: boolean;
   /** Environment whose secret-named variables are redacted wherever they appear. @default process.env */
   env?: NodeJS.ProcessEnv;
-  /** The sandbox. @default LocalSandbox, commands only with `sandbox.kind: "none"` */
+  /** The sandbox. @default the one the configuration asks for (`createSandbox(config.sandbox.kind)`) */
   sandbox?: Sandbox;
   /** Attempts per model call (first included). @default 4 */
   maxAttempts?: number;
@@ -78,7 +78,8 @@ export class SessionRecorder {
   readonly grants: string[] = [];
   private readonly recording: RecordingDeps;
   private readonly model: OpenAIModel;
-  private readonly sandbox: Sandbox;
+  /** The sandbox the tools run in. */
+  readonly sandbox: Sandbox;
   private fixture: FixtureResult | undefined;
   private startedAt: string | undefined;
   private firstTask: string | undefined;
@@ -102,7 +103,7 @@ export class SessionRecorder {
       deps: this.recording.deps,
       ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
     });
-    this.sandbox = options.sandbox ?? new LocalSandbox({ allowExec: this.config.sandbox.kind === 'none' });
+    this.sandbox = options.sandbox ?? createSandbox(this.config.sandbox.kind, options.workspace);
     this.baseNow = () => base.now();
   }
 

@@ -16,7 +16,7 @@ import type { Ledger, RunResult } from '../../harness/ledger.ts';
 import { runHarness } from '../../harness/loop/run.ts';
 import type { ChatMessage, Model, UserMessage } from '../../harness/model/types.ts';
 import type { ApprovalAnswer, ApprovalRequest } from '../../harness/policy/types.ts';
-import { LocalSandbox } from '../../harness/sandbox/local.ts';
+import { createSandbox } from '../../harness/sandbox/factory.ts';
 import { builtinTools } from '../../harness/tools/builtin/index.ts';
 import type { Cassette } from '../cassette/types.ts';
 import { bodyMessages } from '../import/common.ts';
@@ -147,7 +147,7 @@ export async function replayRecorded(cassette: Cassette, current: HarnessConfig,
         await writeFile(path.join(workspace, relative), content);
       }
     const tools = builtinTools(config.tools);
-    const sandbox = new LocalSandbox({ allowExec: config.sandbox.kind === 'none' });
+    const sandbox = createSandbox(config.sandbox.kind, workspace);
     const runs: RunResult[] = [];
     const grants: string[] = [];
     let initialMessages: ChatMessage[] | undefined;
