@@ -26,12 +26,30 @@ export const POLICY_BENCH_COMMANDS: readonly string[] = [
 
 const rules = [
   { pattern: '*', action: 'ask' as const },
-  ...['ls', 'ls *', 'cat *', 'grep *', 'git status', 'git status *', 'git diff', 'git diff *', 'git log', 'git log *', 'pytest', 'pytest *'].map((pattern) => ({ pattern, action: 'allow' as const })),
-  ...['rm *', 'sudo *', 'curl *', 'wget *', 'git push', 'git push *', 'ssh *', 'scp *', 'nc *'].map((pattern) => ({ pattern, action: 'deny' as const })),
+  ...[
+    'ls',
+    'ls *',
+    'cat *',
+    'grep *',
+    'git status',
+    'git status *',
+    'git diff',
+    'git diff *',
+    'git log',
+    'git log *',
+    'pytest',
+    'pytest *',
+  ].map((pattern) => ({ pattern, action: 'allow' as const })),
+  ...['rm *', 'sudo *', 'curl *', 'wget *', 'git push', 'git push *', 'ssh *', 'scp *', 'nc *'].map(
+    (pattern) => ({ pattern, action: 'deny' as const }),
+  ),
 ];
 const cachedConfig = mergeConfig(DEFAULT_CONFIG, { permissions: { bash: rules } });
 /** A configuration with a rule list never seen before: no cached verdicts. */
-const freshConfig = (): HarnessConfig => ({ ...cachedConfig, permissions: { ...cachedConfig.permissions, bash: rules.map((r) => ({ ...r })) } });
+const freshConfig = (): HarnessConfig => ({
+  ...cachedConfig,
+  permissions: { ...cachedConfig.permissions, bash: rules.map((r) => ({ ...r })) },
+});
 
 /** Adds the cold and cached decision tasks to `bench`. */
 export async function addPolicyBenchmarks(bench: Bench): Promise<void> {
@@ -60,5 +78,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.table(bench.table());
   const cold = decisionsPerSecond(bench, 'policy: bash decision, cold');
   const cached = decisionsPerSecond(bench, 'policy: bash decision, cached');
-  if (cold && cached) console.log(`bash policy decisions per second: ${Math.round(cold)} cold, ${Math.round(cached)} cached (${(cached / cold).toFixed(1)}x)`);
+  if (cold && cached)
+    console.log(
+      `bash policy decisions per second: ${Math.round(cold)} cold, ${Math.round(cached)} cached (${(cached / cold).toFixed(1)}x)`,
+    );
 }

@@ -8,7 +8,10 @@ import type { ApprovalAnswer, ApprovalRequest } from '../harness/policy/types.ts
 
 /** The lines shown before the question. Nothing is cut: the person approves exactly what runs. */
 export function describeApproval(request: ApprovalRequest): string[] {
-  const lines = [`approval needed: ${request.tool} (${request.effect}) call ${request.callId}`, `  arguments: ${request.argumentsText}`];
+  const lines = [
+    `approval needed: ${request.tool} (${request.effect}) call ${request.callId}`,
+    `  arguments: ${request.argumentsText}`,
+  ];
   for (const p of request.paths) lines.push(`  ${p.access}: ${p.path}`);
   if (request.command !== undefined) lines.push(`  command: ${request.command}`);
   lines.push(`  why: ${request.decision.reason}`);
@@ -52,7 +55,11 @@ export type AskLine = (prompt: string) => Promise<string | undefined>;
  * then denied); end of input or a cancelled turn denies.
  * Contract: resolves; never rejects.
  */
-export function terminalApprover(ask: AskLine, write: (text: string) => void, workspace: string): (request: ApprovalRequest) => Promise<ApprovalAnswer> {
+export function terminalApprover(
+  ask: AskLine,
+  write: (text: string) => void,
+  workspace: string,
+): (request: ApprovalRequest) => Promise<ApprovalAnswer> {
   return async (request) => {
     write(`${describeApproval(request).join('\n')}\n`);
     for (let attempt = 0; attempt < 3; attempt++) {

@@ -3,9 +3,17 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../harness/model/types.ts';
-import { chunk, sse, useStub, textChunks, toolCallChunks, type Responder, type StubServer } from '../eval/record/stub-server.test-helpers.ts';
+import {
+  chunk,
+  sse,
+  useStub,
+  textChunks,
+  toolCallChunks,
+  type Responder,
+  type StubServer,
+} from '../eval/record/stub-server.test-helpers.ts';
 import { chatCommand, type ChatFlags } from './chat-command.ts';
 import type { CliIo } from './main.ts';
 import { replayCommand } from './replay-command.ts';
@@ -35,8 +43,19 @@ function startChat(flags: ChatFlags = {}, setup: { workspace?: string; home?: st
   let out = '';
   let err = '';
   output.on('data', (data: Buffer) => (out += data.toString('utf8')));
-  const io: CliIo = { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd: workspace, env: { NO_COLOR: '1', HARNESS_BENCH_HOME: home }, isTTY: false };
-  const done = chatCommand({ baseUrl: stub.baseURL, model: 'stub-model', ...flags }, io, { input, output, terminal: false, interrupts });
+  const io: CliIo = {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    cwd: workspace,
+    env: { NO_COLOR: '1', HARNESS_BENCH_HOME: home },
+    isTTY: false,
+  };
+  const done = chatCommand({ baseUrl: stub.baseURL, model: 'stub-model', ...flags }, io, {
+    input,
+    output,
+    terminal: false,
+    interrupts,
+  });
   const seen = () => `${out}\n--- stderr ---\n${err}`;
   return {
     workspace,
@@ -69,7 +88,11 @@ const hanging: Responder = (req, res) => {
 
 describe('harness-bench chat', () => {
   it('continues one conversation line after line, asks for approval with the resolved call, and resumes by id', async () => {
-    stub.queue.push(sse(toolCallChunks('call_w1', 'write_file', '{"path":"notes/todo.txt","content":"milk"}')), sse(textChunks('Saved.')), sse(textChunks('You asked me to save milk.')));
+    stub.queue.push(
+      sse(toolCallChunks('call_w1', 'write_file', '{"path":"notes/todo.txt","content":"milk"}')),
+      sse(textChunks('Saved.')),
+      sse(textChunks('You asked me to save milk.')),
+    );
     const chat = startChat();
     chat.type('Save "milk" to notes/todo.txt');
     await chat.until(() => chat.out().includes('approve? [y]es'));
@@ -97,7 +120,16 @@ describe('harness-bench chat', () => {
     await resumed.until(() => resumed.out().includes('Milk, earlier.'));
     resumed.end();
     expect(await resumed.done).toBe(0);
-    expect(messagesOf(3).map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'user']);
+    expect(messagesOf(3).map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+    ]);
   });
 
   it('"always" approves the shape for the rest of the session: the next matching write does not ask', async () => {
@@ -142,8 +174,28 @@ describe('harness-bench chat', () => {
 
   it('Ctrl-C at an approval prompt denies it, and every pending call of the turn still gets a result', async () => {
     const twoWrites = [
-      chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_x1', type: 'function', function: { name: 'write_file', arguments: '{"path":"x.txt","content":"x"}' } }] }),
-      chunk({ tool_calls: [{ index: 1, id: 'call_x2', type: 'function', function: { name: 'write_file', arguments: '{"path":"y.txt","content":"y"}' } }] }),
+      chunk({
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            index: 0,
+            id: 'call_x1',
+            type: 'function',
+            function: { name: 'write_file', arguments: '{"path":"x.txt","content":"x"}' },
+          },
+        ],
+      }),
+      chunk({
+        tool_calls: [
+          {
+            index: 1,
+            id: 'call_x2',
+            type: 'function',
+            function: { name: 'write_file', arguments: '{"path":"y.txt","content":"y"}' },
+          },
+        ],
+      }),
       chunk({}, 'tool_calls'),
     ];
     stub.queue.push(sse(twoWrites), sse(textChunks('Okay.')));
@@ -158,13 +210,19 @@ describe('harness-bench chat', () => {
     expect(await chat.done).toBe(0);
     const sent = messagesOf(1);
     expect(answered(sent)).toBe(true);
-    const results = sent.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content as string) as { error?: { type: string } });
+    const results = sent
+      .filter((m) => m.role === 'tool')
+      .map((m) => JSON.parse(m.content as string) as { error?: { type: string } });
     expect(results.map((r) => r.error?.type)).toEqual(['approval_denied', 'interrupted']);
     expect(existsSync(path.join(chat.workspace, 'x.txt'))).toBe(false);
   });
 
   it('Ctrl-C twice at the prompt quits; --record writes a cassette that replays offline with exit 0', async () => {
-    stub.queue.push(sse(toolCallChunks('call_r1', 'read_file', '{"path":"a.txt"}')), sse(textChunks('It says alpha.')), sse(textChunks('Bye.')));
+    stub.queue.push(
+      sse(toolCallChunks('call_r1', 'read_file', '{"path":"a.txt"}')),
+      sse(textChunks('It says alpha.')),
+      sse(textChunks('Bye.')),
+    );
     const chat = startChat({ record: 'chat.json' });
     chat.type('What is in a.txt?');
     await chat.until(() => chat.out().includes('It says alpha.'));
@@ -176,7 +234,11 @@ describe('harness-bench chat', () => {
     expect(await chat.done).toBe(0);
     expect(chat.err()).toMatch(/wrote chat\.json \(3 exchanges\)/);
     let replayOut = '';
-    const code = await replayCommand(path.join(chat.workspace, 'chat.json'), {}, { ...chat.io, stdout: (t) => (replayOut += t) });
+    const code = await replayCommand(
+      path.join(chat.workspace, 'chat.json'),
+      {},
+      { ...chat.io, stdout: (t) => (replayOut += t) },
+    );
     expect(replayOut).toMatch(/no divergence/);
     expect(code).toBe(0);
   });

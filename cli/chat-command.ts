@@ -18,9 +18,15 @@ import type { ChatMessage } from '../harness/model/types.ts';
 import { saveCassette } from '../eval/cassette/load.ts';
 import { InputError } from '../eval/errors.ts';
 import { idFromFileName } from '../eval/import/common.ts';
-import { RecordRefusedError, SessionRecorder } from '../eval/record/session-recorder.ts';
+import { RecordRefusedError } from '../eval/record/session-recorder.ts';
 import { terminalApprover } from './chat-approver.ts';
-import { appendMessages, createSession, loadSession, sessionFile, sessionsDirectory } from './chat-session-file.ts';
+import {
+  appendMessages,
+  createSession,
+  loadSession,
+  sessionFile,
+  sessionsDirectory,
+} from './chat-session-file.ts';
 import { StatusLine } from './chat-status.ts';
 import type { CliIo } from './main.ts';
 import { liveSession, recordTarget, type RecordHooks } from './record-command.ts';
@@ -87,9 +93,21 @@ class LineReader {
 }
 
 /** Runs `chat`; resolves with the exit code when the person leaves. @throws InputError (exit 2) */
-export async function chatCommand(flags: ChatFlags, io: CliIo, streams?: ChatStreams, hooks: RecordHooks = {}): Promise<number> {
+export async function chatCommand(
+  flags: ChatFlags,
+  io: CliIo,
+  streams?: ChatStreams,
+  hooks: RecordHooks = {},
+): Promise<number> {
   if (flags.resume && flags.record)
-    throw new InputError([{ file: '(flags)', path: '--record', reason: 'cannot record a resumed session: the cassette would miss the earlier transcript; start a new chat to record' }]);
+    throw new InputError([
+      {
+        file: '(flags)',
+        path: '--record',
+        reason:
+          'cannot record a resumed session: the cassette would miss the earlier transcript; start a new chat to record',
+      },
+    ]);
   const target = recordTarget({ ...flags, ...(flags.record ? { out: flags.record } : {}) }, io);
   const [named] = loadConfigs(flags.config ? [flags.config] : undefined, io.cwd);
   const base = hooks.deps ?? liveDeps();
@@ -99,8 +117,12 @@ export async function chatCommand(flags: ChatFlags, io: CliIo, streams?: ChatStr
   if (flags.resume) {
     const loaded = loadSession(file);
     history = loaded.messages;
-    if (loaded.damaged.length > 0) io.stderr(`warning: ${file}: skipped damaged lines ${loaded.damaged.join(', ')}\n`);
-    if (loaded.header && loaded.header.workspace !== target.workspace) io.stderr(`note: session ${id} worked in ${loaded.header.workspace}; continuing in ${target.workspace}\n`);
+    if (loaded.damaged.length > 0)
+      io.stderr(`warning: ${file}: skipped damaged lines ${loaded.damaged.join(', ')}\n`);
+    if (loaded.header && loaded.header.workspace !== target.workspace)
+      io.stderr(
+        `note: session ${id} worked in ${loaded.header.workspace}; continuing in ${target.workspace}\n`,
+      );
   }
   const input = streams?.input ?? process.stdin;
   const output = streams?.output ?? process.stdout;
@@ -126,7 +148,14 @@ export async function chatCommand(flags: ChatFlags, io: CliIo, streams?: ChatStr
     ...(hooks.fetch ? { fetch: hooks.fetch } : {}),
   });
   await session.start();
-  if (!flags.resume) createSession(file, { id, createdAt: new Date(base.now()).toISOString(), model: target.model, baseURL: target.baseURL, workspace: target.workspace });
+  if (!flags.resume)
+    createSession(file, {
+      id,
+      createdAt: new Date(base.now()).toISOString(),
+      model: target.model,
+      baseURL: target.baseURL,
+      workspace: target.workspace,
+    });
 
   let quitArmed = false;
   const onInterrupt = () => {
@@ -141,7 +170,11 @@ export async function chatCommand(flags: ChatFlags, io: CliIo, streams?: ChatStr
     write('\n(press Ctrl-C again, or type /exit, to quit)\n');
     rl.prompt();
   };
-  const interrupts: EventEmitter[] = streams?.interrupts ? [streams.interrupts] : terminal ? [rl] : [rl, process];
+  const interrupts: EventEmitter[] = streams?.interrupts
+    ? [streams.interrupts]
+    : terminal
+      ? [rl]
+      : [rl, process];
   for (const emitter of interrupts) emitter.on('SIGINT', onInterrupt);
 
   write(
@@ -165,7 +198,10 @@ export async function chatCommand(flags: ChatFlags, io: CliIo, streams?: ChatStr
       appendMessages(file, run.messages.slice(history.length));
       history = run.messages;
       if (run.stopReason === 'final_answer') write(`${run.finalAnswer ?? ''}\n`);
-      else write(`(stopped: ${run.stopReason}${run.stopDetail ? ` — ${run.stopDetail}` : ''})\n${run.finalAnswer ? `${run.finalAnswer}\n` : ''}`);
+      else
+        write(
+          `(stopped: ${run.stopReason}${run.stopDetail ? ` — ${run.stopDetail}` : ''})\n${run.finalAnswer ? `${run.finalAnswer}\n` : ''}`,
+        );
     }
   } finally {
     status.stop();
@@ -178,9 +214,14 @@ export async function chatCommand(flags: ChatFlags, io: CliIo, streams?: ChatStr
     return 0;
   }
   try {
-    const cassette = session.cassette({ id: idFromFileName(target.out!), title: `chat: ${session.runs.length} turns` });
+    const cassette = session.cassette({
+      id: idFromFileName(target.out!),
+      title: `chat: ${session.runs.length} turns`,
+    });
     saveCassette(target.out!, cassette);
-    io.stderr(`wrote ${path.relative(io.cwd, target.out!) || target.out} (${cassette.exchanges.length} exchanges); replay it offline with: harness-bench replay ${path.relative(io.cwd, target.out!) || target.out}\n`);
+    io.stderr(
+      `wrote ${path.relative(io.cwd, target.out!) || target.out} (${cassette.exchanges.length} exchanges); replay it offline with: harness-bench replay ${path.relative(io.cwd, target.out!) || target.out}\n`,
+    );
     return 0;
   } catch (error) {
     if (!(error instanceof RecordRefusedError)) throw error;

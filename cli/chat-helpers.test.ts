@@ -13,7 +13,12 @@ const request = (extra: Partial<ApprovalRequest> = {}): ApprovalRequest => ({
   effect: 'write',
   argumentsText: '{"path":"src/a.ts","content":"x\\u001b[2J"}',
   paths: [{ path: '/ws/src/a.ts', access: 'write' }],
-  decision: { action: 'ask', rule: 'effects:write', reason: 'write to "src/a.ts" is subject to approval by rule effects:write', parts: [] },
+  decision: {
+    action: 'ask',
+    rule: 'effects:write',
+    reason: 'write to "src/a.ts" is subject to approval by rule effects:write',
+    parts: [],
+  },
   ...extra,
 });
 
@@ -44,40 +49,89 @@ describe('chat approvals', () => {
   it('asks again on an unknown answer, returns a shape grant, and denies when input ends', async () => {
     const answers = ['what', 'a', 'src/**'];
     const asked: string[] = [];
-    const approver = terminalApprover(async (prompt) => (asked.push(prompt), answers.shift()), () => {}, '/ws');
+    const approver = terminalApprover(
+      async (prompt) => {
+        asked.push(prompt);
+        return answers.shift();
+      },
+      () => {},
+      '/ws',
+    );
     expect(await approver(request())).toEqual({ approveShape: 'src/**' });
     expect(asked).toHaveLength(3);
-    const ended = terminalApprover(async () => undefined, () => {}, '/ws');
+    const ended = terminalApprover(
+      async () => undefined,
+      () => {},
+      '/ws',
+    );
     expect(await ended(request())).toBe('deny');
   });
 });
 
 describe('chat status line', () => {
   it('shows the turn, the activity and the active todo', () => {
-    expect(activeTodo('{"todos":[{"content":"read","status":"completed"},{"content":"fix the parser","status":"in_progress"}]}')).toBe('fix the parser');
+    expect(
+      activeTodo(
+        '{"todos":[{"content":"read","status":"completed"},{"content":"fix the parser","status":"in_progress"}]}',
+      ),
+    ).toBe('fix the parser');
     expect(activeTodo('not json')).toBeUndefined();
-    expect(activeTodo('{"todos":[{"content":"fix the parser","activeForm":"Fixing the parser","status":"in_progress"}]}')).toBe('Fixing the parser');
+    expect(
+      activeTodo(
+        '{"todos":[{"content":"fix the parser","activeForm":"Fixing the parser","status":"in_progress"}]}',
+      ),
+    ).toBe('Fixing the parser');
     const lines: string[] = [];
     const status = new StatusLine((t) => lines.push(t), false);
     const base = { seq: 0, atMs: 0, scope: [] };
     status.onEvent({ ...base, type: 'turn_start', turn: 2, wrapUp: false, requestTokens: 10 });
-    status.onEvent({ ...base, type: 'tool_call_start', turn: 2, callId: 'c', tool: 'write_todos', arguments: '{"todos":[{"content":"fix the parser","status":"in_progress"}]}', normalisations: [] });
+    status.onEvent({
+      ...base,
+      type: 'tool_call_start',
+      turn: 2,
+      callId: 'c',
+      tool: 'write_todos',
+      arguments: '{"todos":[{"content":"fix the parser","status":"in_progress"}]}',
+      normalisations: [],
+    });
     expect(statusText(status.status)).toBe('turn 2 · running write_todos · todo: fix the parser');
-    status.onEvent({ ...base, type: 'tool_call_end', callId: 'c', tool: 'write_todos', ok: false, errorType: 'unknown_tool', executed: false, verdict: 'none', content: '', durationMs: 0 });
-    expect(lines).toEqual(['  ✗ write_todos({"todos":[{"content":"fix the parser","status":"in_progre...) unknown_tool\n']);
+    status.onEvent({
+      ...base,
+      type: 'tool_call_end',
+      callId: 'c',
+      tool: 'write_todos',
+      ok: false,
+      errorType: 'unknown_tool',
+      executed: false,
+      verdict: 'none',
+      content: '',
+      durationMs: 0,
+    });
+    expect(lines).toEqual([
+      '  ✗ write_todos({"todos":[{"content":"fix the parser","status":"in_progre...) unknown_tool\n',
+    ]);
   });
 });
 
 describe('chat session file', () => {
   it('round-trips messages and skips a damaged line without losing the rest', () => {
     const file = sessionFile(mkdtempSync(path.join(tmpdir(), 'hb-sessions-')), 'ses_1');
-    createSession(file, { id: 'ses_1', createdAt: '2026-01-01T00:00:00.000Z', model: 'm', baseURL: 'http://x', workspace: '/ws' });
+    createSession(file, {
+      id: 'ses_1',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      model: 'm',
+      baseURL: 'http://x',
+      workspace: '/ws',
+    });
     appendMessages(file, [{ role: 'user', content: 'hi' }]);
     appendFileSync(file, '{"type":"message","message":{"role":"us\n');
     appendMessages(file, [{ role: 'assistant', content: 'hello' }]);
     const loaded = loadSession(file);
     expect(loaded.header).toMatchObject({ id: 'ses_1', workspace: '/ws' });
-    expect(loaded.messages).toEqual([{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }]);
+    expect(loaded.messages).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+    ]);
     expect(loaded.damaged).toEqual([3]);
   });
 

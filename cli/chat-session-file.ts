@@ -37,7 +37,14 @@ export const SESSION_ID = /^[A-Za-z0-9_-]{1,80}$/;
 
 /** `<sessions folder>/<id>.jsonl`. @throws InputError for an id that is not {@link SESSION_ID}. */
 export function sessionFile(directory: string, id: string): string {
-  if (!SESSION_ID.test(id)) throw new InputError([{ file: '(flags)', path: '--resume', reason: `not a session id (letters, digits, _ and - only): ${JSON.stringify(id)}` }]);
+  if (!SESSION_ID.test(id))
+    throw new InputError([
+      {
+        file: '(flags)',
+        path: '--resume',
+        reason: `not a session id (letters, digits, _ and - only): ${JSON.stringify(id)}`,
+      },
+    ]);
   return path.join(directory, `${id}.jsonl`);
 }
 
@@ -50,19 +57,37 @@ export function createSession(file: string, header: Omit<SessionHeader, 'type' |
 /** Appends messages, one line each. */
 export function appendMessages(file: string, messages: readonly ChatMessage[]): void {
   if (messages.length === 0) return;
-  appendFileSync(file, messages.map((message) => `${JSON.stringify({ type: 'message', message })}\n`).join(''), 'utf8');
+  appendFileSync(
+    file,
+    messages.map((message) => `${JSON.stringify({ type: 'message', message })}\n`).join(''),
+    'utf8',
+  );
 }
 
 const isMessage = (value: unknown): value is ChatMessage =>
-  typeof value === 'object' && value !== null && ['system', 'user', 'assistant', 'tool'].includes((value as { role?: unknown }).role as string);
+  typeof value === 'object' &&
+  value !== null &&
+  ['system', 'user', 'assistant', 'tool'].includes((value as { role?: unknown }).role as string);
 
 /**
  * Reads a session: its header and messages in order. Damaged lines (not JSON, not a message)
  * are skipped and their 1-based line numbers returned.
  * @throws InputError when the file does not exist.
  */
-export function loadSession(file: string): { header: SessionHeader | undefined; messages: ChatMessage[]; damaged: number[] } {
-  if (!existsSync(file)) throw new InputError([{ file, path: '', reason: 'no such session (sessions live in ~/.harness-bench/sessions/, or $HARNESS_BENCH_HOME/sessions/)' }]);
+export function loadSession(file: string): {
+  header: SessionHeader | undefined;
+  messages: ChatMessage[];
+  damaged: number[];
+} {
+  if (!existsSync(file))
+    throw new InputError([
+      {
+        file,
+        path: '',
+        reason:
+          'no such session (sessions live in ~/.harness-bench/sessions/, or $HARNESS_BENCH_HOME/sessions/)',
+      },
+    ]);
   const messages: ChatMessage[] = [];
   const damaged: number[] = [];
   let header: SessionHeader | undefined;

@@ -32,7 +32,11 @@ export function activeTodo(argumentsText: string): string | undefined {
     const value = JSON.parse(argumentsText) as { todos?: Partial<Todo>[] };
     const todos = (value.todos ?? []).filter((t): t is Todo => typeof t?.content === 'string');
     const item = todos.find((t) => t.status === 'in_progress');
-    return item ? (typeof item.activeForm === 'string' && item.activeForm !== '' ? activeForm(todos) : item.content) : undefined;
+    return item
+      ? typeof item.activeForm === 'string' && item.activeForm !== ''
+        ? activeForm(todos)
+        : item.content
+      : undefined;
   } catch {
     return undefined;
   }
@@ -77,13 +81,18 @@ export class StatusLine {
       this.status.turn = event.turn;
       this.status.activity = event.wrapUp ? 'writing a summary' : 'waiting for the model';
     } else if (event.type === 'tool_call_start') {
-      this.calls.set(event.callId, `${event.tool}(${event.arguments.length > 60 ? `${event.arguments.slice(0, 57)}...` : event.arguments})`);
+      this.calls.set(
+        event.callId,
+        `${event.tool}(${event.arguments.length > 60 ? `${event.arguments.slice(0, 57)}...` : event.arguments})`,
+      );
       this.status.activity = `running ${event.tool}`;
       if (event.tool === 'write_todos') this.status.todo = activeTodo(event.arguments) ?? this.status.todo;
     } else if (event.type === 'tool_call_end') {
       const running = Boolean(this.timer);
       this.stop();
-      this.write(`  ${event.ok ? '✓' : '✗'} ${this.calls.get(event.callId) ?? event.tool}${event.ok ? '' : ` ${event.errorType}`}\n`);
+      this.write(
+        `  ${event.ok ? '✓' : '✗'} ${this.calls.get(event.callId) ?? event.tool}${event.ok ? '' : ` ${event.errorType}`}\n`,
+      );
       if (running) this.start();
     }
     if (this.timer) this.draw();

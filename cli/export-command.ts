@@ -19,9 +19,22 @@ export interface ExportFlags {
 
 /** Runs `export`; resolves with the exit code. @throws InputError (exit 2) */
 export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<number> {
-  if (!flags.nock) throw new InputError([{ file: '(flags)', path: '--nock', reason: 'give the cassette to export: --nock CASSETTE (nock definitions are the one export format)' }]);
+  if (!flags.nock)
+    throw new InputError([
+      {
+        file: '(flags)',
+        path: '--nock',
+        reason: 'give the cassette to export: --nock CASSETTE (nock definitions are the one export format)',
+      },
+    ]);
   if (flags.scope !== undefined && !/^https?:\/\/[^/]+\/?$/.test(flags.scope))
-    throw new InputError([{ file: '(flags)', path: '--scope', reason: `must be an origin like http://127.0.0.1:1234, got ${JSON.stringify(flags.scope)}` }]);
+    throw new InputError([
+      {
+        file: '(flags)',
+        path: '--scope',
+        reason: `must be an origin like http://127.0.0.1:1234, got ${JSON.stringify(flags.scope)}`,
+      },
+    ]);
   const cassette = loadCassette(path.resolve(io.cwd, flags.nock));
   const text = `${JSON.stringify(cassetteToNock(cassette, flags.scope ? { scope: flags.scope } : {}), null, 2)}\n`;
   if (!flags.out) {

@@ -11,7 +11,11 @@ import { importRecordingDetailed } from '../eval/import/index.ts';
 import type { CliIo } from './main.ts';
 
 /** Runs `import`; resolves with the exit code. @throws InputError (exit 2) */
-export async function importCommand(files: readonly string[], options: { out: string }, io: CliIo): Promise<number> {
+export async function importCommand(
+  files: readonly string[],
+  options: { out: string },
+  io: CliIo,
+): Promise<number> {
   const imported: { file: string; cassette: Cassette; format: string; warnings: string[] }[] = [];
   const problems: InputProblem[] = [];
   for (const file of files) {
@@ -29,7 +33,9 @@ export async function importCommand(files: readonly string[], options: { out: st
     const target = path.join(outDir, `${item.cassette.meta.id}.json`);
     saveCassette(target, item.cassette);
     for (const warning of item.warnings) io.stderr(`warning: ${item.file}: ${warning}\n`);
-    io.stdout(`imported ${item.file} (${item.format}, ${item.cassette.exchanges.length} exchanges) → ${path.relative(io.cwd, target) || target}\n`);
+    io.stdout(
+      `imported ${item.file} (${item.format}, ${item.cassette.exchanges.length} exchanges) → ${path.relative(io.cwd, target) || target}\n`,
+    );
   }
   return 0;
 }

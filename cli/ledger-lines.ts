@@ -15,7 +15,9 @@ export function ledgerLines(ledger: Ledger, c: ReturnType<typeof palette>): stri
     for (const call of ledger.calls.filter((x) => x.turn === turn.turn && x.scope.length === 0)) {
       const outcome = call.ok ? c.green('ok') : c.red(call.errorType ?? 'error');
       const args = call.arguments.length > 60 ? `${call.arguments.slice(0, 57)}...` : call.arguments;
-      out.push(`  ${call.callId} ${call.tool}(${args}) verdict ${call.verdict}, ${call.executed ? 'executed' : 'not executed'}, ${outcome}`);
+      out.push(
+        `  ${call.callId} ${call.tool}(${args}) verdict ${call.verdict}, ${call.executed ? 'executed' : 'not executed'}, ${outcome}`,
+      );
     }
   }
   return out;

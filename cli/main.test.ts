@@ -28,8 +28,16 @@ const validScenario = {
   task: 'What does a.txt say?',
   tools: ['read_file'],
   workspace: { files: { 'a.txt': 'hello\n' } },
-  model: [{ tool_calls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"a.txt"}' }] }, { content: 'It says hello.' }],
-  expect: { stopReason: 'final_answer', modelCalls: 2, executed: ['call_1'], results: { call_1: { ok: true, includes: ['hello'] } } },
+  model: [
+    { tool_calls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"a.txt"}' }] },
+    { content: 'It says hello.' },
+  ],
+  expect: {
+    stopReason: 'final_answer',
+    modelCalls: 2,
+    executed: ['call_1'],
+    results: { call_1: { ok: true, includes: ['hello'] } },
+  },
 };
 
 function tempDir(): string {
@@ -40,7 +48,9 @@ describe('harness-bench CLI', () => {
   it('--version prints the package version and exits 0', async () => {
     const result = await run(PACKAGE_ROOT, '--version');
     expect(result.code).toBe(0);
-    expect(result.out.trim()).toBe(JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')).version);
+    expect(result.out.trim()).toBe(
+      JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')).version,
+    );
   });
 
   it('an unknown flag exits 2 with a message', async () => {
@@ -57,7 +67,10 @@ describe('harness-bench CLI', () => {
 
   it('run: a broken scenario exits 2 naming file, path and reason, and writes nothing', async () => {
     const dir = tempDir();
-    writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ ...validScenario, expect: { stopReson: 'final_answer' } }));
+    writeFileSync(
+      path.join(dir, 'bad.json'),
+      JSON.stringify({ ...validScenario, expect: { stopReson: 'final_answer' } }),
+    );
     const out = path.join(dir, 'out');
     const result = await run(dir, 'run', '--scenarios', 'bad.json', '--out', 'out', '--json', 'r.json');
     expect(result.code).toBe(2);
@@ -70,7 +83,10 @@ describe('harness-bench CLI', () => {
 
   it('validate: a broken cassette exits 2 with file and reason', async () => {
     const dir = tempDir();
-    writeFileSync(path.join(dir, 'c.json'), JSON.stringify({ format: 'harness-bench.cassette', version: 9, meta: {}, exchanges: [] }));
+    writeFileSync(
+      path.join(dir, 'c.json'),
+      JSON.stringify({ format: 'harness-bench.cassette', version: 9, meta: {}, exchanges: [] }),
+    );
     const result = await run(dir, 'validate', 'c.json');
     expect(result.code).toBe(2);
     expect(result.err).toContain('c.json');
@@ -80,7 +96,16 @@ describe('harness-bench CLI', () => {
   it('run: a filter that matches no case exits 2 and writes nothing (a suite that runs nothing must not pass)', async () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, 's.json'), JSON.stringify(validScenario));
-    const result = await run(dir, 'run', '--scenarios', 's.json', '--filter', 'no-such-case', '--json', 'r.json');
+    const result = await run(
+      dir,
+      'run',
+      '--scenarios',
+      's.json',
+      '--filter',
+      'no-such-case',
+      '--json',
+      'r.json',
+    );
     expect(result.code).toBe(2);
     expect(result.err).toMatch(/no case to run/);
     expect(existsSync(path.join(dir, 'r.json'))).toBe(false);
@@ -88,7 +113,9 @@ describe('harness-bench CLI', () => {
 
   it('validate: a cassette without exchanges exits 2', async () => {
     const dir = tempDir();
-    const cassette = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'recordings/real/openai-gpt5mini-tool-auto-loop.json'), 'utf8'));
+    const cassette = JSON.parse(
+      readFileSync(path.join(PACKAGE_ROOT, 'recordings/real/openai-gpt5mini-tool-auto-loop.json'), 'utf8'),
+    );
     writeFileSync(path.join(dir, 'empty.json'), JSON.stringify({ ...cassette, exchanges: [] }));
     const result = await run(dir, 'validate', 'empty.json');
     expect(result.code).toBe(2);
@@ -125,8 +152,26 @@ describe('harness-bench CLI', () => {
   it('run --json writes a schema-valid results file; two runs differ only in startedAt and *Ms fields', async () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, 's.json'), JSON.stringify(validScenario));
-    const first = await run(dir, 'run', '--scenarios', 's.json', '--recordings', path.join(PACKAGE_ROOT, 'recordings/real/groq-gptoss120b-tool-use-failed.json'), '--json', 'a.json');
-    const second = await run(dir, 'run', '--scenarios', 's.json', '--recordings', path.join(PACKAGE_ROOT, 'recordings/real/groq-gptoss120b-tool-use-failed.json'), '--json', 'b.json');
+    const first = await run(
+      dir,
+      'run',
+      '--scenarios',
+      's.json',
+      '--recordings',
+      path.join(PACKAGE_ROOT, 'recordings/real/groq-gptoss120b-tool-use-failed.json'),
+      '--json',
+      'a.json',
+    );
+    const second = await run(
+      dir,
+      'run',
+      '--scenarios',
+      's.json',
+      '--recordings',
+      path.join(PACKAGE_ROOT, 'recordings/real/groq-gptoss120b-tool-use-failed.json'),
+      '--json',
+      'b.json',
+    );
     expect(first.code).toBe(0);
     expect(second.code).toBe(0);
     expect(first.out).toMatch(/cli\/read-then-answer/);
@@ -135,20 +180,32 @@ describe('harness-bench CLI', () => {
     const validate = new Ajv({ strict: false }).compile(RESULTS_SCHEMA);
     expect(validate(a), JSON.stringify(validate.errors)).toBe(true);
     expect(a.cases).toHaveLength(2);
-    expect(a.cases[0]).toMatchObject({ id: 'cli/read-then-answer', kind: 'scenario', status: 'pass', stopReason: 'final_answer' });
+    expect(a.cases[0]).toMatchObject({
+      id: 'cli/read-then-answer',
+      kind: 'scenario',
+      status: 'pass',
+      stopReason: 'final_answer',
+    });
     expect(a.cases[1]).toMatchObject({ kind: 'recording', status: 'pass' });
     const strip = (value: unknown): unknown =>
       Array.isArray(value)
         ? value.map(strip)
         : value && typeof value === 'object'
-          ? Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'startedAt' && !k.endsWith('Ms')).map(([k, v]) => [k, strip(v)]))
+          ? Object.fromEntries(
+              Object.entries(value)
+                .filter(([k]) => k !== 'startedAt' && !k.endsWith('Ms'))
+                .map(([k, v]) => [k, strip(v)]),
+            )
           : value;
     expect(strip(b)).toEqual(strip(a));
   });
 
   it('run exits 1 when a scenario fails, and the table shows the failed check', async () => {
     const dir = tempDir();
-    writeFileSync(path.join(dir, 's.json'), JSON.stringify({ ...validScenario, expect: { ...validScenario.expect, modelCalls: 5 } }));
+    writeFileSync(
+      path.join(dir, 's.json'),
+      JSON.stringify({ ...validScenario, expect: { ...validScenario.expect, modelCalls: 5 } }),
+    );
     const result = await run(dir, 'run', '--scenarios', 's.json');
     expect(result.code).toBe(1);
     expect(result.out).toMatch(/FAIL/);

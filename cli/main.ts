@@ -17,7 +17,9 @@ import { runCommand } from './run-command.ts';
 import { validateCommand } from './validate-command.ts';
 
 /** The package version from package.json. */
-export const VERSION: string = (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+export const VERSION: string = (
+  JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;
 
 /** Where a command writes; injected so tests can capture output. */
 export interface CliIo {
@@ -35,7 +37,9 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   let exitCode = 0;
   const program = new Command('harness-bench')
-    .description('A test bench for LLM agent harnesses: the model frozen, the harness live, every decision scored and diffed.')
+    .description(
+      'A test bench for LLM agent harnesses: the model frozen, the harness live, every decision scored and diffed.',
+    )
     .version(VERSION, '-v, --version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
@@ -43,10 +47,20 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 
   program
     .command('run')
-    .description('Run scenarios and replay recordings under one or more configurations, print a table, write results.')
+    .description(
+      'Run scenarios and replay recordings under one or more configurations, print a table, write results.',
+    )
     .option('-s, --scenarios <glob>', 'scenario files or folders (repeatable; default: scenarios/)', collect)
-    .option('-r, --recordings <glob>', 'cassette files or folders (repeatable; default: recordings/)', collect)
-    .option('-c, --config <file>', 'harness configuration (repeatable to compare; default: configs/default.json)', collect)
+    .option(
+      '-r, --recordings <glob>',
+      'cassette files or folders (repeatable; default: recordings/)',
+      collect,
+    )
+    .option(
+      '-c, --config <file>',
+      'harness configuration (repeatable to compare; default: configs/default.json)',
+      collect,
+    )
     .option('--json <file>', 'write the results JSON to this file')
     .option('-o, --out <dir>', 'write results.json, report.md and junit.xml into this folder')
     .option('-f, --filter <text>', 'only cases whose id contains this text')
@@ -58,7 +72,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 
   program
     .command('import')
-    .description('Import recordings (VCR YAML plain or parsed_body, chunk logs, raw SSE, nock definitions) as version-1 cassettes.')
+    .description(
+      'Import recordings (VCR YAML plain or parsed_body, chunk logs, raw SSE, nock definitions) as version-1 cassettes.',
+    )
     .argument('<files...>', 'recording files')
     .requiredOption('-o, --out <dir>', 'folder for the cassettes')
     .action(async (files: string[], options: { out: string }) => {
@@ -67,24 +83,42 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 
   program
     .command('replay')
-    .description('Replay one cassette through the harness with the model frozen; print the ledger and every divergence.')
+    .description(
+      'Replay one cassette through the harness with the model frozen; print the ledger and every divergence.',
+    )
     .argument('<cassette>', 'cassette file')
     .option('-c, --config <file>', 'harness configuration (default: configs/default.json)')
     .option('-w, --workspace <dir>', 'use this folder as the workspace')
-    .addOption(new Option('--match <mode>', 'request matching (default: strict for our cassettes, sequential for imported ones)').choices(['strict', 'sequential', 'counterfactual']))
-    .option('--then <file>', 'counterfactual: scripted turns (JSON or YAML) that take over at the first divergence')
+    .addOption(
+      new Option(
+        '--match <mode>',
+        'request matching (default: strict for our cassettes, sequential for imported ones)',
+      ).choices(['strict', 'sequential', 'counterfactual']),
+    )
+    .option(
+      '--then <file>',
+      'counterfactual: scripted turns (JSON or YAML) that take over at the first divergence',
+    )
     .action(async (file: string, options) => {
       exitCode = await replayCommand(file, options, io);
     });
 
   program
     .command('record')
-    .description('Run the harness once against a live OpenAI-compatible endpoint and record the session as a cassette (non-interactive).')
-    .option('--base-url <url>', 'endpoint base URL, e.g. http://127.0.0.1:1234/v1 (default: HARNESS_BASE_URL)')
+    .description(
+      'Run the harness once against a live OpenAI-compatible endpoint and record the session as a cassette (non-interactive).',
+    )
+    .option(
+      '--base-url <url>',
+      'endpoint base URL, e.g. http://127.0.0.1:1234/v1 (default: HARNESS_BASE_URL)',
+    )
     .option('--model <name>', 'model name (default: HARNESS_MODEL)')
     .requiredOption('--task <text>', 'the task given to the harness')
     .option('-w, --workspace <dir>', 'the workspace the tools work in (default: the current folder)')
-    .option('-c, --config <file>', 'harness configuration (default: configs/default.json); asks are answered by its mode')
+    .option(
+      '-c, --config <file>',
+      'harness configuration (default: configs/default.json); asks are answered by its mode',
+    )
     .requiredOption('-o, --out <file>', 'the cassette to write')
     .option('--title <text>', 'cassette title')
     .option('--no-stream', 'ask for whole responses instead of streams')
@@ -95,7 +129,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 
   program
     .command('chat')
-    .description('The interactive harness on a live OpenAI-compatible endpoint (approvals in the terminal, Ctrl-C cancels a turn).')
+    .description(
+      'The interactive harness on a live OpenAI-compatible endpoint (approvals in the terminal, Ctrl-C cancels a turn).',
+    )
     .option('--base-url <url>', 'endpoint base URL (default: HARNESS_BASE_URL)')
     .option('--model <name>', 'model name (default: HARNESS_MODEL)')
     .option('-w, --workspace <dir>', 'the workspace the tools work in (default: the current folder)')
@@ -113,7 +149,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .description('Export a cassette as nock definitions (JSON) for your own nock-based tests.')
     .option('--nock <cassette>', 'the cassette to export as nock definitions')
     .option('-o, --out <file>', 'write to this file (default: stdout)')
-    .option('--scope <origin>', 'origin nock intercepts, e.g. http://127.0.0.1:1234 (default: from the cassette host)')
+    .option(
+      '--scope <origin>',
+      'origin nock intercepts, e.g. http://127.0.0.1:1234 (default: from the cassette host)',
+    )
     .action(async (options) => {
       exitCode = await exportCommand(options, io);
     });
@@ -122,7 +161,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .command('policy')
     .description('Inspect the permission policy.')
     .command('check')
-    .description('Explain how a command (or, with a file tool, a path) is decided: JSON on stdout, exit 0 whatever the verdict.')
+    .description(
+      'Explain how a command (or, with a file tool, a path) is decided: JSON on stdout, exit 0 whatever the verdict.',
+    )
     .argument('<command...>', 'the command to check, after --')
     .option('-c, --config <file>', 'harness configuration (default: configs/default.json)')
     .option('--tool <name>', 'bash (default) or a built-in file tool, whose operand is a path', 'bash')
@@ -134,7 +175,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 
   program
     .command('validate')
-    .description('Validate scenario, cassette and configuration files (exit 0 when all are valid, 2 otherwise).')
+    .description(
+      'Validate scenario, cassette and configuration files (exit 0 when all are valid, 2 otherwise).',
+    )
     .argument('<files...>', 'files to check')
     .action(async (files: string[]) => {
       exitCode = await validateCommand(files, io);
@@ -145,11 +188,18 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help'
+      )
+        return 0;
       return 2;
     }
     if (error instanceof InputError) {
-      io.stderr(`harness-bench: invalid input (nothing was written):\n${error.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n`);
+      io.stderr(
+        `harness-bench: invalid input (nothing was written):\n${error.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n`,
+      );
       return 2;
     }
     io.stderr(`harness-bench: internal error: ${(error as Error)?.stack ?? String(error)}\n`);

@@ -8,14 +8,30 @@ import { main, type CliIo } from './main.ts';
 async function check(cwd: string, ...args: string[]) {
   let out = '';
   let err = '';
-  const io: CliIo = { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd, env: { NO_COLOR: '1' }, isTTY: false };
+  const io: CliIo = {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    cwd,
+    env: { NO_COLOR: '1' },
+    isTTY: false,
+  };
   const code = await main(['node', 'harness-bench', 'policy', 'check', ...args], io);
-  return { code, out, err, json: () => JSON.parse(out) as { verdict: string; rule: string; reason: string; parts: Record<string, unknown>[] } };
+  return {
+    code,
+    out,
+    err,
+    json: () =>
+      JSON.parse(out) as { verdict: string; rule: string; reason: string; parts: Record<string, unknown>[] },
+  };
 }
 
 describe('harness-bench policy check', () => {
   it('prints only JSON with the verdict, the deciding rule and every part; exit 0 whatever the verdict', async () => {
-    const r = await check(PACKAGE_ROOT, '--', 'git add README.md && git commit -m "wip" && git push origin main');
+    const r = await check(
+      PACKAGE_ROOT,
+      '--',
+      'git add README.md && git commit -m "wip" && git push origin main',
+    );
     expect(r.code).toBe(0);
     expect(r.err).toBe('');
     const json = r.json();
@@ -34,18 +50,51 @@ describe('harness-bench policy check', () => {
     mkdirSync(path.join(root, 'ws'));
     mkdirSync(path.join(root, 'out'));
     symlinkSync(path.join(root, 'out'), path.join(root, 'ws', 'outbox'));
-    writeFileSync(path.join(root, 'cfg.json'), JSON.stringify({ permissions: { bash: [{ pattern: '*', action: 'allow' }] } }));
+    writeFileSync(
+      path.join(root, 'cfg.json'),
+      JSON.stringify({ permissions: { bash: [{ pattern: '*', action: 'allow' }] } }),
+    );
     const r = await check(root, '--config', 'cfg.json', '--workspace', 'ws', '--', 'echo x > outbox/y');
     expect(r.json()).toMatchObject({ verdict: 'deny', rule: 'workspace:outside' });
-    expect(r.json().parts).toContainEqual(expect.objectContaining({ path: 'outbox/y', access: 'write', resolved: path.join(root, 'out', 'y'), rule: 'workspace:outside' }));
-    const file = await check(root, '--workspace', 'ws', '--tool', 'write_file', '--', '.github/workflows/ci.yml');
+    expect(r.json().parts).toContainEqual(
+      expect.objectContaining({
+        path: 'outbox/y',
+        access: 'write',
+        resolved: path.join(root, 'out', 'y'),
+        rule: 'workspace:outside',
+      }),
+    );
+    const file = await check(
+      root,
+      '--workspace',
+      'ws',
+      '--tool',
+      'write_file',
+      '--',
+      '.github/workflows/ci.yml',
+    );
     expect(file.json()).toMatchObject({ verdict: 'ask', rule: 'sensitive:**/.github/workflows/**' });
-    const tainted = await check(root, '--config', 'cfg.json', '--workspace', 'ws', '--tainted-by', 'web_fetch', '--', 'git fetch');
+    const tainted = await check(
+      root,
+      '--config',
+      'cfg.json',
+      '--workspace',
+      'ws',
+      '--tainted-by',
+      'web_fetch',
+      '--',
+      'git fetch',
+    );
     expect(tainted.json()).toMatchObject({ verdict: 'ask', requiresHuman: true });
   });
 
   it('bad input exits 2 with the reason on stderr and nothing on stdout', async () => {
-    for (const args of [['--'], ['--config', 'nope.json', '--', 'ls'], ['--workspace', 'no/such/dir', '--', 'ls'], ['--tool', 'list_todos', '--', 'x']]) {
+    for (const args of [
+      ['--'],
+      ['--config', 'nope.json', '--', 'ls'],
+      ['--workspace', 'no/such/dir', '--', 'ls'],
+      ['--tool', 'list_todos', '--', 'x'],
+    ]) {
       const r = await check(PACKAGE_ROOT, ...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.out).toBe('');

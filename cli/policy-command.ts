@@ -38,10 +38,25 @@ function bashTool(name: string): ToolDefinition {
 }
 
 function partJson(part: DecisionPart): Record<string, unknown> {
-  const common = { verdict: part.action, rule: part.rule, ...(part.reason !== undefined ? { reason: part.reason } : {}) };
+  const common = {
+    verdict: part.action,
+    rule: part.rule,
+    ...(part.reason !== undefined ? { reason: part.reason } : {}),
+  };
   if (part.kind === 'path')
-    return { path: part.requested ?? part.subject, access: part.access, resolved: part.resolved ?? part.subject, ...common, ...(part.via !== undefined ? { via: part.via } : {}) };
-  if (part.kind === 'command') return { command: part.subject, ...common, ...(part.spelledAs !== undefined ? { spelledAs: part.spelledAs } : {}) };
+    return {
+      path: part.requested ?? part.subject,
+      access: part.access,
+      resolved: part.resolved ?? part.subject,
+      ...common,
+      ...(part.via !== undefined ? { via: part.via } : {}),
+    };
+  if (part.kind === 'command')
+    return {
+      command: part.subject,
+      ...common,
+      ...(part.spelledAs !== undefined ? { spelledAs: part.spelledAs } : {}),
+    };
   return { [part.kind]: part.subject, ...common };
 }
 
@@ -49,9 +64,20 @@ function partJson(part: DecisionPart): Record<string, unknown> {
  * Runs `policy check`; resolves with 0 whatever the verdict.
  * @throws InputError (exit 2) for a bad configuration, workspace, tool or an empty command.
  */
-export async function policyCheckCommand(words: readonly string[], options: PolicyCheckOptions, io: CliIo): Promise<number> {
+export async function policyCheckCommand(
+  words: readonly string[],
+  options: PolicyCheckOptions,
+  io: CliIo,
+): Promise<number> {
   const operand = words.join(' ');
-  if (operand.trim() === '') throw new InputError([{ file: '(arguments)', path: '', reason: 'give the command to check after --, e.g. policy check -- "git push"' }]);
+  if (operand.trim() === '')
+    throw new InputError([
+      {
+        file: '(arguments)',
+        path: '',
+        reason: 'give the command to check after --, e.g. policy check -- "git push"',
+      },
+    ]);
   const configFile = path.resolve(io.cwd, options.config ?? DEFAULT_CONFIG_FILE);
   const { config, name: configName } = loadConfig(configFile);
   const requested = path.resolve(io.cwd, options.workspace ?? '.');
@@ -60,7 +86,13 @@ export async function policyCheckCommand(words: readonly string[], options: Poli
     if (!statSync(requested).isDirectory()) throw new Error('not a directory');
     workspace = realpathSync(requested);
   } catch (error) {
-    throw new InputError([{ file: requested, path: '', reason: `--workspace must be an existing folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` }]);
+    throw new InputError([
+      {
+        file: requested,
+        path: '',
+        reason: `--workspace must be an existing folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      },
+    ]);
   }
   const toolName = options.tool ?? 'bash';
   let tool: ToolDefinition;
@@ -73,10 +105,24 @@ export async function policyCheckCommand(words: readonly string[], options: Poli
     tool = builtin;
     args = { path: operand, content: '', old_str: '', new_str: '' };
   } else {
-    const usable = ['bash', ...Object.values(BUILTIN_TOOLS).filter((t) => t.paths || t.command).map((t) => t.name)];
-    throw new InputError([{ file: '(arguments)', path: '--tool', reason: `cannot check tool "${toolName}": use one of ${[...new Set(usable)].join(', ')}` }]);
+    const usable = [
+      'bash',
+      ...Object.values(BUILTIN_TOOLS)
+        .filter((t) => t.paths || t.command)
+        .map((t) => t.name),
+    ];
+    throw new InputError([
+      {
+        file: '(arguments)',
+        path: '--tool',
+        reason: `cannot check tool "${toolName}": use one of ${[...new Set(usable)].join(', ')}`,
+      },
+    ]);
   }
-  const prepared = await prepareCall(tool, args, { workspace, ...(options.taintedBy ? { taintedBy: [options.taintedBy] } : {}) });
+  const prepared = await prepareCall(tool, args, {
+    workspace,
+    ...(options.taintedBy ? { taintedBy: [options.taintedBy] } : {}),
+  });
   const decision = decideCall(prepared, [config]);
   const out = {
     tool: toolName,

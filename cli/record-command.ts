@@ -18,7 +18,11 @@ import type { HarnessDeps } from '../harness/deps.ts';
 import { saveCassette } from '../eval/cassette/load.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
 import { idFromFileName } from '../eval/import/common.ts';
-import { RecordRefusedError, SessionRecorder, type SessionRecorderOptions } from '../eval/record/session-recorder.ts';
+import {
+  RecordRefusedError,
+  SessionRecorder,
+  type SessionRecorderOptions,
+} from '../eval/record/session-recorder.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { ledgerLines } from './ledger-lines.ts';
 import type { CliIo } from './main.ts';
@@ -58,7 +62,15 @@ export function liveSession(
   io: Pick<CliIo, 'env'>,
   extra: Pick<SessionRecorderOptions, 'stream' | 'fetch' | 'deps'> = {},
 ): SessionRecorder {
-  return new SessionRecorder({ baseURL: target.baseURL, apiKey: target.apiKey ?? NO_KEY_PLACEHOLDER, model: target.model, config, workspace: target.workspace, env: io.env, ...extra });
+  return new SessionRecorder({
+    baseURL: target.baseURL,
+    apiKey: target.apiKey ?? NO_KEY_PLACEHOLDER,
+    model: target.model,
+    config,
+    workspace: target.workspace,
+    env: io.env,
+    ...extra,
+  });
 }
 
 /**
@@ -66,21 +78,51 @@ export function liveSession(
  * not exist unless `force`), or throws every problem at once.
  * @throws InputError (exit 2)
  */
-export function recordTarget(flags: Pick<RecordFlags, 'baseUrl' | 'model' | 'force' | 'workspace'> & { out?: string }, io: CliIo) {
-  const live = liveModelSettings({ ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}), ...(flags.model ? { model: flags.model } : {}) }, io.env);
+export function recordTarget(
+  flags: Pick<RecordFlags, 'baseUrl' | 'model' | 'force' | 'workspace'> & { out?: string },
+  io: CliIo,
+) {
+  const live = liveModelSettings(
+    { ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}), ...(flags.model ? { model: flags.model } : {}) },
+    io.env,
+  );
   const problems: InputProblem[] = [];
-  if (!live.baseURL) problems.push({ file: '(flags)', path: '--base-url', reason: 'no endpoint: pass --base-url URL or set HARNESS_BASE_URL' });
-  else if (!/^https?:\/\//.test(live.baseURL)) problems.push({ file: '(flags)', path: '--base-url', reason: `must be an http(s) URL, got ${JSON.stringify(live.baseURL)}` });
-  if (!live.model) problems.push({ file: '(flags)', path: '--model', reason: 'no model: pass --model NAME or set HARNESS_MODEL' });
+  if (!live.baseURL)
+    problems.push({
+      file: '(flags)',
+      path: '--base-url',
+      reason: 'no endpoint: pass --base-url URL or set HARNESS_BASE_URL',
+    });
+  else if (!/^https?:\/\//.test(live.baseURL))
+    problems.push({
+      file: '(flags)',
+      path: '--base-url',
+      reason: `must be an http(s) URL, got ${JSON.stringify(live.baseURL)}`,
+    });
+  if (!live.model)
+    problems.push({
+      file: '(flags)',
+      path: '--model',
+      reason: 'no model: pass --model NAME or set HARNESS_MODEL',
+    });
   const out = flags.out === undefined ? undefined : path.resolve(io.cwd, flags.out);
-  if (out && existsSync(out) && !flags.force) problems.push({ file: out, path: '', reason: 'exists; cassettes are evidence and are not overwritten (pass --force to re-record)' });
+  if (out && existsSync(out) && !flags.force)
+    problems.push({
+      file: out,
+      path: '',
+      reason: 'exists; cassettes are evidence and are not overwritten (pass --force to re-record)',
+    });
   const workspaceDir = path.resolve(io.cwd, flags.workspace ?? '.');
   let workspace = workspaceDir;
   try {
     if (!statSync(workspaceDir).isDirectory()) throw new Error('not a directory');
     workspace = realpathSync(workspaceDir);
   } catch (error) {
-    problems.push({ file: workspaceDir, path: '--workspace', reason: `not a readable directory (${(error as Error).message})` });
+    problems.push({
+      file: workspaceDir,
+      path: '--workspace',
+      reason: `not a readable directory (${(error as Error).message})`,
+    });
   }
   if (problems.length > 0) throw new InputError(problems);
   return { baseURL: live.baseURL!, model: live.model!, apiKey: live.apiKey, out, workspace };
@@ -92,32 +134,57 @@ export async function recordCommand(flags: RecordFlags, io: CliIo, hooks: Record
   const target = { ...resolved, out: resolved.out! };
   const [named] = loadConfigs(flags.config ? [flags.config] : undefined, io.cwd);
   const c = palette(useColor({ isTTY: io.isTTY }, io.env));
-  if (!target.apiKey) io.stderr(`note: no HARNESS_API_KEY or OPENAI_API_KEY set; sending a placeholder key (fine for local servers)\n`);
+  if (!target.apiKey)
+    io.stderr(
+      `note: no HARNESS_API_KEY or OPENAI_API_KEY set; sending a placeholder key (fine for local servers)\n`,
+    );
   if (named!.config.permissions.mode === 'interactive')
-    io.stderr(`note: configuration ${named!.name} is interactive, but record has nobody to ask: every ask is denied (use permissions.mode "auto" to approve)\n`);
-  const session = liveSession(target, named!.config, io, { ...(flags.stream === false ? { stream: false } : {}), ...(hooks.fetch ? { fetch: hooks.fetch } : {}), ...(hooks.deps ? { deps: hooks.deps } : {}) });
+    io.stderr(
+      `note: configuration ${named!.name} is interactive, but record has nobody to ask: every ask is denied (use permissions.mode "auto" to approve)\n`,
+    );
+  const session = liveSession(target, named!.config, io, {
+    ...(flags.stream === false ? { stream: false } : {}),
+    ...(hooks.fetch ? { fetch: hooks.fetch } : {}),
+    ...(hooks.deps ? { deps: hooks.deps } : {}),
+  });
   const fixture = await session.start();
-  if (!fixture.ok) io.stderr(`note: no workspace fixture in the cassette: ${fixture.reason}; replay it with --workspace DIR\n`);
-  else if (fixture.skipped.length > 0) io.stderr(`note: left out of the workspace fixture: ${fixture.skipped.join(', ')}\n`);
+  if (!fixture.ok)
+    io.stderr(
+      `note: no workspace fixture in the cassette: ${fixture.reason}; replay it with --workspace DIR\n`,
+    );
+  else if (fixture.skipped.length > 0)
+    io.stderr(`note: left out of the workspace fixture: ${fixture.skipped.join(', ')}\n`);
   io.stderr(`recording ${target.model} at ${target.baseURL} under ${named!.name}…\n`);
   const run = await session.run(flags.task);
   for (const note of session.recorder.notes) io.stderr(`warning: ${note}\n`);
-  const out: string[] = [c.bold(`record ${path.basename(target.out)}: ${target.model} at ${target.baseURL} under ${named!.name}`), ...ledgerLines(run.ledger, c)];
+  const out: string[] = [
+    c.bold(`record ${path.basename(target.out)}: ${target.model} at ${target.baseURL} under ${named!.name}`),
+    ...ledgerLines(run.ledger, c),
+  ];
   out.push(`stop reason: ${run.stopReason}${run.stopDetail ? ` (${run.stopDetail})` : ''}`);
   if (run.finalAnswer) out.push(`answer: ${run.finalAnswer}`);
   io.stdout(`${out.join('\n')}\n`);
   if (session.recorder.exchanges().length === 0) {
-    io.stderr(`harness-bench: nothing was recorded (no exchange reached the server); ${target.out} was not written\n`);
+    io.stderr(
+      `harness-bench: nothing was recorded (no exchange reached the server); ${target.out} was not written\n`,
+    );
     return 1;
   }
   try {
-    const cassette = session.cassette({ id: idFromFileName(target.out), ...(flags.title ? { title: flags.title } : {}) });
+    const cassette = session.cassette({
+      id: idFromFileName(target.out),
+      ...(flags.title ? { title: flags.title } : {}),
+    });
     saveCassette(target.out, cassette);
-    io.stdout(`wrote ${path.relative(io.cwd, target.out) || target.out} (${cassette.exchanges.length} exchanges, ${run.usage.modelCalls} model calls); replay it offline with: harness-bench replay ${path.relative(io.cwd, target.out) || target.out}\n`);
+    io.stdout(
+      `wrote ${path.relative(io.cwd, target.out) || target.out} (${cassette.exchanges.length} exchanges, ${run.usage.modelCalls} model calls); replay it offline with: harness-bench replay ${path.relative(io.cwd, target.out) || target.out}\n`,
+    );
     return 0;
   } catch (error) {
     if (!(error instanceof RecordRefusedError)) throw error;
-    io.stderr(`harness-bench: refusing to write ${target.out}: ${error.message}\nNothing was written. Remove the secret at its source (the workspace, the environment, the server's response) and record again.\n`);
+    io.stderr(
+      `harness-bench: refusing to write ${target.out}: ${error.message}\nNothing was written. Remove the secret at its source (the workspace, the environment, the server's response) and record again.\n`,
+    );
     return 1;
   }
 }

@@ -46,12 +46,28 @@ export function loadScriptedTurns(file: string): ScriptedTurn[] {
     const text = readFileSync(file, 'utf8');
     value = /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text);
   } catch (error) {
-    throw new InputError([{ file, path: '', reason: `cannot read the scripted turns: ${(error as Error).message}` }]);
+    throw new InputError([
+      { file, path: '', reason: `cannot read the scripted turns: ${(error as Error).message}` },
+    ]);
   }
   const turns = Array.isArray(value) ? value : (value as { model?: unknown } | null)?.model;
-  if (!Array.isArray(turns) || turns.length === 0) throw new InputError([{ file, path: '', reason: 'must be a non-empty array of scripted turns, or a scenario with a "model" array' }]);
+  if (!Array.isArray(turns) || turns.length === 0)
+    throw new InputError([
+      {
+        file,
+        path: '',
+        reason: 'must be a non-empty array of scripted turns, or a scenario with a "model" array',
+      },
+    ]);
   const bad = turns.findIndex((t) => typeof t !== 'object' || t === null || Array.isArray(t));
-  if (bad >= 0) throw new InputError([{ file, path: `/${bad}`, reason: 'a scripted turn must be an object ({ content } or { tool_calls } or { error })' }]);
+  if (bad >= 0)
+    throw new InputError([
+      {
+        file,
+        path: `/${bad}`,
+        reason: 'a scripted turn must be an object ({ content } or { tool_calls } or { error })',
+      },
+    ]);
   return turns as ScriptedTurn[];
 }
 
@@ -59,11 +75,23 @@ export function loadScriptedTurns(file: string): ScriptedTurn[] {
 export async function replayCommand(file: string, flags: ReplayFlags, io: CliIo): Promise<number> {
   const cassette = loadCassette(path.resolve(io.cwd, file));
   const [config] = loadConfigs(flags.config ? [flags.config] : undefined, io.cwd);
-  if (flags.then && flags.match !== 'counterfactual') throw new InputError([{ file: '(flags)', path: '--then', reason: 'only applies with --match counterfactual' }]);
-  const then = flags.then ? new ScriptedModel(loadScriptedTurns(path.resolve(io.cwd, flags.then)), { name: 'counterfactual' }) : undefined;
+  if (flags.then && flags.match !== 'counterfactual')
+    throw new InputError([
+      { file: '(flags)', path: '--then', reason: 'only applies with --match counterfactual' },
+    ]);
+  const then = flags.then
+    ? new ScriptedModel(loadScriptedTurns(path.resolve(io.cwd, flags.then)), { name: 'counterfactual' })
+    : undefined;
   const own = isOwnRecording(cassette);
   if (flags.match === 'counterfactual' && !own)
-    throw new InputError([{ file, path: '--match', reason: 'counterfactual replays need a cassette recorded by harness-bench (record or chat --record); replay an imported one with strict or sequential' }]);
+    throw new InputError([
+      {
+        file,
+        path: '--match',
+        reason:
+          'counterfactual replays need a cassette recorded by harness-bench (record or chat --record); replay an imported one with strict or sequential',
+      },
+    ]);
   const c = palette(useColor({ isTTY: io.isTTY }, io.env));
   // The lock stays after the replay: the command is the last thing the process does, and a
   // test calling it keeps the same loopback-only lock (test-setup.ts) instead of losing it.
@@ -74,13 +102,33 @@ export async function replayCommand(file: string, flags: ReplayFlags, io: CliIo)
     ...(flags.workspace ? { workspace: path.resolve(io.cwd, flags.workspace) } : {}),
     ...(then ? { then } : {}),
   });
-  const kind = isImported(cassette) ? 'imported, sequential by default' : own ? 'recorded by harness-bench, strict by default' : 'recorded, strict by default';
-  const out: string[] = [c.bold(`replay ${result.id} (${kind}${flags.match ? `; --match ${flags.match}` : ''}) under ${config!.name}`)];
-  if (own && !cassette.meta.workspace && !flags.workspace) out.push(c.yellow('note: the cassette has no workspace fixture; tools ran in an empty folder (pass --workspace DIR)'));
+  const kind = isImported(cassette)
+    ? 'imported, sequential by default'
+    : own
+      ? 'recorded by harness-bench, strict by default'
+      : 'recorded, strict by default';
+  const out: string[] = [
+    c.bold(
+      `replay ${result.id} (${kind}${flags.match ? `; --match ${flags.match}` : ''}) under ${config!.name}`,
+    ),
+  ];
+  if (own && !cassette.meta.workspace && !flags.workspace)
+    out.push(
+      c.yellow(
+        'note: the cassette has no workspace fixture; tools ran in an empty folder (pass --workspace DIR)',
+      ),
+    );
   out.push(...(run ? ledgerLines(run.ledger, c) : []));
-  out.push(`stop reason: ${result.stopReason ?? 'none'}${result.stopDetail ? ` (${result.stopDetail})` : ''}`);
+  out.push(
+    `stop reason: ${result.stopReason ?? 'none'}${result.stopDetail ? ` (${result.stopDetail})` : ''}`,
+  );
   if (comparison) {
-    if (comparison.handoverAt !== undefined) out.push(c.cyan(`counterfactual: followed the recording for ${comparison.handoverAt} exchanges, then ${then ? 'handed over to the scripted turns' : 'stopped'}`));
+    if (comparison.handoverAt !== undefined)
+      out.push(
+        c.cyan(
+          `counterfactual: followed the recording for ${comparison.handoverAt} exchanges, then ${then ? 'handed over to the scripted turns' : 'stopped'}`,
+        ),
+      );
     if (comparison.headline) out.push(c.yellow(`first divergence: ${comparison.headline}`));
     else out.push(c.green('no divergence: the replayed ledger and every request match the recording'));
     for (const d of comparison.ledgerDifferences.slice(1)) out.push(`  ${formatLedgerDifference(d)}`);
@@ -89,18 +137,32 @@ export async function replayCommand(file: string, flags: ReplayFlags, io: CliIo)
       out.push(`requests that differ from the recording (${requests.length}):`);
       for (const d of requests) out.push(`  request ${d.exchange}: ${formatDivergence(d)}`);
     }
-    if (comparison.configChanges.length > 0) out.push(`configuration changed since recording: ${comparison.configChanges.map(formatConfigChange).join('; ')}`);
-    if (comparison.unusedExchanges > 0) out.push(c.yellow(`${comparison.unusedExchanges} recorded exchanges were not used`));
+    if (comparison.configChanges.length > 0)
+      out.push(
+        `configuration changed since recording: ${comparison.configChanges.map(formatConfigChange).join('; ')}`,
+      );
+    if (comparison.unusedExchanges > 0)
+      out.push(c.yellow(`${comparison.unusedExchanges} recorded exchanges were not used`));
   } else {
-    if (result.divergences.length === 0) out.push(c.green('no divergence: the harness sent what was recorded'));
+    if (result.divergences.length === 0)
+      out.push(c.green('no divergence: the harness sent what was recorded'));
     else {
       out.push(c.yellow(`first divergence: ${formatDivergence(result.divergences[0]!)}`));
       for (const d of result.divergences.slice(1)) out.push(`  ${formatDivergence(d)}`);
     }
-    if (result.findings?.unusedExchanges) out.push(c.yellow(`${result.findings.unusedExchanges} recorded exchanges were not used`));
+    if (result.findings?.unusedExchanges)
+      out.push(c.yellow(`${result.findings.unusedExchanges} recorded exchanges were not used`));
   }
   if (result.error) out.push(c.red(`error: ${result.error.message}`));
-  out.push(result.status === 'pass' ? c.green('PASS') : c.red(result.status === 'fail' ? `FAIL: ${result.firstFailure}` : 'ERROR: the cassette cannot be replayed'));
+  out.push(
+    result.status === 'pass'
+      ? c.green('PASS')
+      : c.red(
+          result.status === 'fail'
+            ? `FAIL: ${result.firstFailure}`
+            : 'ERROR: the cassette cannot be replayed',
+        ),
+  );
   io.stdout(`${out.join('\n')}\n`);
   return result.status === 'pass' ? 0 : result.status === 'fail' ? 1 : 2;
 }

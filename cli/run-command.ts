@@ -32,7 +32,8 @@ export function loadConfigs(files: readonly string[] | undefined, cwd: string): 
   for (const file of files && files.length > 0 ? files : [DEFAULT_CONFIG_FILE]) {
     try {
       const loaded = loadConfig(path.resolve(cwd, file));
-      if (configs.some((c) => c.name === loaded.name)) problems.push({ file, path: '', reason: `two configurations are named "${loaded.name}"` });
+      if (configs.some((c) => c.name === loaded.name))
+        problems.push({ file, path: '', reason: `two configurations are named "${loaded.name}"` });
       configs.push(loaded);
     } catch (error) {
       if (error instanceof InputError) problems.push(...error.problems.map((p) => ({ ...p, file })));
@@ -60,19 +61,24 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   let scenarios: LoadedScenario[] = [];
   let recordings: LoadedCassette[] = [];
   try {
-    scenarios = flags.scenarios || bothDefault ? await loadScenarioFiles(flags.scenarios ?? ['scenarios'], base) : [];
+    scenarios =
+      flags.scenarios || bothDefault ? await loadScenarioFiles(flags.scenarios ?? ['scenarios'], base) : [];
   } catch (error) {
     if (error instanceof InputError) problems.push(...error.problems);
     else throw error;
   }
   try {
-    recordings = flags.recordings || bothDefault ? await loadCassettes(flags.recordings ?? ['recordings'], base) : [];
+    recordings =
+      flags.recordings || bothDefault ? await loadCassettes(flags.recordings ?? ['recordings'], base) : [];
   } catch (error) {
     if (error instanceof InputError) problems.push(...error.problems);
     else throw error;
   }
   if (problems.length > 0) throw new InputError(problems);
-  if (planCases({ configs, scenarios, recordings, ...(flags.filter ? { filter: flags.filter } : {}) }).length === 0)
+  if (
+    planCases({ configs, scenarios, recordings, ...(flags.filter ? { filter: flags.filter } : {}) })
+      .length === 0
+  )
     throw new InputError([
       {
         file: flags.filter ? `--filter ${JSON.stringify(flags.filter)}` : 'run',
@@ -92,7 +98,8 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     ...(flags.bail ? { bail: true } : {}),
     version: VERSION,
     onCaseEnd: (result, done, total) => {
-      const mark = result.status === 'pass' ? c.green('✓') : result.status === 'fail' ? c.red('✗') : c.yellow('!');
+      const mark =
+        result.status === 'pass' ? c.green('✓') : result.status === 'fail' ? c.red('✗') : c.yellow('!');
       const line = `[${done}/${total}] ${mark} ${result.id}${configs.length > 1 ? ` (${result.config})` : ''}`;
       if (io.isTTY) io.stderr(`\r\u001b[2K${line}${done === total ? '\n' : ''}`);
       else io.stderr(`${line}\n`);

@@ -6,7 +6,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
-import { CONFIG_SCHEMA, DEFAULT_CONFIG, mergeConfig, type HarnessConfig, type PartialConfig } from '../harness/config.ts';
+import {
+  CONFIG_SCHEMA,
+  DEFAULT_CONFIG,
+  mergeConfig,
+  type HarnessConfig,
+  type PartialConfig,
+} from '../harness/config.ts';
 import { InputError, parseJsonInput, problemsFromAjv } from './errors.ts';
 
 /** The package root (where `configs/` and `scenarios/` live), whatever the working directory. */
@@ -28,7 +34,10 @@ const validatePartial = ajv.compile(CONFIG_SCHEMA);
 /** Validates a partial configuration object. @returns the problems, empty when valid. */
 export function configProblems(file: string, value: unknown, prefix = '') {
   if (validatePartial(value)) return [];
-  return problemsFromAjv(file, validatePartial.errors).map((p) => ({ ...p, path: prefix + (p.path === '/' && prefix ? '' : p.path) }));
+  return problemsFromAjv(file, validatePartial.errors).map((p) => ({
+    ...p,
+    path: prefix + (p.path === '/' && prefix ? '' : p.path),
+  }));
 }
 
 /**
@@ -40,10 +49,20 @@ export function loadConfig(file: string = DEFAULT_CONFIG_FILE): NamedConfig {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new InputError([{ file, path: '', reason: `cannot read the configuration: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` }]);
+    throw new InputError([
+      {
+        file,
+        path: '',
+        reason: `cannot read the configuration: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      },
+    ]);
   }
   const value = parseJsonInput(text, file);
   const problems = configProblems(file, value);
   if (problems.length > 0) throw new InputError(problems);
-  return { name: path.basename(file).replace(/\.json$/i, ''), file, config: mergeConfig(DEFAULT_CONFIG, value as PartialConfig) };
+  return {
+    name: path.basename(file).replace(/\.json$/i, ''),
+    file,
+    config: mergeConfig(DEFAULT_CONFIG, value as PartialConfig),
+  };
 }

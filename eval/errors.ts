@@ -34,7 +34,10 @@ export function formatProblem(problem: InputProblem): string {
 /** Converts ajv errors into problems for one file. */
 export function problemsFromAjv(
   file: string,
-  errors: readonly { instancePath: string; message?: string; params?: Record<string, unknown>; keyword: string }[] | null | undefined,
+  errors:
+    | readonly { instancePath: string; message?: string; params?: Record<string, unknown>; keyword: string }[]
+    | null
+    | undefined,
 ): InputProblem[] {
   return (errors ?? []).map((error) => {
     let reason = error.message ?? error.keyword;

@@ -80,7 +80,10 @@ export interface ResultsFile {
     passed: number;
     failed: number;
     errored: number;
-    byKind: Record<'scenario' | 'recording', { total: number; passed: number; failed: number; errored: number }>;
+    byKind: Record<
+      'scenario' | 'recording',
+      { total: number; passed: number; failed: number; errored: number }
+    >;
     byConfig: Record<string, { total: number; passed: number; failed: number; errored: number }>;
     /** Attack success rate over injection cases, per configuration (0..1), when there are any. */
     attackSuccessRate?: Record<string, number>;
@@ -111,10 +114,25 @@ export function summarise(cases: readonly CaseResult[]): ResultsFile['summary'] 
     }
   }
   const attackSuccessRate = Object.fromEntries(Object.entries(attacks).map(([k, v]) => [k, v.hit / v.n]));
-  return { ...all, byKind, byConfig, ...(Object.keys(attackSuccessRate).length > 0 ? { attackSuccessRate } : {}) };
+  return {
+    ...all,
+    byKind,
+    byConfig,
+    ...(Object.keys(attackSuccessRate).length > 0 ? { attackSuccessRate } : {}),
+  };
 }
 
-const counts = { type: 'object', additionalProperties: false, required: ['total', 'passed', 'failed', 'errored'], properties: { total: { type: 'integer' }, passed: { type: 'integer' }, failed: { type: 'integer' }, errored: { type: 'integer' } } };
+const counts = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['total', 'passed', 'failed', 'errored'],
+  properties: {
+    total: { type: 'integer' },
+    passed: { type: 'integer' },
+    failed: { type: 'integer' },
+    errored: { type: 'integer' },
+  },
+};
 
 /** JSON Schema of {@link ResultsFile} (checked in as `reports/schema/results.schema.json`). */
 export const RESULTS_SCHEMA = {
@@ -127,14 +145,37 @@ export const RESULTS_SCHEMA = {
     version: { const: 1 },
     startedAt: { type: 'string' },
     durationMs: { type: 'number' },
-    tool: { type: 'object', required: ['name', 'version'], properties: { name: { type: 'string' }, version: { type: 'string' } } },
-    configs: { type: 'array', items: { type: 'object', required: ['name', 'file'], properties: { name: { type: 'string' }, file: { type: 'string' } } } },
+    tool: {
+      type: 'object',
+      required: ['name', 'version'],
+      properties: { name: { type: 'string' }, version: { type: 'string' } },
+    },
+    configs: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'file'],
+        properties: { name: { type: 'string' }, file: { type: 'string' } },
+      },
+    },
     cases: {
       type: 'array',
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['id', 'kind', 'config', 'status', 'stopReason', 'file', 'tags', 'checks', 'usage', 'verdicts', 'divergences'],
+        required: [
+          'id',
+          'kind',
+          'config',
+          'status',
+          'stopReason',
+          'file',
+          'tags',
+          'checks',
+          'usage',
+          'verdicts',
+          'divergences',
+        ],
         properties: {
           id: { type: 'string' },
           kind: { enum: ['scenario', 'recording'] },
@@ -147,13 +188,28 @@ export const RESULTS_SCHEMA = {
           tags: { type: 'array', items: { type: 'string' } },
           checks: {
             type: 'array',
-            items: { type: 'object', required: ['name', 'pass'], properties: { name: { type: 'string' }, pass: { type: 'boolean' }, expected: {}, observed: {} } },
+            items: {
+              type: 'object',
+              required: ['name', 'pass'],
+              properties: { name: { type: 'string' }, pass: { type: 'boolean' }, expected: {}, observed: {} },
+            },
           },
           usage: { type: 'object' },
           verdicts: { type: 'object' },
           divergences: {
             type: 'array',
-            items: { type: 'object', required: ['exchange', 'path', 'kind'], properties: { exchange: { type: 'integer' }, path: { type: 'string' }, kind: { enum: ['changed', 'missing', 'extra', 'omitted'] }, recorded: {}, replayed: {}, omitted: { type: 'integer' } } },
+            items: {
+              type: 'object',
+              required: ['exchange', 'path', 'kind'],
+              properties: {
+                exchange: { type: 'integer' },
+                path: { type: 'string' },
+                kind: { enum: ['changed', 'missing', 'extra', 'omitted'] },
+                recorded: {},
+                replayed: {},
+                omitted: { type: 'integer' },
+              },
+            },
           },
           firstFailure: { type: 'string' },
           error: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
@@ -172,7 +228,10 @@ export const RESULTS_SCHEMA = {
         errored: { type: 'integer' },
         byKind: { type: 'object', additionalProperties: counts },
         byConfig: { type: 'object', additionalProperties: counts },
-        attackSuccessRate: { type: 'object', additionalProperties: { type: 'number', minimum: 0, maximum: 1 } },
+        attackSuccessRate: {
+          type: 'object',
+          additionalProperties: { type: 'number', minimum: 0, maximum: 1 },
+        },
       },
     },
   },
@@ -199,14 +258,18 @@ export function scrubPaths<T>(value: T, replacements: readonly [string, string][
       return s;
     }
     if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
   };
   return walk(value) as T;
 }
 
 /** The fields every case result shares that the runner knows before the run. */
-export type CaseBase = Omit<CaseResult, 'status' | 'stopReason' | 'checks' | 'usage' | 'verdicts' | 'divergences'> & { divergences?: CaseResult['divergences'] };
+export type CaseBase = Omit<
+  CaseResult,
+  'status' | 'stopReason' | 'checks' | 'usage' | 'verdicts' | 'divergences'
+> & { divergences?: CaseResult['divergences'] };
 
 /** One line for a failed check: `name: expected X, observed Y` (values cut to 80 characters). */
 export function describeFailure(check: Check): string {
@@ -259,7 +322,16 @@ export function errorCase(base: CaseBase, error: unknown, startedMs: number): Ca
     status: 'error',
     stopReason: null,
     checks: [],
-    usage: { modelCalls: 0, turns: 0, toolCalls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, costUsd: 0, durationMs: Math.round(performance.now() - startedMs) },
+    usage: {
+      modelCalls: 0,
+      turns: 0,
+      toolCalls: 0,
+      promptTokens: 0,
+      completionTokens: 0,
+      totalTokens: 0,
+      costUsd: 0,
+      durationMs: Math.round(performance.now() - startedMs),
+    },
     verdicts: countVerdicts([]),
     error: { message },
     firstFailure: `error: ${message.split('\n')[0]}`,
@@ -267,11 +339,17 @@ export function errorCase(base: CaseBase, error: unknown, startedMs: number): Ca
 }
 
 /** Replay findings of a recording: tool calls, schema-invalid calls, unknown tools, unused exchanges, divergences. */
-export function replayFindings(calls: readonly CallRecord[], divergences: readonly Divergence[], unusedExchanges: number): NonNullable<CaseResult['findings']> {
+export function replayFindings(
+  calls: readonly CallRecord[],
+  divergences: readonly Divergence[],
+  unusedExchanges: number,
+): NonNullable<CaseResult['findings']> {
   const first = divergences[0];
   return {
     toolCalls: calls.length,
-    schemaInvalidCalls: calls.filter((c) => c.errorType === 'invalid_arguments' || c.errorType === 'invalid_json').map((c) => `${c.tool}(${c.callId}): ${c.errorType}`),
+    schemaInvalidCalls: calls
+      .filter((c) => c.errorType === 'invalid_arguments' || c.errorType === 'invalid_json')
+      .map((c) => `${c.tool}(${c.callId}): ${c.errorType}`),
     unknownTools: calls.filter((c) => c.errorType === 'unknown_tool').map((c) => c.tool),
     unusedExchanges,
     divergenceCount: countDivergences(divergences),

@@ -16,10 +16,23 @@ import { LocalSandbox } from '../harness/sandbox/local.ts';
 import type { Cassette } from './cassette/types.ts';
 import type { Model } from '../harness/model/types.ts';
 import type { HttpReplayModel, MatchMode } from './replay/http-replay.ts';
-import { isOwnRecording, replayRecorded, type RecordedReplay, type ReplayComparison } from './replay/replay-recorded.ts';
+import {
+  isOwnRecording,
+  replayRecorded,
+  type RecordedReplay,
+  type ReplayComparison,
+} from './replay/replay-recorded.ts';
 import { ReplayModel } from './replay/replay-model.ts';
 import { replayPlan } from './replay/recorded-tools.ts';
-import { caseFromRun, countDivergences, errorCase, replayFindings, scrubPaths, type CaseResult, type Check } from './results.ts';
+import {
+  caseFromRun,
+  countDivergences,
+  errorCase,
+  replayFindings,
+  scrubPaths,
+  type CaseResult,
+  type Check,
+} from './results.ts';
 
 /**
  * The outcome of one replay: the case result, the run, the replay model (divergences, unused
@@ -59,7 +72,10 @@ export async function runRecording(
 ): Promise<RecordingRun> {
   const started = performance.now();
   const imported = isImported(cassette);
-  const match = options.match === 'counterfactual' ? 'sequential' : (options.match ?? (imported ? 'sequential' : 'strict'));
+  const match =
+    options.match === 'counterfactual'
+      ? 'sequential'
+      : (options.match ?? (imported ? 'sequential' : 'strict'));
   const caseBase = {
     id: `recording/${cassette.meta.id}`,
     kind: 'recording' as const,
@@ -76,11 +92,18 @@ export async function runRecording(
         ...(options.workspace ? { workspace: options.workspace } : {}),
         ...(options.then ? { then: options.then } : {}),
       });
-      return { result: ownRecordingResult(replay, caseBase, options.match ?? 'strict', started), run: replay.run, model: replay.model, comparison: replay.comparison };
+      return {
+        result: ownRecordingResult(replay, caseBase, options.match ?? 'strict', started),
+        run: replay.run,
+        model: replay.model,
+        comparison: replay.comparison,
+      };
     }
     const model = new ReplayModel(cassette, match);
     const plan = replayPlan(cassette, { model });
-    const workspace = options.workspace ? await realpath(options.workspace) : (temp = await realpath(await mkdtemp(path.join(tmpdir(), 'hb-replay-'))));
+    const workspace = options.workspace
+      ? await realpath(options.workspace)
+      : (temp = await realpath(await mkdtemp(path.join(tmpdir(), 'hb-replay-'))));
     const files = (cassette.meta.workspace as { files?: Record<string, string> } | undefined)?.files;
     if (temp && files)
       for (const [relative, content] of Object.entries(files)) {
@@ -93,7 +116,10 @@ export async function runRecording(
       systemPrompt: '',
     });
     const seed = cassette.deps;
-    const deps = deterministicDeps({ ...(seed?.clock?.[0] !== undefined ? { startMs: seed.clock[0] } : {}), ...(typeof seed?.randomSeed === 'number' ? { seed: seed.randomSeed } : {}) });
+    const deps = deterministicDeps({
+      ...(seed?.clock?.[0] !== undefined ? { startMs: seed.clock[0] } : {}),
+      ...(typeof seed?.randomSeed === 'number' ? { seed: seed.randomSeed } : {}),
+    });
     const run = await runHarness({
       task: plan.task,
       config,
@@ -109,12 +135,23 @@ export async function runRecording(
     const unused = model.unusedExchanges().length;
     const divergences = model.divergences;
     const divergenceCount = countDivergences(divergences);
-    const errored = run.stopReason === 'model_error' && /recording_mismatch/.test(run.stopDetail ?? '') && imported;
+    const errored =
+      run.stopReason === 'model_error' && /recording_mismatch/.test(run.stopDetail ?? '') && imported;
     const checks: Check[] = [
-      { name: 'replay.completed', pass: !errored, expected: 'the run ends without a harness error', observed: run.stopDetail ?? run.stopReason },
+      {
+        name: 'replay.completed',
+        pass: !errored,
+        expected: 'the run ends without a harness error',
+        observed: run.stopDetail ?? run.stopReason,
+      },
     ];
     if (!imported) {
-      checks.push({ name: 'replay.divergences', pass: divergenceCount === 0, expected: 0, observed: divergenceCount });
+      checks.push({
+        name: 'replay.divergences',
+        pass: divergenceCount === 0,
+        expected: 0,
+        observed: divergenceCount,
+      });
       checks.push({ name: 'replay.unusedExchanges', pass: unused === 0, expected: 0, observed: unused });
     }
     const result: CaseResult = {
@@ -134,17 +171,47 @@ export async function runRecording(
  * recorded one, every request matched and every exchange was used. A counterfactual replay
  * passes when the run completes (differences are its findings).
  */
-function ownRecordingResult(replay: RecordedReplay, caseBase: Omit<CaseResult, 'status' | 'stopReason' | 'checks' | 'usage' | 'verdicts' | 'divergences'>, match: MatchMode, started: number): CaseResult {
+function ownRecordingResult(
+  replay: RecordedReplay,
+  caseBase: Omit<CaseResult, 'status' | 'stopReason' | 'checks' | 'usage' | 'verdicts' | 'divergences'>,
+  match: MatchMode,
+  started: number,
+): CaseResult {
   const { run, comparison } = replay;
   const divergenceCount = countDivergences(comparison.requestDivergences);
-  const broke = run.stopReason === 'model_error' && /recording_(mismatch|exhausted)|script_exhausted/.test(run.stopDetail ?? '');
+  const broke =
+    run.stopReason === 'model_error' &&
+    /recording_(mismatch|exhausted)|script_exhausted/.test(run.stopDetail ?? '');
   const checks: Check[] = [];
   if (match !== 'counterfactual') {
-    checks.push({ name: 'replay.ledger', pass: comparison.ledgerDifferences.length === 0, expected: 'the recorded ledger', observed: comparison.ledgerDifferences.length === 0 ? 'the recorded ledger' : `${comparison.ledgerDifferences.length} differences; first: ${comparison.headline}` });
-    checks.push({ name: 'replay.divergences', pass: divergenceCount === 0, expected: 0, observed: divergenceCount });
-    checks.push({ name: 'replay.unusedExchanges', pass: comparison.unusedExchanges === 0, expected: 0, observed: comparison.unusedExchanges });
+    checks.push({
+      name: 'replay.ledger',
+      pass: comparison.ledgerDifferences.length === 0,
+      expected: 'the recorded ledger',
+      observed:
+        comparison.ledgerDifferences.length === 0
+          ? 'the recorded ledger'
+          : `${comparison.ledgerDifferences.length} differences; first: ${comparison.headline}`,
+    });
+    checks.push({
+      name: 'replay.divergences',
+      pass: divergenceCount === 0,
+      expected: 0,
+      observed: divergenceCount,
+    });
+    checks.push({
+      name: 'replay.unusedExchanges',
+      pass: comparison.unusedExchanges === 0,
+      expected: 0,
+      observed: comparison.unusedExchanges,
+    });
   }
-  checks.push({ name: 'replay.completed', pass: match !== 'counterfactual' || !broke, expected: 'the run ends without a replay error', observed: run.stopDetail ?? run.stopReason });
+  checks.push({
+    name: 'replay.completed',
+    pass: match !== 'counterfactual' || !broke,
+    expected: 'the run ends without a replay error',
+    observed: run.stopDetail ?? run.stopReason,
+  });
   return {
     ...caseFromRun({ ...caseBase, divergences: comparison.requestDivergences }, run, checks, started),
     findings: replayFindings(run.ledger.calls, comparison.requestDivergences, comparison.unusedExchanges),

@@ -45,7 +45,11 @@ export function scenarioTools(scenario: Scenario, config: HarnessConfig): ToolDe
  * Runs one loaded scenario.
  * @param configName the name shown in results (`default`, `strict`, …)
  */
-export async function runScenario(loaded: LoadedScenario, base: { name: string; config: HarnessConfig }, options: { deps?: HarnessDeps } = {}): Promise<ScenarioRun> {
+export async function runScenario(
+  loaded: LoadedScenario,
+  base: { name: string; config: HarnessConfig },
+  options: { deps?: HarnessDeps } = {},
+): Promise<ScenarioRun> {
   const { scenario } = loaded;
   const started = performance.now();
   const caseBase = {
@@ -91,15 +95,33 @@ export async function runScenario(loaded: LoadedScenario, base: { name: string; 
     const attackCheck = checks.find((c) => c.name === 'attack');
     const result: CaseResult = {
       ...caseFromRun(caseBase, run, checks, started),
-      ...(attackCheck ? { attack: { succeeded: Boolean((attackCheck.observed as { succeeded?: boolean } | undefined)?.succeeded) } } : {}),
+      ...(attackCheck
+        ? {
+            attack: {
+              succeeded: Boolean((attackCheck.observed as { succeeded?: boolean } | undefined)?.succeeded),
+            },
+          }
+        : {}),
     };
-    return { result: scrubPaths(result, [[built.workspace, '$WS'], [built.outside, '$OUTSIDE']]), run };
+    return {
+      result: scrubPaths(result, [
+        [built.workspace, '$WS'],
+        [built.outside, '$OUTSIDE'],
+      ]),
+      run,
+    };
   } catch (error) {
     const result = errorCase(caseBase, error, started);
-    return { result: built ? scrubPaths(result, [[built.workspace, '$WS'], [built.outside, '$OUTSIDE']]) : result };
+    return {
+      result: built
+        ? scrubPaths(result, [
+            [built.workspace, '$WS'],
+            [built.outside, '$OUTSIDE'],
+          ])
+        : result,
+    };
   } finally {
     await built?.cleanup();
     if (notesDir) await rm(notesDir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
-

@@ -50,9 +50,18 @@ export async function loadCassettes(patterns: readonly string[], cwd: string): P
   const files = new Set<string>();
   const problems: InputProblem[] = [];
   for (const pattern of patterns) {
-    const expanded = /[*?{[]/.test(pattern) ? pattern : pattern.endsWith('.json') ? pattern : `${pattern.replace(/\/$/, '')}/**/*.json`;
-    const matched = await glob(expanded, { cwd, absolute: true, ignore: ['**/node_modules/**', '**/schema/**'] });
-    if (matched.length === 0) problems.push({ file: pattern, path: '', reason: 'no cassette matches this path or glob' });
+    const expanded = /[*?{[]/.test(pattern)
+      ? pattern
+      : pattern.endsWith('.json')
+        ? pattern
+        : `${pattern.replace(/\/$/, '')}/**/*.json`;
+    const matched = await glob(expanded, {
+      cwd,
+      absolute: true,
+      ignore: ['**/node_modules/**', '**/schema/**'],
+    });
+    if (matched.length === 0)
+      problems.push({ file: pattern, path: '', reason: 'no cassette matches this path or glob' });
     for (const file of matched) files.add(file);
   }
   const out: LoadedCassette[] = [];
@@ -75,14 +84,19 @@ export async function loadScenarioFiles(patterns: readonly string[], cwd: string
 }
 
 /** The cases to run, in a stable order: scenarios then recordings, each by id, per configuration. */
-export function planCases(options: Pick<SuiteOptions, 'configs' | 'scenarios' | 'recordings' | 'filter'>): PlannedCase[] {
+export function planCases(
+  options: Pick<SuiteOptions, 'configs' | 'scenarios' | 'recordings' | 'filter'>,
+): PlannedCase[] {
   const filter = options.filter?.toLowerCase();
   const keep = (id: string) => !filter || id.toLowerCase().includes(filter);
   const cases: PlannedCase[] = [];
   for (const config of options.configs) {
     for (const scenario of [...options.scenarios].sort((a, b) => a.scenario.id.localeCompare(b.scenario.id)))
-      if (keep(scenario.scenario.id)) cases.push({ kind: 'scenario', id: scenario.scenario.id, scenario, config });
-    for (const recording of [...options.recordings].sort((a, b) => a.cassette.meta.id.localeCompare(b.cassette.meta.id))) {
+      if (keep(scenario.scenario.id))
+        cases.push({ kind: 'scenario', id: scenario.scenario.id, scenario, config });
+    for (const recording of [...options.recordings].sort((a, b) =>
+      a.cassette.meta.id.localeCompare(b.cassette.meta.id),
+    )) {
       const id = `recording/${recording.cassette.meta.id}`;
       if (keep(id)) cases.push({ kind: 'recording', id, recording, config });
     }
@@ -125,7 +139,10 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - started),
     tool: { name: 'harness-bench', version: options.version },
-    configs: options.configs.map((c) => ({ name: c.name, file: path.relative(process.cwd(), c.file) || c.file })),
+    configs: options.configs.map((c) => ({
+      name: c.name,
+      file: path.relative(process.cwd(), c.file) || c.file,
+    })),
     cases,
     summary: summarise(cases),
   };

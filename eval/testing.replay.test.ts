@@ -15,20 +15,32 @@ describe('replayCassette (harness-bench/testing)', () => {
   it('names the first divergence and its cause under another configuration', async () => {
     const replay = await replayCassette(EXAMPLE, { cwd: PACKAGE_ROOT, config: 'configs/permissive.json' });
     expect(replay.passed).toBe(false);
-    expect(replay.firstDivergence).toMatch(/^turn 2, call call_sum1 write_file: verdict "ask:denied" → "allow"; executed false → true/);
+    expect(replay.firstDivergence).toMatch(
+      /^turn 2, call call_sum1 write_file: verdict "ask:denied" → "allow"; executed false → true/,
+    );
     expect(replay.firstDivergence).toContain('permissions.effects.write "ask" → "allow"');
-    expect(replay.differences.at(-1)).toMatchObject({ step: 'stop', cause: expect.stringContaining('the replay stops there') });
+    expect(replay.differences.at(-1)).toMatchObject({
+      step: 'stop',
+      cause: expect.stringContaining('the replay stops there'),
+    });
   });
 
   it('counterfactual: hands over to scripted turns where the harness leaves the recording', async () => {
-    const replay = await replayCassette(EXAMPLE, { cwd: PACKAGE_ROOT, config: 'configs/permissive.json', match: 'counterfactual', then: [{ content: 'Wrote summary.txt.' }] });
+    const replay = await replayCassette(EXAMPLE, {
+      cwd: PACKAGE_ROOT,
+      config: 'configs/permissive.json',
+      match: 'counterfactual',
+      then: [{ content: 'Wrote summary.txt.' }],
+    });
     expect(replay.passed).toBe(true);
     expect(replay.comparison!.handoverAt).toBe(3);
     expect(replay.run!.finalAnswer).toBe('Wrote summary.txt.');
   });
 
   it('replays an imported cassette too (sequential, divergences are findings)', async () => {
-    const replay = await replayCassette('recordings/real/openai-gpt5mini-tool-auto-loop.json', { cwd: PACKAGE_ROOT });
+    const replay = await replayCassette('recordings/real/openai-gpt5mini-tool-auto-loop.json', {
+      cwd: PACKAGE_ROOT,
+    });
     expect(replay.passed).toBe(true);
     expect(replay.differences).toEqual([]);
   });

@@ -7,8 +7,15 @@ const scenario: Scenario = {
   task: 'Read a.txt',
   tools: ['read_file'],
   workspace: { files: { 'a.txt': 'alpha\n' } },
-  model: [{ tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } }] }, { content: 'alpha' }],
-  expect: { stopReason: 'final_answer', executed: ['c1'], results: { c1: { ok: true, includes: ['alpha'] } } },
+  model: [
+    { tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } }] },
+    { content: 'alpha' },
+  ],
+  expect: {
+    stopReason: 'final_answer',
+    executed: ['c1'],
+    results: { c1: { ok: true, includes: ['alpha'] } },
+  },
 };
 
 describe('harness-bench/testing', () => {
@@ -19,9 +26,12 @@ describe('harness-bench/testing', () => {
   });
 
   it('runScenario reports a failed expectation with the observed value', async () => {
-    const { result } = await runScenario({ ...scenario, expect: { ...scenario.expect, stopReason: 'max_turns' } });
+    const { result } = await runScenario({
+      ...scenario,
+      expect: { ...scenario.expect, stopReason: 'max_turns' },
+    });
     expect(result.status).toBe('fail');
-    expect(result.firstFailure).toBe("stopReason: expected max_turns, observed final_answer");
+    expect(result.firstFailure).toBe('stopReason: expected max_turns, observed final_answer');
   });
 
   it('runScenario loads a scenario file by path', async () => {
@@ -33,6 +43,8 @@ describe('harness-bench/testing', () => {
     const model = new ScriptedModel([{ content: 'hi' }]);
     const response = await model.generate({ model: 'm', messages: [] });
     expect(response.content).toBe('hi');
-    await expect(model.generate({ model: 'm', messages: [] })).rejects.toMatchObject({ code: 'script_exhausted' });
+    await expect(model.generate({ model: 'm', messages: [] })).rejects.toMatchObject({
+      code: 'script_exhausted',
+    });
   });
 });

@@ -38,13 +38,21 @@ export type { LedgerDifference } from './replay/ledger-diff.ts';
  * the raw run (transcript, events, ledger).
  * @throws InputError when the scenario or the configuration is invalid.
  */
-export async function runScenario(scenario: string | Scenario, options: { config?: string; cwd?: string } = {}): Promise<ScenarioRun> {
+export async function runScenario(
+  scenario: string | Scenario,
+  options: { config?: string; cwd?: string } = {},
+): Promise<ScenarioRun> {
   const cwd = options.cwd ?? process.cwd();
-  const config: NamedConfig = loadConfig(options.config ? path.resolve(cwd, options.config) : DEFAULT_CONFIG_FILE);
+  const config: NamedConfig = loadConfig(
+    options.config ? path.resolve(cwd, options.config) : DEFAULT_CONFIG_FILE,
+  );
   let loaded: LoadedScenario;
   if (typeof scenario === 'string') {
     const { scenarios } = await loadScenarios([scenario], cwd);
-    if (scenarios.length !== 1) throw new InputError([{ file: scenario, path: '', reason: `expected one scenario, found ${scenarios.length}` }]);
+    if (scenarios.length !== 1)
+      throw new InputError([
+        { file: scenario, path: '', reason: `expected one scenario, found ${scenarios.length}` },
+      ]);
     loaded = scenarios[0]!;
   } else {
     const problems = validateScenario(scenario, '(inline scenario)');
@@ -83,18 +91,29 @@ export interface CassetteReplay extends RecordingRun {
  * Never reaches the network: recorded exchanges are served in memory.
  * @throws InputError when the cassette or the configuration is invalid.
  */
-export async function replayCassette(file: string, options: ReplayCassetteOptions = {}): Promise<CassetteReplay> {
+export async function replayCassette(
+  file: string,
+  options: ReplayCassetteOptions = {},
+): Promise<CassetteReplay> {
   const cwd = options.cwd ?? process.cwd();
-  const config: NamedConfig = loadConfig(options.config ? path.resolve(cwd, options.config) : DEFAULT_CONFIG_FILE);
+  const config: NamedConfig = loadConfig(
+    options.config ? path.resolve(cwd, options.config) : DEFAULT_CONFIG_FILE,
+  );
   const cassette = loadCassette(path.resolve(cwd, file));
-  const then = Array.isArray(options.then) ? new ScriptedModel(options.then, { name: 'counterfactual' }) : options.then;
+  const then = Array.isArray(options.then)
+    ? new ScriptedModel(options.then, { name: 'counterfactual' })
+    : options.then;
   const replay = await runRecording(cassette, file, config, {
     ...(options.match ? { match: options.match } : {}),
     ...(options.workspace ? { workspace: path.resolve(cwd, options.workspace) } : {}),
     ...(then ? { then } : {}),
   });
   const firstRequest = replay.result.divergences[0];
-  const firstDivergence = replay.comparison ? replay.comparison.headline : firstRequest ? `request ${firstRequest.exchange}: ${formatDivergence(firstRequest)}` : undefined;
+  const firstDivergence = replay.comparison
+    ? replay.comparison.headline
+    : firstRequest
+      ? `request ${firstRequest.exchange}: ${formatDivergence(firstRequest)}`
+      : undefined;
   return {
     ...replay,
     passed: replay.result.status === 'pass',

@@ -79,7 +79,14 @@ export interface HarnessConfig {
      * output cap), `spill` (full output to a file), `stub` (old outputs → stubs), `drop` (oldest
      * turns removed), `compact` (model-written summary at `compactAt`), `reminder` (late reminder).
      */
-    layers: { cap: boolean; spill: boolean; stub: boolean; drop: boolean; compact: boolean; reminder: boolean };
+    layers: {
+      cap: boolean;
+      spill: boolean;
+      stub: boolean;
+      drop: boolean;
+      compact: boolean;
+      reminder: boolean;
+    };
   };
   /**
    * Sessions: append-only JSONL files in `dir` (relative to the workspace). `enabled` records a
@@ -131,7 +138,8 @@ type DeepPartial<T> = T extends unknown[] ? T : T extends object ? { [K in keyof
  */
 export const DEFAULT_CONFIG: HarnessConfig = {
   model: { name: 'gpt-4o-mini', settings: {} },
-  systemPrompt: 'You are a careful coding agent. Use the tools to inspect and change the workspace. Answer briefly when done.',
+  systemPrompt:
+    'You are a careful coding agent. Use the tools to inspect and change the workspace. Answer briefly when done.',
   tools: ['read_file', 'write_file', 'str_replace', 'list_dir'],
   limits: {
     maxTurns: 50,
@@ -239,7 +247,9 @@ export const CONFIG_SCHEMA = {
       properties: {
         enabled: { type: 'boolean' },
         dir: { type: 'string', minLength: 1 },
-        resume: { anyOf: [{ type: 'string', pattern: '^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$' }, { type: 'null' }] },
+        resume: {
+          anyOf: [{ type: 'string', pattern: '^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$' }, { type: 'null' }],
+        },
       },
     },
     permissions: {
@@ -263,7 +273,11 @@ export const CONFIG_SCHEMA = {
             type: 'object',
             additionalProperties: false,
             required: ['pattern', 'access', 'action'],
-            properties: { pattern: { type: 'string', minLength: 1 }, access: { enum: ['read', 'write'] }, action },
+            properties: {
+              pattern: { type: 'string', minLength: 1 },
+              access: { enum: ['read', 'write'] },
+              action,
+            },
           },
         },
         effects: {
@@ -277,7 +291,10 @@ export const CONFIG_SCHEMA = {
             type: 'object',
             additionalProperties: false,
             required: ['pattern', 'access'],
-            properties: { pattern: { type: 'string', minLength: 1 }, access: { enum: ['read', 'write', 'any'] } },
+            properties: {
+              pattern: { type: 'string', minLength: 1 },
+              access: { enum: ['read', 'write', 'any'] },
+            },
           },
         },
       },
@@ -290,7 +307,12 @@ export const CONFIG_SCHEMA = {
     subagent: {
       type: 'object',
       additionalProperties: false,
-      properties: { maxTurns: positiveInt, maxDepth: { type: 'integer', minimum: 0 }, maxConcurrency: positiveInt, maxTotal: positiveInt },
+      properties: {
+        maxTurns: positiveInt,
+        maxDepth: { type: 'integer', minimum: 0 },
+        maxConcurrency: positiveInt,
+        maxTotal: positiveInt,
+      },
     },
     taint: {
       type: 'object',
@@ -307,7 +329,10 @@ export const CONFIG_SCHEMA = {
         type: 'object',
         additionalProperties: false,
         required: ['inputUsdPerMTok', 'outputUsdPerMTok'],
-        properties: { inputUsdPerMTok: { type: 'number', minimum: 0 }, outputUsdPerMTok: { type: 'number', minimum: 0 } },
+        properties: {
+          inputUsdPerMTok: { type: 'number', minimum: 0 },
+          outputUsdPerMTok: { type: 'number', minimum: 0 },
+        },
       },
     },
     textToolCalls: { enum: ['correct', 'ignore'] },
@@ -323,7 +348,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * is mutated. Keys `$schema` and `description` of config files are dropped.
  */
 export function mergeConfig<T>(base: T, override: unknown): T {
-  if (!isPlainObject(base) || !isPlainObject(override)) return (override === undefined ? base : override) as T;
+  if (!isPlainObject(base) || !isPlainObject(override))
+    return (override === undefined ? base : override) as T;
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(override)) {
     if (key === '$schema' || key === 'description' || value === undefined) continue;

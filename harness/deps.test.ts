@@ -12,7 +12,11 @@ describe('deterministicDeps', () => {
 
   it('counts ids per prefix from 1, zero-padded', () => {
     const deps = deterministicDeps();
-    expect([deps.newId('call_'), deps.newId('call_'), deps.newId('run_')]).toEqual(['call_0001', 'call_0002', 'run_0001']);
+    expect([deps.newId('call_'), deps.newId('call_'), deps.newId('run_')]).toEqual([
+      'call_0001',
+      'call_0002',
+      'run_0001',
+    ]);
   });
 
   it('random is a seeded stream in [0, 1): same seed same numbers, other seed other numbers', () => {
@@ -41,7 +45,12 @@ describe('liveDeps', () => {
 describe('mergeConfig and priceFor', () => {
   it('merges objects deeply, replaces arrays, drops $schema and description, and mutates nothing', () => {
     const base = structuredClone(DEFAULT_CONFIG);
-    const merged = mergeConfig(DEFAULT_CONFIG, { $schema: 'x', description: 'y', limits: { maxTurns: 3 }, permissions: { bash: [{ pattern: 'ls', action: 'allow' }] } } as never);
+    const merged = mergeConfig(DEFAULT_CONFIG, {
+      $schema: 'x',
+      description: 'y',
+      limits: { maxTurns: 3 },
+      permissions: { bash: [{ pattern: 'ls', action: 'allow' }] },
+    } as never);
     expect(merged.limits).toEqual({ ...DEFAULT_CONFIG.limits, maxTurns: 3 });
     expect(merged.permissions.bash).toEqual([{ pattern: 'ls', action: 'allow' }]);
     expect(merged.permissions.mode).toBe(DEFAULT_CONFIG.permissions.mode);
@@ -51,13 +60,19 @@ describe('mergeConfig and priceFor', () => {
 
   it('every budget has a non-zero default', () => {
     const { maxTurns, maxToolCalls, maxTokens, maxCostUsd, maxWallMs } = DEFAULT_CONFIG.limits;
-    for (const value of [maxTurns, maxToolCalls, maxTokens, maxCostUsd, maxWallMs]) expect(value).toBeGreaterThan(0);
+    for (const value of [maxTurns, maxToolCalls, maxTokens, maxCostUsd, maxWallMs])
+      expect(value).toBeGreaterThan(0);
   });
 
   it('prices a model by its own entry, else *, else zero', () => {
-    const config = mergeConfig(DEFAULT_CONFIG, { pricing: { 'gpt-x': { inputUsdPerMTok: 2, outputUsdPerMTok: 8 } } });
+    const config = mergeConfig(DEFAULT_CONFIG, {
+      pricing: { 'gpt-x': { inputUsdPerMTok: 2, outputUsdPerMTok: 8 } },
+    });
     expect(priceFor(config, 'gpt-x')).toEqual({ inputUsdPerMTok: 2, outputUsdPerMTok: 8 });
     expect(priceFor(config, 'other')).toEqual(DEFAULT_CONFIG.pricing['*']);
-    expect(priceFor({ ...config, pricing: {} }, 'other')).toEqual({ inputUsdPerMTok: 0, outputUsdPerMTok: 0 });
+    expect(priceFor({ ...config, pricing: {} }, 'other')).toEqual({
+      inputUsdPerMTok: 0,
+      outputUsdPerMTok: 0,
+    });
   });
 });

@@ -30,7 +30,9 @@ export interface HarnessDeps {
  * advances `stepMs` on every read; ids count up from 1; randomness is a seeded
  * mulberry32 stream (https://gist.github.com/tommyettinger/46a874533244883189143505d203312c).
  */
-export function deterministicDeps(options: { startMs?: number; stepMs?: number; seed?: number } = {}): HarnessDeps {
+export function deterministicDeps(
+  options: { startMs?: number; stepMs?: number; seed?: number } = {},
+): HarnessDeps {
   let clock = options.startMs ?? 1_764_400_000_000;
   const step = options.stepMs ?? 1;
   const counters = new Map<string, number>();

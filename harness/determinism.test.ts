@@ -17,8 +17,12 @@ function sourceFiles(dir: string): string[] {
 const FORBIDDEN = /\b(Date\s*\.\s*now|Math\s*\.\s*random)\s*\(/;
 
 function offendingLines(text: string): string[] {
-  const withoutComments = text.replace(/\/\*[\s\S]*?\*\//g, (block) => block.replace(/[^\n]/g, ' ')).replace(/(^|[^:])\/\/.*$/gm, '$1');
-  return withoutComments.split('\n').flatMap((line, i) => (FORBIDDEN.test(line) ? [`${i + 1}: ${line.trim()}`] : []));
+  const withoutComments = text
+    .replace(/\/\*[\s\S]*?\*\//g, (block) => block.replace(/[^\n]/g, ' '))
+    .replace(/(^|[^:])\/\/.*$/gm, '$1');
+  return withoutComments
+    .split('\n')
+    .flatMap((line, i) => (FORBIDDEN.test(line) ? [`${i + 1}: ${line.trim()}`] : []));
 }
 
 describe('determinism is injected', () => {
@@ -35,7 +39,9 @@ describe('determinism is injected', () => {
   it('no file under harness/ except deps.ts reads the real clock or randomness directly', () => {
     const files = sourceFiles(root).filter((file) => path.relative(root, file) !== 'deps.ts');
     expect(files.length).toBeGreaterThan(20);
-    const offenders = files.flatMap((file) => offendingLines(readFileSync(file, 'utf8')).map((line) => `${path.relative(root, file)}:${line}`));
+    const offenders = files.flatMap((file) =>
+      offendingLines(readFileSync(file, 'utf8')).map((line) => `${path.relative(root, file)}:${line}`),
+    );
     expect(offenders).toEqual([]);
   });
 });

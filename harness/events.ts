@@ -25,7 +25,13 @@ export interface RunStartEvent extends EventBase {
    * The session the run records to, when sessions are on: `resumed` with how many messages were
    * restored, and the 1-based numbers of damaged lines skipped on load (copied to `quarantineFile`).
    */
-  session?: { id: string; resumed: boolean; restoredMessages: number; skippedLines: number[]; quarantineFile?: string };
+  session?: {
+    id: string;
+    resumed: boolean;
+    restoredMessages: number;
+    skippedLines: number[];
+    quarantineFile?: string;
+  };
 }
 
 /** A model call is about to be made. `turn` is 1-based; `wrapUp` marks the reserved tool-less turn. */
@@ -202,4 +208,8 @@ export const EVENT_TYPES: readonly HarnessEventType[] = [
 ];
 
 /** An event before `seq`, `atMs` and `scope` are stamped on it. */
-export type UnstampedEvent = HarnessEvent extends infer E ? (E extends HarnessEvent ? Omit<E, 'seq' | 'atMs' | 'scope'> : never) : never;
+export type UnstampedEvent = HarnessEvent extends infer E
+  ? E extends HarnessEvent
+    ? Omit<E, 'seq' | 'atMs' | 'scope'>
+    : never
+  : never;

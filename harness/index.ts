@@ -4,22 +4,60 @@
  */
 export { runHarness, type RunOptions } from './loop/run.ts';
 export { STOP_REASONS, type StopReason } from './loop/stop-reasons.ts';
-export { DEFAULT_CONFIG, CONFIG_SCHEMA, mergeConfig, type HarnessConfig, type PartialConfig } from './config.ts';
+export {
+  DEFAULT_CONFIG,
+  CONFIG_SCHEMA,
+  mergeConfig,
+  type HarnessConfig,
+  type PartialConfig,
+} from './config.ts';
 export { deterministicDeps, liveDeps, type HarnessDeps } from './deps.ts';
 export { EVENT_TYPES, type HarnessEvent, type HarnessEventType } from './events.ts';
-export { buildLedger, type Ledger, type CallRecord, type TurnRecord, type RunResult, type RunUsage } from './ledger.ts';
-export { ModelError, type Model, type ModelRequest, type ModelResponse, type ChatMessage } from './model/types.ts';
+export {
+  buildLedger,
+  type Ledger,
+  type CallRecord,
+  type TurnRecord,
+  type RunResult,
+  type RunUsage,
+} from './ledger.ts';
+export {
+  ModelError,
+  type Model,
+  type ModelRequest,
+  type ModelResponse,
+  type ChatMessage,
+} from './model/types.ts';
 export { OpenAIModel, liveModelSettings, type OpenAIModelOptions } from './model/openai-model.ts';
 export { ScriptedModel } from './model/scripted-model.ts';
 export { StreamAssembler, assembleChunks } from './model/stream-assembler.ts';
 export { ToolRegistry } from './tools/registry.ts';
-export { ERROR_TYPES, type ErrorType, type ToolDefinition, type ToolResult, type ToolOutput, type EffectClass } from './tools/types.ts';
+export {
+  ERROR_TYPES,
+  type ErrorType,
+  type ToolDefinition,
+  type ToolResult,
+  type ToolOutput,
+  type EffectClass,
+} from './tools/types.ts';
 export { BUILTIN_TOOLS, builtinTools } from './tools/builtin/index.ts';
 export { decide, type PolicyInput } from './policy/policy.ts';
 export { resolvePath } from './policy/paths.ts';
-export { decideCommand, prepareCall, decideCall, type CommandDecision, type PreparedCall } from './policy/command-policy.ts';
+export {
+  decideCommand,
+  prepareCall,
+  decideCall,
+  type CommandDecision,
+  type PreparedCall,
+} from './policy/command-policy.ts';
 export { analyseCommand, type CommandAnalysis, type CommandPart } from './policy/shell-analysis.ts';
-export { childScope, rootScope, policyChain, type ChildRestrictions, type PolicyScope } from './policy/child-policy.ts';
+export {
+  childScope,
+  rootScope,
+  policyChain,
+  type ChildRestrictions,
+  type PolicyScope,
+} from './policy/child-policy.ts';
 export { escapeReservedTags, type MessageOrigin, type TaintState } from './policy/taint.ts';
 export { DEFAULT_SENSITIVE_PATHS, type SensitivePath } from './policy/sensitive-paths.ts';
 export type { PolicyDecision, Verdict, ApprovalRequest, ApprovalAnswer } from './policy/types.ts';

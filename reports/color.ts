@@ -4,7 +4,10 @@
  */
 
 /** Whether to colour output written to `stream`. */
-export function useColor(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
+export function useColor(
+  stream: { isTTY?: boolean } = process.stdout,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
   return Boolean(stream.isTTY);
@@ -12,6 +15,14 @@ export function useColor(stream: { isTTY?: boolean } = process.stdout, env: Node
 
 /** A palette: identity functions when colour is off. */
 export function palette(enabled: boolean) {
-  const wrap = (open: number, close: number) => (text: string) => (enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text);
-  return { green: wrap(32, 39), red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22), cyan: wrap(36, 39) };
+  const wrap = (open: number, close: number) => (text: string) =>
+    enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+  return {
+    green: wrap(32, 39),
+    red: wrap(31, 39),
+    yellow: wrap(33, 39),
+    dim: wrap(2, 22),
+    bold: wrap(1, 22),
+    cyan: wrap(36, 39),
+  };
 }

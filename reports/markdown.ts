@@ -15,8 +15,12 @@ export function renderMarkdown(results: ResultsFile): string {
     '|---|---|---|---|---|---|---|---|',
   ];
   for (const c of results.cases) {
-    const findings = c.findings ? `${c.findings.divergenceCount} divergences, ${c.findings.schemaInvalidCalls.length} schema-invalid, ${c.findings.unusedExchanges} unused` : '';
-    lines.push(`| ${cell(c.id)} | ${c.kind} | ${c.config} | ${c.status} | ${c.stopReason ?? '-'} | ${c.usage.turns} | ${c.usage.toolCalls} | ${cell(c.firstFailure ?? findings)} |`);
+    const findings = c.findings
+      ? `${c.findings.divergenceCount} divergences, ${c.findings.schemaInvalidCalls.length} schema-invalid, ${c.findings.unusedExchanges} unused`
+      : '';
+    lines.push(
+      `| ${cell(c.id)} | ${c.kind} | ${c.config} | ${c.status} | ${c.stopReason ?? '-'} | ${c.usage.turns} | ${c.usage.toolCalls} | ${cell(c.firstFailure ?? findings)} |`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

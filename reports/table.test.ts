@@ -12,7 +12,16 @@ function caseResult(id: string, status: CaseResult['status'], extra: Partial<Cas
     file: `${id}.json`,
     tags: [],
     checks: [],
-    usage: { modelCalls: 2, turns: 2, toolCalls: 1, promptTokens: 10, completionTokens: 2, totalTokens: 12, costUsd: 0, durationMs: 1 },
+    usage: {
+      modelCalls: 2,
+      turns: 2,
+      toolCalls: 1,
+      promptTokens: 10,
+      completionTokens: 2,
+      totalTokens: 12,
+      costUsd: 0,
+      durationMs: 1,
+    },
     verdicts: { allow: 1, 'ask:approved': 0, 'ask:denied': 0, deny: 0, none: 0 },
     divergences: [],
     ...extra,
@@ -20,7 +29,16 @@ function caseResult(id: string, status: CaseResult['status'], extra: Partial<Cas
 }
 
 function results(cases: CaseResult[]): ResultsFile {
-  return { format: 'harness-bench.results', version: 1, startedAt: '', durationMs: 5, tool: { name: 'harness-bench', version: '0' }, configs: [{ name: 'default', file: 'configs/default.json' }], cases, summary: summarise(cases) };
+  return {
+    format: 'harness-bench.results',
+    version: 1,
+    startedAt: '',
+    durationMs: 5,
+    tool: { name: 'harness-bench', version: '0' },
+    configs: [{ name: 'default', file: 'configs/default.json' }],
+    cases,
+    summary: summarise(cases),
+  };
 }
 
 const widest = (text: string) => Math.max(...text.split('\n').map((line) => [...line].length));
@@ -53,7 +71,9 @@ describe('renderTable', () => {
 
 describe('hardWrap', () => {
   it('breaks after / or - when it can, never drops characters', () => {
-    expect(hardWrap('recording/groq-gptoss120b-tool-use-failed', 28)).toBe('recording/groq-gptoss120b-\ntool-use-failed');
+    expect(hardWrap('recording/groq-gptoss120b-tool-use-failed', 28)).toBe(
+      'recording/groq-gptoss120b-\ntool-use-failed',
+    );
     expect(hardWrap('abcdefghij', 4)).toBe('abcd\nefgh\nij');
     expect(hardWrap('short', 10)).toBe('short');
   });

@@ -33,28 +33,43 @@ function note(c: CaseResult): string {
     if (f.unknownTools.length) bits.push(`unknown: ${f.unknownTools.join(',')}`);
     if (f.unusedExchanges) bits.push(`${f.unusedExchanges} unused`);
     if (f.firstDivergence) bits.push(`first: ${f.firstDivergence}`);
-    if (/recording_exhausted/.test(c.stopDetail ?? '')) bits.push('the recording ends here (expected for response-only and cut-off recordings)');
+    if (/recording_exhausted/.test(c.stopDetail ?? ''))
+      bits.push('the recording ends here (expected for response-only and cut-off recordings)');
     return bits.join('; ');
   }
   return '';
 }
 
 /** Passed/total of a group as a percentage with its size, `-` when empty. */
-const pct = (g: { passed: number; total: number }) => (g.total === 0 ? '-' : `${((g.passed / g.total) * 100).toFixed(1)}% (${g.passed}/${g.total})`);
+const pct = (g: { passed: number; total: number }) =>
+  g.total === 0 ? '-' : `${((g.passed / g.total) * 100).toFixed(1)}% (${g.passed}/${g.total})`;
 
 /**
  * Utility of the injection cases per configuration (AgentDojo's "benign utility" and "utility
  * under attack"): the share of cases tagged `no-attack` / `attack` whose checks other than the
  * `attack` check all held. A run that errored has no utility.
  */
-export function injectionUtility(cases: readonly CaseResult[]): Record<string, { noAttack: { passed: number; total: number }; underAttack: { passed: number; total: number } }> {
+export function injectionUtility(
+  cases: readonly CaseResult[],
+): Record<
+  string,
+  { noAttack: { passed: number; total: number }; underAttack: { passed: number; total: number } }
+> {
   const out: ReturnType<typeof injectionUtility> = {};
   for (const c of cases) {
-    const group = c.tags.includes('attack') ? 'underAttack' : c.tags.includes('no-attack') ? 'noAttack' : undefined;
+    const group = c.tags.includes('attack')
+      ? 'underAttack'
+      : c.tags.includes('no-attack')
+        ? 'noAttack'
+        : undefined;
     if (!group || !c.tags.includes('injection')) continue;
-    const bucket = (out[c.config] ??= { noAttack: { passed: 0, total: 0 }, underAttack: { passed: 0, total: 0 } })[group];
+    const bucket = (out[c.config] ??= {
+      noAttack: { passed: 0, total: 0 },
+      underAttack: { passed: 0, total: 0 },
+    })[group];
     bucket.total += 1;
-    if (c.status !== 'error' && c.checks.every((check) => check.pass || check.name === 'attack')) bucket.passed += 1;
+    if (c.status !== 'error' && c.checks.every((check) => check.pass || check.name === 'attack'))
+      bucket.passed += 1;
   }
   return out;
 }
@@ -89,7 +104,11 @@ export const NARROW_WIDTH = 120;
  * columns leave. Narrow (< {@link NARROW_WIDTH}): case, (config), status, stop reason, turns and
  * tools, and the note goes on a full-width row under its case.
  */
-export function fitColumns(results: ResultsFile, width: number, status: (r: CaseResult) => string): { columns: Column[]; noteRows: boolean } {
+export function fitColumns(
+  results: ResultsFile,
+  width: number,
+  status: (r: CaseResult) => string,
+): { columns: Column[]; noteRows: boolean } {
   const multiConfig = results.configs.length > 1;
   const longestId = Math.max(4, ...results.cases.map((r) => r.id.length));
   const narrow = width < NARROW_WIDTH;
@@ -105,12 +124,19 @@ export function fitColumns(results: ResultsFile, width: number, status: (r: Case
   const used = fixed.reduce((n, col) => n + col.width + 1, 1);
   if (narrow) {
     const idWidth = Math.max(16, width - used - 1);
-    return { columns: [{ head: 'case', width: idWidth, cell: (r) => hardWrap(r.id, idWidth - 2) }, ...fixed], noteRows: true };
+    return {
+      columns: [{ head: 'case', width: idWidth, cell: (r) => hardWrap(r.id, idWidth - 2) }, ...fixed],
+      noteRows: true,
+    };
   }
   const rest = Math.max(44, width - used - 2);
   const idWidth = Math.min(longestId + 2, Math.max(24, Math.floor(rest * 0.45)));
   return {
-    columns: [{ head: 'case', width: idWidth, cell: (r) => hardWrap(r.id, idWidth - 2) }, ...fixed, { head: 'first failed check / findings', width: Math.max(20, rest - idWidth), cell: note }],
+    columns: [
+      { head: 'case', width: idWidth, cell: (r) => hardWrap(r.id, idWidth - 2) },
+      ...fixed,
+      { head: 'first failed check / findings', width: Math.max(20, rest - idWidth), cell: note },
+    ],
     noteRows: false,
   };
 }
@@ -119,7 +145,8 @@ export function fitColumns(results: ResultsFile, width: number, status: (r: Case
 export function renderTable(results: ResultsFile, options: TableOptions): string {
   const c = palette(options.color);
   const multiConfig = results.configs.length > 1;
-  const status = (r: CaseResult) => (r.status === 'pass' ? c.green('pass') : r.status === 'fail' ? c.red('FAIL') : c.yellow('ERROR'));
+  const status = (r: CaseResult) =>
+    r.status === 'pass' ? c.green('pass') : r.status === 'fail' ? c.red('FAIL') : c.yellow('ERROR');
   const { columns, noteRows } = fitColumns(results, Math.max(60, options.width ?? 160), status);
   const table = new Table({
     head: columns.map((col) => c.bold(col.head)),
@@ -130,21 +157,34 @@ export function renderTable(results: ResultsFile, options: TableOptions): string
   for (const r of results.cases) {
     table.push(columns.map((col) => col.cell(r)));
     const text = note(r);
-    if (noteRows && text && !/^0 divergences$/.test(text) && (r.status !== 'pass' || r.kind === 'recording')) table.push([{ colSpan: columns.length, content: c.dim(`↳ ${text}`) }]);
+    if (noteRows && text && !/^0 divergences$/.test(text) && (r.status !== 'pass' || r.kind === 'recording'))
+      table.push([{ colSpan: columns.length, content: c.dim(`↳ ${text}`) }]);
   }
   const s = results.summary;
   const lines = [table.toString(), ''];
   const kinds = (['scenario', 'recording'] as const)
     .filter((k) => s.byKind[k].total > 0)
-    .map((k) => `${s.byKind[k].total} ${k}s: ${s.byKind[k].passed} passed, ${s.byKind[k].failed} failed, ${s.byKind[k].errored} errored`);
+    .map(
+      (k) =>
+        `${s.byKind[k].total} ${k}s: ${s.byKind[k].passed} passed, ${s.byKind[k].failed} failed, ${s.byKind[k].errored} errored`,
+    );
   lines.push(kinds.join(' · '));
   if (multiConfig)
-    for (const [name, b] of Object.entries(s.byConfig)) lines.push(`  config ${name}: ${b.passed}/${b.total} passed`);
+    for (const [name, b] of Object.entries(s.byConfig))
+      lines.push(`  config ${name}: ${b.passed}/${b.total} passed`);
   if (s.attackSuccessRate)
-    for (const [name, rate] of Object.entries(s.attackSuccessRate)) lines.push(`  attack success rate (${name}): ${(rate * 100).toFixed(1)}%`);
+    for (const [name, rate] of Object.entries(s.attackSuccessRate))
+      lines.push(`  attack success rate (${name}): ${(rate * 100).toFixed(1)}%`);
   for (const [name, u] of Object.entries(injectionUtility(results.cases)))
-    lines.push(`  injection utility (${name}): ${pct(u.noAttack)} without attack, ${pct(u.underAttack)} under attack`);
-  const verdict = s.failed === 0 && s.errored === 0 ? c.green('ALL PASSED') : c.red(`${s.failed} FAILED, ${s.errored} ERRORED`);
-  lines.push(`${verdict}: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored of ${s.total} in ${(results.durationMs / 1000).toFixed(1)} s`);
+    lines.push(
+      `  injection utility (${name}): ${pct(u.noAttack)} without attack, ${pct(u.underAttack)} under attack`,
+    );
+  const verdict =
+    s.failed === 0 && s.errored === 0
+      ? c.green('ALL PASSED')
+      : c.red(`${s.failed} FAILED, ${s.errored} ERRORED`);
+  lines.push(
+    `${verdict}: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored of ${s.total} in ${(results.durationMs / 1000).toFixed(1)} s`,
+  );
   return lines.join('\n');
 }

@@ -25,6 +25,6 @@ export function resultsJson(results: ResultsFile): string {
 export function writeReportDir(dir: string, results: ResultsFile): string[] {
   const files = [path.join(dir, 'results.json'), path.join(dir, 'report.md'), path.join(dir, 'junit.xml')];
   const texts = [resultsJson(results), renderMarkdown(results), renderJunit(results)];
-  files.forEach((file, i) => writeAtomic(file, texts[i]!));
+  for (const [i, file] of files.entries()) writeAtomic(file, texts[i]!);
   return files;
 }

@@ -28,8 +28,16 @@ function tinyCassette(): Cassette {
     deps: { clock: [1], randomSeed: 1 },
     exchanges: [
       {
-        request: { method: 'POST', path: '/v1/chat/completions', body: { model: 'm', messages: [{ role: 'user', content: 'say hi' }] } },
-        response: { status: 200, headers: { 'content-type': 'application/json' }, body: { choices: [{ message: { content: 'hi' } }] } },
+        request: {
+          method: 'POST',
+          path: '/v1/chat/completions',
+          body: { model: 'm', messages: [{ role: 'user', content: 'say hi' }] },
+        },
+        response: {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+          body: { choices: [{ message: { content: 'hi' } }] },
+        },
       },
       {
         request: { method: 'POST', path: '/v1/chat/completions', body: null },
@@ -71,7 +79,9 @@ describe('loadCassette / saveCassette', () => {
     dir = mkdtempSync(join(tmpdir(), 'cassette-'));
     const file = join(dir, 'bad.json');
     const bad = { ...tinyCassette(), exchanges: 'nope' } as unknown as Cassette;
-    expect(problems(() => saveCassette(file, bad))).toEqual([{ file, path: '/exchanges', reason: 'must be array' }]);
+    expect(problems(() => saveCassette(file, bad))).toEqual([
+      { file, path: '/exchanges', reason: 'must be array' },
+    ]);
     expect(existsSync(file)).toBe(false);
   });
 
@@ -106,23 +116,36 @@ describe('loadCassette / saveCassette', () => {
   });
 
   it('names a missing field by its path, and reports every problem', () => {
-    const cassette = tinyCassette() as unknown as { meta: Record<string, unknown>; exchanges: { response: Record<string, unknown> }[] };
+    const cassette = tinyCassette() as unknown as {
+      meta: Record<string, unknown>;
+      exchanges: { response: Record<string, unknown> }[];
+    };
     delete cassette.meta.task;
     cassette.exchanges[0]!.response.status = 'ok';
     cassette.exchanges[1]!.response.body = {};
     const found = problems(() => parseCassette(JSON.stringify(cassette), 'c.json'));
     expect(found).toContainEqual({ file: 'c.json', path: '/meta/task', reason: 'is required' });
-    expect(found).toContainEqual({ file: 'c.json', path: '/exchanges/0/response/status', reason: 'must be integer' });
+    expect(found).toContainEqual({
+      file: 'c.json',
+      path: '/exchanges/0/response/status',
+      reason: 'must be integer',
+    });
     expect(found.find((p) => p.path === '/exchanges/1/response')?.reason).toMatch(/both "body" and "events"/);
   });
 
   it('flags unknown keys as probable typos', () => {
-    const found = problems(() => parseCassette(JSON.stringify({ ...tinyCassette(), exchangs: [] }), 't.json'));
+    const found = problems(() =>
+      parseCassette(JSON.stringify({ ...tinyCassette(), exchangs: [] }), 't.json'),
+    );
     expect(found[0]!.reason).toMatch(/unknown key "exchangs"/);
   });
 
   it('migrates by named steps', () => {
-    const step = { from: 0, name: 'v0-to-v1: rename interactions', up: (doc: Record<string, unknown>) => ({ ...doc, exchanges: doc.interactions }) };
+    const step = {
+      from: 0,
+      name: 'v0-to-v1: rename interactions',
+      up: (doc: Record<string, unknown>) => ({ ...doc, exchanges: doc.interactions }),
+    };
     const { doc, applied } = migrateCassette({ version: 0, interactions: [] }, 'x.json', [step]);
     expect(applied).toEqual(['v0-to-v1: rename interactions']);
     expect(doc).toMatchObject({ version: 1, exchanges: [] });

@@ -27,7 +27,12 @@ export const MIGRATIONS: readonly MigrationStep[] = [];
 let validator: ValidateFunction | undefined;
 
 function validate(): ValidateFunction {
-  validator ??= new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(CASSETTE_SCHEMA);
+  validator ??= new Ajv({
+    allErrors: true,
+    strict: true,
+    strictRequired: false,
+    allowUnionTypes: true,
+  }).compile(CASSETTE_SCHEMA);
   return validator;
 }
 
@@ -47,10 +52,20 @@ export function migrateCassette(
   let current = doc;
   let version = current.version;
   if (typeof version !== 'number' || !Number.isInteger(version))
-    throw new InputError([{ file, path: '/version', reason: `must be an integer cassette version (this build reads version ${CASSETTE_VERSION}), got ${JSON.stringify(version)}` }]);
+    throw new InputError([
+      {
+        file,
+        path: '/version',
+        reason: `must be an integer cassette version (this build reads version ${CASSETTE_VERSION}), got ${JSON.stringify(version)}`,
+      },
+    ]);
   if (version > CASSETTE_VERSION)
     throw new InputError([
-      { file, path: '/version', reason: `cassette version ${version} is newer than this build reads (version ${CASSETTE_VERSION}); upgrade harness-bench` },
+      {
+        file,
+        path: '/version',
+        reason: `cassette version ${version} is newer than this build reads (version ${CASSETTE_VERSION}); upgrade harness-bench`,
+      },
     ]);
   while (version < CASSETTE_VERSION) {
     const step = steps.find((s) => s.from === version);
@@ -97,12 +112,20 @@ export function parseCassette(text: string, file: string): Cassette {
 
 function problemsFromCassetteAjv(file: string, errors: ValidateFunction['errors']): InputProblem[] {
   const problems = problemsFromAjv(file, errors).map((problem, i) =>
-    errors?.[i]?.keyword === 'not' ? { ...problem, reason: 'has both "body" and "events": a response is either a JSON body or a stream of events' } : problem,
+    errors?.[i]?.keyword === 'not'
+      ? {
+          ...problem,
+          reason: 'has both "body" and "events": a response is either a JSON body or a stream of events',
+        }
+      : problem,
   );
   // `required` errors point at the parent object; name the missing member in the path.
   return problems.map((problem, i) => {
     const error = errors?.[i];
-    const missing = error?.keyword === 'required' ? (error.params as { missingProperty?: string }).missingProperty : undefined;
+    const missing =
+      error?.keyword === 'required'
+        ? (error.params as { missingProperty?: string }).missingProperty
+        : undefined;
     if (missing === undefined) return problem;
     const parent = problem.path === '/' ? '' : problem.path;
     return { ...problem, path: `${parent}/${missing}`, reason: 'is required' };

@@ -23,7 +23,17 @@ export const CASSETTE_SCHEMA = {
     meta: {
       type: 'object',
       additionalProperties: false,
-      required: ['id', 'title', 'recordedAt', 'host', 'modelRequested', 'modelServed', 'task', 'toolSchemasHash', 'responseOnly'],
+      required: [
+        'id',
+        'title',
+        'recordedAt',
+        'host',
+        'modelRequested',
+        'modelServed',
+        'task',
+        'toolSchemasHash',
+        'responseOnly',
+      ],
       properties: {
         id: { type: 'string', minLength: 1 },
         title: { type: 'string' },

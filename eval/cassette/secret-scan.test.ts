@@ -9,8 +9,16 @@ const REAL = fileURLToPath(new URL('../../recordings/real/', import.meta.url));
 describe('scanForSecrets', () => {
   it('finds an OpenAI project key shape and masks it', () => {
     const key = `sk-proj-${'Ab3_x-'.repeat(8)}`;
-    const findings = scanForSecrets({ exchanges: [{ request: { body: { messages: [{ role: 'user', content: `my key is ${key}` }] } } }] });
-    expect(findings).toEqual([{ path: '/exchanges/0/request/body/messages/0/content', kind: 'api-key', excerpt: `sk-proj-…(${key.length} chars)` }]);
+    const findings = scanForSecrets({
+      exchanges: [{ request: { body: { messages: [{ role: 'user', content: `my key is ${key}` }] } } }],
+    });
+    expect(findings).toEqual([
+      {
+        path: '/exchanges/0/request/body/messages/0/content',
+        kind: 'api-key',
+        excerpt: `sk-proj-…(${key.length} chars)`,
+      },
+    ]);
     expect(JSON.stringify(findings)).not.toContain(key);
   });
 
@@ -22,16 +30,33 @@ describe('scanForSecrets', () => {
       `AIza${'d'.repeat(35)}`,
       'Authorization: Bearer abcdefghijklmnopqrstuvwxyz',
     ].join(' ');
-    expect(scanForSecrets({ t: text }).map((f) => f.kind)).toEqual(['api-key', 'api-key', 'api-key', 'google-api-key', 'bearer-token']);
+    expect(scanForSecrets({ t: text }).map((f) => f.kind)).toEqual([
+      'api-key',
+      'api-key',
+      'api-key',
+      'google-api-key',
+      'bearer-token',
+    ]);
   });
 
   it('ignores short look-alikes and ordinary ids', () => {
-    expect(scanForSecrets({ a: 'sk-short', b: 'call_ZR5UUuTt3pf61kjwAJIYdVMj', c: 'chatcmpl-Dx0XpqH8w09uBXwq1zFGYdETjtnEl', d: 'task-sk-' })).toEqual([]);
+    expect(
+      scanForSecrets({
+        a: 'sk-short',
+        b: 'call_ZR5UUuTt3pf61kjwAJIYdVMj',
+        c: 'chatcmpl-Dx0XpqH8w09uBXwq1zFGYdETjtnEl',
+        d: 'task-sk-',
+      }),
+    ).toEqual([]);
   });
 
   it('flags e-mail addresses in headers only', () => {
-    const findings = scanForSecrets({ response: { headers: { 'x-contact': 'ops@example.com' }, body: 'write to jo@example.org' } });
-    expect(findings).toEqual([{ path: '/response/headers/x-contact', kind: 'email-in-header', excerpt: 'ops@exam…(15 chars)' }]);
+    const findings = scanForSecrets({
+      response: { headers: { 'x-contact': 'ops@example.com' }, body: 'write to jo@example.org' },
+    });
+    expect(findings).toEqual([
+      { path: '/response/headers/x-contact', kind: 'email-in-header', excerpt: 'ops@exam…(15 chars)' },
+    ]);
   });
 
   it('escapes JSON pointer segments', () => {

@@ -36,11 +36,13 @@ function walk(value: unknown, path: string, inHeaders: boolean, findings: Secret
   if (typeof value === 'string') {
     for (const { kind, pattern } of KEY_PATTERNS)
       for (const match of value.matchAll(pattern)) findings.push({ path, kind, excerpt: mask(match[0]) });
-    if (inHeaders) for (const match of value.matchAll(EMAIL)) findings.push({ path, kind: 'email-in-header', excerpt: mask(match[0]) });
+    if (inHeaders)
+      for (const match of value.matchAll(EMAIL))
+        findings.push({ path, kind: 'email-in-header', excerpt: mask(match[0]) });
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((item, i) => walk(item, `${path}/${i}`, inHeaders, findings));
+    for (const [i, item] of value.entries()) walk(item, `${path}/${i}`, inHeaders, findings);
     return;
   }
   if (typeof value === 'object' && value !== null)

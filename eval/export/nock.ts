@@ -37,7 +37,15 @@ export function defaultScope(host: string | null): string {
 
 /** The SSE text of recorded events (each `data` line prefixed, events separated by a blank line). */
 export function sseText(events: readonly { data: string }[]): string {
-  return events.map((event) => `${event.data.split('\n').map((line) => `data: ${line}`).join('\n')}\n\n`).join('');
+  return events
+    .map(
+      (event) =>
+        `${event.data
+          .split('\n')
+          .map((line) => `data: ${line}`)
+          .join('\n')}\n\n`,
+    )
+    .join('');
 }
 
 /** Converts every exchange of a cassette into a nock definition, in order. Pure. */

@@ -4,7 +4,13 @@
  */
 import { parseSseData } from '../../harness/model/stream-assembler.ts';
 import { canonicalJson, sha256Hex } from '../cassette/canonical.ts';
-import type { CassetteMeta, CassetteSource, Exchange, ImportFormat, RecordedEvent } from '../cassette/types.ts';
+import type {
+  CassetteMeta,
+  CassetteSource,
+  Exchange,
+  ImportFormat,
+  RecordedEvent,
+} from '../cassette/types.ts';
 
 /**
  * Options of an import. Provenance (`source`, `title`, `description`) comes from the caller:
@@ -49,7 +55,9 @@ export function allowlistHeaders(raw: unknown): Record<string, string> {
   for (const [name, value] of Object.entries(raw)) {
     const lower = name.toLowerCase();
     if (!HEADER_ALLOWLIST.some((pattern) => pattern.test(lower))) continue;
-    const values = (Array.isArray(value) ? value : [value]).filter((v) => v !== null && v !== undefined).map(String);
+    const values = (Array.isArray(value) ? value : [value])
+      .filter((v) => v !== null && v !== undefined)
+      .map(String);
     out[lower] = out[lower] !== undefined ? [out[lower], ...values].join(', ') : values.join(', ');
   }
   return out;
@@ -77,14 +85,20 @@ export function contentText(content: unknown): string | null {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return null;
   return content
-    .map((part) => (typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : ''))
+    .map((part) =>
+      typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string'
+        ? (part as { text: string }).text
+        : '',
+    )
     .join('');
 }
 
 /** Messages of a request body, or `[]`. */
 export function bodyMessages(body: Record<string, unknown> | null | undefined): Record<string, unknown>[] {
   const messages = body?.messages;
-  return Array.isArray(messages) ? messages.filter((m): m is Record<string, unknown> => typeof m === 'object' && m !== null) : [];
+  return Array.isArray(messages)
+    ? messages.filter((m): m is Record<string, unknown> => typeof m === 'object' && m !== null)
+    : [];
 }
 
 /** The Azure deployment name in a path (`/openai/deployments/<name>/chat/completions`), if any. */
@@ -100,7 +114,8 @@ export function eventPayloads(events: readonly RecordedEvent[] | undefined): Rec
     if (event.data.trim() === '[DONE]') continue;
     try {
       const value: unknown = JSON.parse(event.data);
-      if (typeof value === 'object' && value !== null && !Array.isArray(value)) out.push(value as Record<string, unknown>);
+      if (typeof value === 'object' && value !== null && !Array.isArray(value))
+        out.push(value as Record<string, unknown>);
     } catch {
       // Not JSON: the replay model reports it; metadata just skips it.
     }
@@ -111,7 +126,9 @@ export function eventPayloads(events: readonly RecordedEvent[] | undefined): Rec
 function responseObjects(exchange: Exchange): Record<string, unknown>[] {
   const { body, events } = exchange.response;
   if (events) return eventPayloads(events);
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? [body as Record<string, unknown>] : [];
+  return typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? [body as Record<string, unknown>]
+    : [];
 }
 
 /** The id of a cassette from a file name: the base name without `.yaml`, `.yml`, `.json`, `.chunks.txt`, `.txt`, `.sse`. */
@@ -133,15 +150,21 @@ export function deriveMeta(
 ): CassetteMeta {
   const id = options.id ?? idFromFileName(file);
   const firstBody = exchanges[0]?.request.body ?? null;
-  const responseOnly = exchanges.every((exchange) => exchange.request.body === null || exchange.request.body === undefined);
+  const responseOnly = exchanges.every(
+    (exchange) => exchange.request.body === null || exchange.request.body === undefined,
+  );
   let modelRequested: string | null = null;
-  if (firstBody) modelRequested = typeof firstBody.model === 'string' ? firstBody.model : azureDeployment(exchanges[0]!.request.path);
+  if (firstBody)
+    modelRequested =
+      typeof firstBody.model === 'string' ? firstBody.model : azureDeployment(exchanges[0]!.request.path);
   let modelServed: string | null = null;
   let created: number | null = null;
   for (const exchange of exchanges) {
     for (const object of responseObjects(exchange)) {
-      if (modelServed === null && typeof object.model === 'string' && object.model !== '') modelServed = object.model;
-      if (created === null && typeof object.created === 'number' && object.created > 0) created = object.created;
+      if (modelServed === null && typeof object.model === 'string' && object.model !== '')
+        modelServed = object.model;
+      if (created === null && typeof object.created === 'number' && object.created > 0)
+        created = object.created;
     }
   }
   const firstUser = bodyMessages(firstBody).find((m) => m.role === 'user');

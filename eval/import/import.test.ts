@@ -145,7 +145,11 @@ describe('pydantic-ai VCR YAML (parsed_body)', () => {
     const [first, second] = cassette.exchanges;
     expect(first!.request).toMatchObject({ method: 'POST', path: '/v1/chat/completions' });
     expect(first!.request.body).toMatchObject({ model: 'gpt-4o-mini', stream: true });
-    expect(first!.response.events!.map((e) => e.data.slice(0, 8))).toEqual(['{"id":"c', '{"id":"c', '[DONE]']);
+    expect(first!.response.events!.map((e) => e.data.slice(0, 8))).toEqual([
+      '{"id":"c',
+      '{"id":"c',
+      '[DONE]',
+    ]);
     expect(first!.response.body).toBeUndefined();
     expect(second!.response).toEqual({
       status: 429,
@@ -155,7 +159,10 @@ describe('pydantic-ai VCR YAML (parsed_body)', () => {
   });
 
   it('keeps allowlisted headers only', () => {
-    expect(cassette.exchanges[0]!.response.headers).toEqual({ 'content-type': 'text/event-stream; charset=utf-8', 'openai-processing-ms': '512' });
+    expect(cassette.exchanges[0]!.response.headers).toEqual({
+      'content-type': 'text/event-stream; charset=utf-8',
+      'openai-processing-ms': '512',
+    });
   });
 
   it('derives the metadata', () => {
@@ -191,11 +198,17 @@ describe('plain crewAI VCR YAML', () => {
       path: '/openai/deployments/gpt-5-nano/chat/completions?api-version=2024-12-01-preview',
       body: { messages: [{ role: 'user', content: 'hi' }], stream: false },
     });
-    expect(exchange.response.body).toMatchObject({ model: 'gpt-5-nano-2025-08-07', choices: [{ message: { content: 'hello' } }] });
+    expect(exchange.response.body).toMatchObject({
+      model: 'gpt-5-nano-2025-08-07',
+      choices: [{ message: { content: 'hello' } }],
+    });
   });
 
   it('drops cookies, keys, org/project and request ids; lower-cases names', () => {
-    expect(cassette.exchanges[0]!.response.headers).toEqual({ 'content-type': 'application/json', 'x-ratelimit-remaining-tokens': '99' });
+    expect(cassette.exchanges[0]!.response.headers).toEqual({
+      'content-type': 'application/json',
+      'x-ratelimit-remaining-tokens': '99',
+    });
   });
 
   it('takes the model requested from the deployment name and provenance from options', () => {
@@ -214,7 +227,10 @@ describe('plain crewAI VCR YAML', () => {
       importRecordingText(broken, 'broken.yaml', quiet);
       expect.unreachable();
     } catch (error) {
-      expect((error as InputError).problems[0]).toMatchObject({ file: 'broken.yaml', path: '/interactions/0/request/body' });
+      expect((error as InputError).problems[0]).toMatchObject({
+        file: 'broken.yaml',
+        path: '/interactions/0/request/body',
+      });
     }
   });
 });
@@ -222,13 +238,22 @@ describe('plain crewAI VCR YAML', () => {
 describe('response-only recordings', () => {
   it('imports a chunk log as one streamed exchange and adds the stripped [DONE]', () => {
     const { cassette } = importRecordingText(CHUNK_LOG, 'groq-tool-call.chunks.txt', quiet);
-    expect(cassette.meta).toMatchObject({ id: 'groq-tool-call', responseOnly: true, host: null, task: null, modelRequested: null, modelServed: 'llama' });
+    expect(cassette.meta).toMatchObject({
+      id: 'groq-tool-call',
+      responseOnly: true,
+      host: null,
+      task: null,
+      modelRequested: null,
+      modelServed: 'llama',
+    });
     expect(cassette.meta.toolSchemasHash).toBeNull();
     const [exchange] = cassette.exchanges;
     expect(exchange!.request).toEqual({ method: 'POST', path: '/chat/completions', body: null });
     expect(exchange!.response.events).toHaveLength(3);
     expect(exchange!.response.events!.at(-1)).toEqual({ data: '[DONE]' });
-    expect(JSON.parse(exchange!.response.events![1]!.data)).toMatchObject({ choices: [{ delta: { tool_calls: [{ id: 't1' }] } }] });
+    expect(JSON.parse(exchange!.response.events![1]!.data)).toMatchObject({
+      choices: [{ delta: { tool_calls: [{ id: 't1' }] } }],
+    });
   });
 
   it('names the line of a broken chunk', () => {
@@ -242,9 +267,15 @@ describe('response-only recordings', () => {
 
   it('imports raw SSE events as they are, falling back to options.recordedAt when created is 0', () => {
     const { cassette } = importRecordingText(SSE, 'gw.sse', { ...quiet, recordedAt: '2026-08-04' });
-    expect(cassette.exchanges[0]!.response.events!.map((e) => e.data.slice(0, 6))).toEqual(['{"id":', '[DONE]']);
+    expect(cassette.exchanges[0]!.response.events!.map((e) => e.data.slice(0, 6))).toEqual([
+      '{"id":',
+      '[DONE]',
+    ]);
     expect(cassette.meta.recordedAt).toBe('2026-08-04');
-    expect(importRecordingText(SSE.replace('data: [DONE]\n', ''), 'gw.sse', quiet).cassette.exchanges[0]!.response.events).toHaveLength(1);
+    expect(
+      importRecordingText(SSE.replace('data: [DONE]\n', ''), 'gw.sse', quiet).cassette.exchanges[0]!.response
+        .events,
+    ).toHaveLength(1);
   });
 });
 
@@ -255,13 +286,17 @@ describe('secret scan during import', () => {
     const { cassette } = importRecordingText(leaked, 'leak.sse', { onWarning: (w) => warnings.push(w) });
     expect(cassette.exchanges).toHaveLength(1);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^leak\.sse: \/exchanges\/0\/response\/events\/0\/data: possible secret \(api-key\)/);
+    expect(warnings[0]).toMatch(
+      /^leak\.sse: \/exchanges\/0\/response\/events\/0\/data: possible secret \(api-key\)/,
+    );
   });
 });
 
 describe('allowlistHeaders', () => {
   it('joins repeated values into one string', () => {
-    expect(allowlistHeaders({ 'Retry-After': ['1'], 'x-ratelimit-limit-requests': ['10', '20'], cookie: ['x'] })).toEqual({
+    expect(
+      allowlistHeaders({ 'Retry-After': ['1'], 'x-ratelimit-limit-requests': ['10', '20'], cookie: ['x'] }),
+    ).toEqual({
       'retry-after': '1',
       'x-ratelimit-limit-requests': '10, 20',
     });
@@ -269,13 +304,25 @@ describe('allowlistHeaders', () => {
 });
 
 /** What each committed real recording holds: exchanges, streamed exchanges, statuses. */
-const EXPECTED: Record<string, { exchanges: number; streamed: number[]; statuses?: number[]; format: string }> = {
+const EXPECTED: Record<
+  string,
+  { exchanges: number; streamed: number[]; statuses?: number[]; format: string }
+> = {
   'openai-gpt4omini-stream-tool-loop': { exchanges: 2, streamed: [0, 1], format: 'vcr-yaml-parsed-body' },
   'openai-gpt5mini-tool-auto-loop': { exchanges: 2, streamed: [], format: 'vcr-yaml-parsed-body' },
   'openai-gpt5mini-tool-choice-none': { exchanges: 1, streamed: [], format: 'vcr-yaml-parsed-body' },
-  'openai-gpt4o-required-noarg-then-output-tool': { exchanges: 2, streamed: [], format: 'vcr-yaml-parsed-body' },
+  'openai-gpt4o-required-noarg-then-output-tool': {
+    exchanges: 2,
+    streamed: [],
+    format: 'vcr-yaml-parsed-body',
+  },
   'openai-gpt5-moderation-refusal': { exchanges: 1, streamed: [], format: 'vcr-yaml-parsed-body' },
-  'groq-gptoss120b-tool-use-failed': { exchanges: 3, streamed: [], statuses: [400, 200, 200], format: 'vcr-yaml-parsed-body' },
+  'groq-gptoss120b-tool-use-failed': {
+    exchanges: 3,
+    streamed: [],
+    statuses: [400, 200, 200],
+    format: 'vcr-yaml-parsed-body',
+  },
   'ollama-cloud-gptoss20b-output-tool-retry': { exchanges: 2, streamed: [], format: 'vcr-yaml-parsed-body' },
   'openrouter-mistral-small-tool-call': { exchanges: 1, streamed: [], format: 'vcr-yaml-parsed-body' },
   'cerebras-qwen3coder-output-tool-retry': { exchanges: 2, streamed: [], format: 'vcr-yaml-parsed-body' },
@@ -300,10 +347,14 @@ describe('committed real recordings (recordings/real)', () => {
       expect(cassette.meta.imported?.format).toBe(expected.format);
       expect(cassette.meta.responseOnly).toBe(expected.format === 'chunk-log' || expected.format === 'sse');
       expect(cassette.exchanges.flatMap((e, i) => (e.response.events ? [i] : []))).toEqual(expected.streamed);
-      expect(cassette.exchanges.map((e) => e.response.status)).toEqual(expected.statuses ?? cassette.exchanges.map(() => 200));
+      expect(cassette.exchanges.map((e) => e.response.status)).toEqual(
+        expected.statuses ?? cassette.exchanges.map(() => 200),
+      );
       for (const exchange of cassette.exchanges) {
         for (const name of Object.keys(exchange.response.headers))
-          expect(name).toMatch(/^(content-type|retry-after(-ms)?|x-should-retry|x-ratelimit-.+|openai-processing-ms|openai-version)$/);
+          expect(name).toMatch(
+            /^(content-type|retry-after(-ms)?|x-should-retry|x-ratelimit-.+|openai-processing-ms|openai-version)$/,
+          );
         if (exchange.response.events) expect(exchange.response.events.at(-1)!.data).toBe('[DONE]');
       }
       const source = REAL_RECORDINGS.find((r) => r.file.startsWith(`${id}.`))!.source;

@@ -9,7 +9,13 @@ import { readFileSync } from 'node:fs';
 import { InputError } from '../errors.ts';
 import { validateCassette } from '../cassette/load.ts';
 import { scanForSecrets } from '../cassette/secret-scan.ts';
-import { CASSETTE_FORMAT, CASSETTE_VERSION, type Cassette, type Exchange, type ImportFormat } from '../cassette/types.ts';
+import {
+  CASSETTE_FORMAT,
+  CASSETTE_VERSION,
+  type Cassette,
+  type Exchange,
+  type ImportFormat,
+} from '../cassette/types.ts';
 import { deriveMeta, looksLikeSse, type ImportOptions } from './common.ts';
 import { exchangesFromNock, isNockDocument } from './nock.ts';
 import { exchangeFromChunkLog, exchangeFromSse } from './stream-logs.ts';
@@ -35,16 +41,32 @@ export interface ImportResult {
  */
 export function detectFormat(text: string, file: string): ImportFormat {
   if (looksLikeSse(text)) return 'sse';
-  const first = text.split(/\r?\n/).find((line) => line.trim() !== '')?.trim() ?? '';
+  const first =
+    text
+      .split(/\r?\n/)
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? '';
   if (first === '') throw new InputError([{ file, path: '', reason: 'empty recording' }]);
   if (first.startsWith('{')) return 'chunk-log';
   if (first.startsWith('[')) {
     if (isNockDocument(parseJsonOrNull(text))) return 'nock';
-    throw new InputError([{ file, path: '', reason: 'a JSON array but not nock definitions (each item needs "scope" and "method")' }]);
+    throw new InputError([
+      {
+        file,
+        path: '',
+        reason: 'a JSON array but not nock definitions (each item needs "scope" and "method")',
+      },
+    ]);
   }
   const doc = parseVcrYaml(text, file);
   if (!isVcrDocument(doc))
-    throw new InputError([{ file, path: '', reason: 'unknown recording format: not SSE, not a chunk log, not a VCR YAML cassette' }]);
+    throw new InputError([
+      {
+        file,
+        path: '',
+        reason: 'unknown recording format: not SSE, not a chunk log, not a VCR YAML cassette',
+      },
+    ]);
   return exchangesFromVcr(doc, file).format;
 }
 
@@ -71,17 +93,24 @@ export function importRecordingText(text: string, file: string, options: ImportO
   if (format === 'sse') exchanges = [exchangeFromSse(text, file)];
   else if (format === 'nock') {
     const definitions = parseJsonOrNull(text);
-    if (!isNockDocument(definitions)) throw new InputError([{ file, path: '', reason: 'not a JSON array of nock definitions (each item needs "scope" and "method")' }]);
+    if (!isNockDocument(definitions))
+      throw new InputError([
+        {
+          file,
+          path: '',
+          reason: 'not a JSON array of nock definitions (each item needs "scope" and "method")',
+        },
+      ]);
     ({ exchanges, host } = exchangesFromNock(definitions, file));
-  }
-  else if (format === 'chunk-log') exchanges = [exchangeFromChunkLog(text, file)];
+  } else if (format === 'chunk-log') exchanges = [exchangeFromChunkLog(text, file)];
   else {
     const vcr = exchangesFromVcr(parseVcrYaml(text, file), file);
     exchanges = vcr.exchanges;
     host = vcr.host;
     warnings.push(...vcr.notes.map((note) => `${file}: ${note}`));
   }
-  if (exchanges.length === 0) throw new InputError([{ file, path: '', reason: 'the recording holds no exchange' }]);
+  if (exchanges.length === 0)
+    throw new InputError([{ file, path: '', reason: 'the recording holds no exchange' }]);
   const cassette: Cassette = {
     format: CASSETTE_FORMAT,
     version: CASSETTE_VERSION,

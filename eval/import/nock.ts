@@ -22,11 +22,16 @@ export interface NockDefinition {
   responseIsBinary?: boolean;
 }
 
-const isObj = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObj = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** True for a non-empty array whose items all have a string `scope` and `method`. */
 export function isNockDocument(value: unknown): value is NockDefinition[] {
-  return Array.isArray(value) && value.length > 0 && value.every((d) => isObj(d) && typeof d.scope === 'string' && typeof d.method === 'string');
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((d) => isObj(d) && typeof d.scope === 'string' && typeof d.method === 'string')
+  );
 }
 
 function headersOf(definition: NockDefinition): Record<string, string> {
@@ -40,9 +45,11 @@ function headersOf(definition: NockDefinition): Record<string, string> {
 function responseOf(definition: NockDefinition, headers: Record<string, string>): RecordedResponse {
   const status = definition.status ?? 200;
   let value = definition.response;
-  if (definition.responseIsBinary && typeof value === 'string') value = Buffer.from(value, 'hex').toString('utf8');
+  if (definition.responseIsBinary && typeof value === 'string')
+    value = Buffer.from(value, 'hex').toString('utf8');
   if (typeof value === 'string') {
-    if ((headers['content-type'] ?? '').includes('text/event-stream') || looksLikeSse(value)) return { status, headers, events: eventsFromSse(value) };
+    if ((headers['content-type'] ?? '').includes('text/event-stream') || looksLikeSse(value))
+      return { status, headers, events: eventsFromSse(value) };
     try {
       return { status, headers, body: JSON.parse(value) };
     } catch {
@@ -68,20 +75,30 @@ function requestBody(body: unknown): Record<string, unknown> | null {
  * @throws InputError (file, `/<index>/<field>`, reason) for a definition without a path or
  *   with a scope that is not a URL.
  */
-export function exchangesFromNock(definitions: readonly NockDefinition[], file: string): { exchanges: Exchange[]; host: string | null } {
+export function exchangesFromNock(
+  definitions: readonly NockDefinition[],
+  file: string,
+): { exchanges: Exchange[]; host: string | null } {
   let host: string | null = null;
   const exchanges = definitions.map((definition, i) => {
     let url: URL;
     try {
       url = new URL(definition.scope);
     } catch {
-      throw new InputError([{ file, path: `/${i}/scope`, reason: `not a URL: ${JSON.stringify(definition.scope)}` }]);
+      throw new InputError([
+        { file, path: `/${i}/scope`, reason: `not a URL: ${JSON.stringify(definition.scope)}` },
+      ]);
     }
-    if (typeof definition.path !== 'string' || definition.path === '') throw new InputError([{ file, path: `/${i}/path`, reason: 'is required (a string path)' }]);
+    if (typeof definition.path !== 'string' || definition.path === '')
+      throw new InputError([{ file, path: `/${i}/path`, reason: 'is required (a string path)' }]);
     host ??= url.hostname;
     const headers = headersOf(definition);
     return {
-      request: { method: definition.method.toUpperCase(), path: definition.path, body: requestBody(definition.body) },
+      request: {
+        method: definition.method.toUpperCase(),
+        path: definition.path,
+        body: requestBody(definition.body),
+      },
       response: responseOf(definition, headers),
     };
   });

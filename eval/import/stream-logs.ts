@@ -27,7 +27,9 @@ export function exchangeFromChunkLog(text: string, file: string): Exchange {
     try {
       value = JSON.parse(line);
     } catch (error) {
-      throw new InputError([{ file, path: `/line/${i + 1}`, reason: `not a JSON chunk: ${(error as Error).message}` }]);
+      throw new InputError([
+        { file, path: `/line/${i + 1}`, reason: `not a JSON chunk: ${(error as Error).message}` },
+      ]);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value))
       throw new InputError([{ file, path: `/line/${i + 1}`, reason: 'a chunk must be a JSON object' }]);
@@ -35,7 +37,10 @@ export function exchangeFromChunkLog(text: string, file: string): Exchange {
   });
   if (events.length === 0) throw new InputError([{ file, path: '', reason: 'the chunk log holds no chunk' }]);
   events.push({ data: '[DONE]' });
-  return { request: { ...NO_REQUEST }, response: { status: 200, headers: { 'content-type': 'text/event-stream' }, events } };
+  return {
+    request: { ...NO_REQUEST },
+    response: { status: 200, headers: { 'content-type': 'text/event-stream' }, events },
+  };
 }
 
 /**
@@ -46,6 +51,10 @@ export function exchangeFromChunkLog(text: string, file: string): Exchange {
  */
 export function exchangeFromSse(text: string, file: string): Exchange {
   const events = eventsFromSse(text);
-  if (events.length === 0) throw new InputError([{ file, path: '', reason: 'the SSE text holds no "data:" event' }]);
-  return { request: { ...NO_REQUEST }, response: { status: 200, headers: { 'content-type': 'text/event-stream' }, events } };
+  if (events.length === 0)
+    throw new InputError([{ file, path: '', reason: 'the SSE text holds no "data:" event' }]);
+  return {
+    request: { ...NO_REQUEST },
+    response: { status: 200, headers: { 'content-type': 'text/event-stream' }, events },
+  };
 }

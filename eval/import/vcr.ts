@@ -22,7 +22,8 @@ export interface VcrImport {
 
 type Obj = Record<string, unknown>;
 
-const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObj = (value: unknown): value is Obj =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Text of a VCR body value: a string, `{string: …}`, or `!!binary` bytes (decoded as UTF-8). */
 function bodyText(value: unknown): string | null {
@@ -53,7 +54,10 @@ export function parseVcrYaml(text: string, file: string): unknown {
  *   status, or a request body that is not a JSON object.
  */
 export function exchangesFromVcr(doc: unknown, file: string): VcrImport {
-  if (!isVcrDocument(doc)) throw new InputError([{ file, path: '/interactions', reason: 'not a VCR cassette: no "interactions" list' }]);
+  if (!isVcrDocument(doc))
+    throw new InputError([
+      { file, path: '/interactions', reason: 'not a VCR cassette: no "interactions" list' },
+    ]);
   const exchanges: Exchange[] = [];
   const notes: string[] = [];
   let parsedBodyForm = false;
@@ -61,9 +65,12 @@ export function exchangesFromVcr(doc: unknown, file: string): VcrImport {
   doc.interactions.forEach((interaction, i) => {
     const at = `/interactions/${i}`;
     if (!isObj(interaction) || !isObj(interaction.request) || !isObj(interaction.response))
-      throw new InputError([{ file, path: at, reason: 'an interaction needs a "request" and a "response" object' }]);
+      throw new InputError([
+        { file, path: at, reason: 'an interaction needs a "request" and a "response" object' },
+      ]);
     const { request, response } = interaction;
-    if (typeof request.uri !== 'string') throw new InputError([{ file, path: `${at}/request/uri`, reason: 'missing request URI' }]);
+    if (typeof request.uri !== 'string')
+      throw new InputError([{ file, path: `${at}/request/uri`, reason: 'missing request URI' }]);
     let split: { host: string; path: string };
     try {
       split = splitUri(request.uri);
@@ -74,7 +81,8 @@ export function exchangesFromVcr(doc: unknown, file: string): VcrImport {
     let body: Obj | null = null;
     if ('parsed_body' in request) {
       parsedBodyForm = true;
-      if (!isObj(request.parsed_body)) throw new InputError([{ file, path: `${at}/request/parsed_body`, reason: 'must be a JSON object' }]);
+      if (!isObj(request.parsed_body))
+        throw new InputError([{ file, path: `${at}/request/parsed_body`, reason: 'must be a JSON object' }]);
       body = request.parsed_body;
     } else {
       const text = bodyText(request.body);
@@ -84,13 +92,23 @@ export function exchangesFromVcr(doc: unknown, file: string): VcrImport {
           if (!isObj(value)) throw new Error('not an object');
           body = value;
         } catch (error) {
-          throw new InputError([{ file, path: `${at}/request/body`, reason: `the request body is not a JSON object (${(error as Error).message})` }]);
+          throw new InputError([
+            {
+              file,
+              path: `${at}/request/body`,
+              reason: `the request body is not a JSON object (${(error as Error).message})`,
+            },
+          ]);
         }
       }
     }
     if ('parsed_body' in response) parsedBodyForm = true;
     exchanges.push({
-      request: { method: typeof request.method === 'string' ? request.method.toUpperCase() : 'POST', path: split.path, body },
+      request: {
+        method: typeof request.method === 'string' ? request.method.toUpperCase() : 'POST',
+        path: split.path,
+        body,
+      },
       response: convertResponse(response, file, at, notes),
     });
   });
@@ -100,12 +118,15 @@ export function exchangesFromVcr(doc: unknown, file: string): VcrImport {
 function convertResponse(response: Obj, file: string, at: string, notes: string[]): RecordedResponse {
   const status = isObj(response.status) ? response.status.code : response.status;
   if (typeof status !== 'number' || !Number.isInteger(status))
-    throw new InputError([{ file, path: `${at}/response/status`, reason: 'missing or non-integer status code' }]);
+    throw new InputError([
+      { file, path: `${at}/response/status`, reason: 'missing or non-integer status code' },
+    ]);
   const headers = allowlistHeaders(response.headers);
   if ('parsed_body' in response) return { status, headers, body: response.parsed_body };
   const text = bodyText(response.body);
   if (text === null || text === '') return { status, headers };
-  if ((headers['content-type'] ?? '').includes('text/event-stream') || looksLikeSse(text)) return { status, headers, events: eventsFromSse(text) };
+  if ((headers['content-type'] ?? '').includes('text/event-stream') || looksLikeSse(text))
+    return { status, headers, events: eventsFromSse(text) };
   try {
     return { status, headers, body: JSON.parse(text) as unknown };
   } catch {

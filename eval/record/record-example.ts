@@ -13,7 +13,9 @@ import { main } from '../../cli/main.ts';
 import { json, sse, startStub, textChunks, toolCallChunks } from './stub-server.test-helpers.ts';
 
 /** The example cassette's path. */
-export const EXAMPLE_CASSETTE = fileURLToPath(new URL('../../recordings/examples/stub-read-then-write-asked.json', import.meta.url));
+export const EXAMPLE_CASSETTE = fileURLToPath(
+  new URL('../../recordings/examples/stub-read-then-write-asked.json', import.meta.url),
+);
 
 /** What the example's `meta.description` says. */
 export const EXAMPLE_DESCRIPTION =
@@ -25,23 +27,61 @@ export async function recordExample(): Promise<number> {
   writeFileSync(path.join(workspace, 'notes.txt'), 'buy milk\ncall the plumber\n');
   const stub = await startStub();
   stub.queue.push(
-    json(429, { error: { message: 'Rate limit reached for requests', type: 'rate_limit_error' } }, { 'retry-after': '0', 'x-ratelimit-remaining-requests': '0' }),
+    json(
+      429,
+      { error: { message: 'Rate limit reached for requests', type: 'rate_limit_error' } },
+      { 'retry-after': '0', 'x-ratelimit-remaining-requests': '0' },
+    ),
     sse(toolCallChunks('call_notes1', 'read_file', '{"path":"notes.txt"}')),
-    sse(toolCallChunks('call_sum1', 'write_file', '{"path":"summary.txt","content":"- buy milk\\n- call the plumber\\n"}')),
-    sse(textChunks('I could not write summary.txt: the write was not approved. The notes say: buy milk, call the plumber.')),
+    sse(
+      toolCallChunks(
+        'call_sum1',
+        'write_file',
+        '{"path":"summary.txt","content":"- buy milk\\n- call the plumber\\n"}',
+      ),
+    ),
+    sse(
+      textChunks(
+        'I could not write summary.txt: the write was not approved. The notes say: buy milk, call the plumber.',
+      ),
+    ),
   );
   try {
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NO_COLOR: '1' };
-    const args = ['record', '--base-url', stub.baseURL, '--model', 'stub-model', '--task', 'Summarise notes.txt into summary.txt as a bullet list.', '-w', workspace, '--out', EXAMPLE_CASSETTE, '--force'];
-    const code = await main(['node', 'harness-bench', ...args, '--title', 'stub server: read a file, then a write that asks (denied when recorded headless)'], {
-      stdout: (t) => process.stdout.write(t),
-      stderr: (t) => process.stderr.write(t),
-      cwd: workspace,
-      env,
-      isTTY: false,
-    });
+    const args = [
+      'record',
+      '--base-url',
+      stub.baseURL,
+      '--model',
+      'stub-model',
+      '--task',
+      'Summarise notes.txt into summary.txt as a bullet list.',
+      '-w',
+      workspace,
+      '--out',
+      EXAMPLE_CASSETTE,
+      '--force',
+    ];
+    const code = await main(
+      [
+        'node',
+        'harness-bench',
+        ...args,
+        '--title',
+        'stub server: read a file, then a write that asks (denied when recorded headless)',
+      ],
+      {
+        stdout: (t) => process.stdout.write(t),
+        stderr: (t) => process.stderr.write(t),
+        cwd: workspace,
+        env,
+        isTTY: false,
+      },
+    );
     if (code === 0) {
-      const cassette = JSON.parse(readFileSync(EXAMPLE_CASSETTE, 'utf8')) as { meta: Record<string, unknown> };
+      const cassette = JSON.parse(readFileSync(EXAMPLE_CASSETTE, 'utf8')) as {
+        meta: Record<string, unknown>;
+      };
       cassette.meta.description = EXAMPLE_DESCRIPTION;
       writeFileSync(EXAMPLE_CASSETTE, `${JSON.stringify(cassette, null, 2)}\n`);
     }
@@ -51,4 +91,5 @@ export async function recordExample(): Promise<number> {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exitCode = await recordExample();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  process.exitCode = await recordExample();

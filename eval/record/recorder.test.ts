@@ -1,10 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { OpenAIModel } from '../../harness/model/openai-model.ts';
 import type { ModelRequest } from '../../harness/model/types.ts';
 import { CassetteRecorder } from './recorder.ts';
 import { redactHeaders, redactValues, secretValuesFromEnv, REDACTED } from './redact.ts';
 import { SseCapture } from './sse-capture.ts';
-import { chunk, completion, gate, json, sse, useStub, textChunks, type StubServer } from './stub-server.test-helpers.ts';
+import {
+  chunk,
+  completion,
+  gate,
+  json,
+  sse,
+  useStub,
+  textChunks,
+  type StubServer,
+} from './stub-server.test-helpers.ts';
 
 const getStub = useStub();
 let stub: StubServer;
@@ -12,7 +21,11 @@ beforeEach(() => {
   stub = getStub();
 });
 
-const request: ModelRequest = { model: 'stub-model', messages: [{ role: 'user', content: 'hello' }], stream: true };
+const request: ModelRequest = {
+  model: 'stub-model',
+  messages: [{ role: 'user', content: 'hello' }],
+  stream: true,
+};
 const noWait = { sleep: async () => {}, random: () => 0.5 };
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -96,9 +109,22 @@ describe('redaction', () => {
   });
 
   it('values: secrets and organisation ids replaced in every string, keys kept', () => {
-    const secrets = secretValuesFromEnv({ OPENAI_API_KEY: 'sk-live-0123456789abcdefghij', SHORT_TOKEN: 'abc', PATH: '/usr/bin' });
+    const secrets = secretValuesFromEnv({
+      OPENAI_API_KEY: 'sk-live-0123456789abcdefghij',
+      SHORT_TOKEN: 'abc',
+      PATH: '/usr/bin',
+    });
     expect(secrets).toEqual(['sk-live-0123456789abcdefghij']);
-    expect(redactValues({ a: ['x sk-live-0123456789abcdefghij y'], 'org-keyname1234': 'Rate limit for org-AbCdEf123456 reached', n: 3 }, secrets)).toEqual({
+    expect(
+      redactValues(
+        {
+          a: ['x sk-live-0123456789abcdefghij y'],
+          'org-keyname1234': 'Rate limit for org-AbCdEf123456 reached',
+          n: 3,
+        },
+        secrets,
+      ),
+    ).toEqual({
       a: [`x ${REDACTED} y`],
       'org-keyname1234': `Rate limit for ${REDACTED} reached`,
       n: 3,
@@ -123,62 +149,119 @@ describe('CassetteRecorder', () => {
       }),
     );
     const recorder = new CassetteRecorder({ now: () => clock.now });
-    const model = new OpenAIModel({ baseURL: stub.baseURL, apiKey: 'sk-test', fetch: observing(recorder.fetch, gates), deps: noWait });
+    const model = new OpenAIModel({
+      baseURL: stub.baseURL,
+      apiKey: 'sk-test',
+      fetch: observing(recorder.fetch, gates),
+      deps: noWait,
+    });
     const turn = await model.generate(request);
     expect(turn.content).toBe('hi there');
     expect(arrivedInTime).toEqual(delays.map(() => true));
     const [exchange] = recorder.exchanges();
     expect(exchange!.response.events!.map((e) => e.delayMs)).toEqual(delays);
     expect(exchange!.response.events!.at(-1)).toEqual({ data: '[DONE]', delayMs: 2 });
-    expect(exchange!.request).toMatchObject({ method: 'POST', path: '/v1/chat/completions', body: { model: 'stub-model', stream: true } });
+    expect(exchange!.request).toMatchObject({
+      method: 'POST',
+      path: '/v1/chat/completions',
+      body: { model: 'stub-model', stream: true },
+    });
   });
 
   it('the check above fails for a recorder that buffers the body (negative control)', async () => {
     const gates = [gate(), gate(), gate()];
     const arrivedInTime: boolean[] = [];
-    stub.queue.push(sse([chunk({ content: 'a' }), chunk({}, 'stop')], { before: async (i) => void (arrivedInTime[i] = await within(gates[i]!.wait(), 300)) }));
+    stub.queue.push(
+      sse([chunk({ content: 'a' }), chunk({}, 'stop')], {
+        before: async (i) => void (arrivedInTime[i] = await within(gates[i]!.wait(), 300)),
+      }),
+    );
     const buffering: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
       const text = await response.text();
       return new Response(text, { status: response.status, headers: response.headers });
     };
-    const model = new OpenAIModel({ baseURL: stub.baseURL, apiKey: 'sk-test', fetch: observing(buffering, gates), deps: noWait });
+    const model = new OpenAIModel({
+      baseURL: stub.baseURL,
+      apiKey: 'sk-test',
+      fetch: observing(buffering, gates),
+      deps: noWait,
+    });
     await model.generate(request);
     expect(arrivedInTime[1]).toBe(false);
   });
 
   it('records HTTP errors as exchanges, each retry attempt its own, and whole JSON bodies as body', async () => {
     stub.queue.push(
-      json(429, { error: { message: 'Rate limit reached for org-AbCdEf123456', type: 'rate_limit_error' } }, { 'retry-after': '1', 'openai-organization': 'org-AbCdEf123456' }),
+      json(
+        429,
+        { error: { message: 'Rate limit reached for org-AbCdEf123456', type: 'rate_limit_error' } },
+        { 'retry-after': '1', 'openai-organization': 'org-AbCdEf123456' },
+      ),
       json(500, { error: { message: 'boom', type: 'server_error' } }),
       json(200, completion({ content: 'ok' })),
     );
     const waits: number[] = [];
     const recorder = new CassetteRecorder();
-    const model = new OpenAIModel({ baseURL: stub.baseURL, apiKey: 'sk-test', fetch: recorder.fetch, deps: { sleep: async (ms) => void waits.push(ms), random: () => 0.5 } });
+    const model = new OpenAIModel({
+      baseURL: stub.baseURL,
+      apiKey: 'sk-test',
+      fetch: recorder.fetch,
+      deps: { sleep: async (ms) => void waits.push(ms), random: () => 0.5 },
+    });
     const turn = await model.generate({ ...request, stream: false });
     expect(turn.content).toBe('ok');
     expect(waits[0]).toBe(1000);
     const exchanges = recorder.exchanges();
     expect(exchanges.map((e) => e.response.status)).toEqual([429, 500, 200]);
-    expect(exchanges[0]!.response.headers).toEqual({ 'content-type': 'application/json', 'retry-after': '1', 'openai-organization': REDACTED });
-    expect(exchanges[2]!.response.body).toMatchObject({ object: 'chat.completion', choices: [{ message: { content: 'ok' } }] });
+    expect(exchanges[0]!.response.headers).toEqual({
+      'content-type': 'application/json',
+      'retry-after': '1',
+      'openai-organization': REDACTED,
+    });
+    expect(exchanges[2]!.response.body).toMatchObject({
+      object: 'chat.completion',
+      choices: [{ message: { content: 'ok' } }],
+    });
     expect(recorder.incomplete()).toEqual([]);
   });
 
   it('keeps the error event of a 200 stream, and the request user id is REDACTED', async () => {
-    stub.queue.push(sse([chunk({ content: 'par' }), { error: { message: 'upstream overloaded', type: 'server_error' } }], { noDone: true }));
+    stub.queue.push(
+      sse([chunk({ content: 'par' }), { error: { message: 'upstream overloaded', type: 'server_error' } }], {
+        noDone: true,
+      }),
+    );
     const recorder = new CassetteRecorder();
-    const model = new OpenAIModel({ baseURL: stub.baseURL, apiKey: 'sk-test', fetch: recorder.fetch, deps: noWait, maxAttempts: 1 });
-    await expect(model.generate({ ...request, settings: { user: 'alice@example.com' } })).rejects.toMatchObject({ code: 'http_error' });
+    const model = new OpenAIModel({
+      baseURL: stub.baseURL,
+      apiKey: 'sk-test',
+      fetch: recorder.fetch,
+      deps: noWait,
+      maxAttempts: 1,
+    });
+    await expect(
+      model.generate({ ...request, settings: { user: 'alice@example.com' } }),
+    ).rejects.toMatchObject({ code: 'http_error' });
     const [exchange] = recorder.exchanges();
     expect(exchange!.request.body!.user).toBe(REDACTED);
-    expect(exchange!.response.events!.map((e) => JSON.parse(e.data))).toEqual([chunk({ content: 'par' }), { error: { message: 'upstream overloaded', type: 'server_error' } }]);
+    expect(exchange!.response.events!.map((e) => JSON.parse(e.data))).toEqual([
+      chunk({ content: 'par' }),
+      { error: { message: 'upstream overloaded', type: 'server_error' } },
+    ]);
   });
 
   it('a connection failure is a note, not an exchange', async () => {
-    const recorder = new CassetteRecorder({ fetch: async () => Promise.reject(new TypeError('fetch failed')) });
-    const model = new OpenAIModel({ baseURL: stub.baseURL, apiKey: 'sk-test', fetch: recorder.fetch, deps: noWait, maxAttempts: 1 });
+    const recorder = new CassetteRecorder({
+      fetch: async () => Promise.reject(new TypeError('fetch failed')),
+    });
+    const model = new OpenAIModel({
+      baseURL: stub.baseURL,
+      apiKey: 'sk-test',
+      fetch: recorder.fetch,
+      deps: noWait,
+      maxAttempts: 1,
+    });
     await expect(model.generate(request)).rejects.toMatchObject({ code: 'network_error' });
     expect(recorder.exchanges()).toEqual([]);
     expect(recorder.notes[0]).toMatch(/connection failed, not recorded/);

@@ -50,7 +50,11 @@ export class CassetteRecorder {
       const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
       this.host ??= url.hostname;
       const slot: Slot = {
-        request: { method: (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase(), path: `${url.pathname}${url.search}`, body: parseBody(init?.body) },
+        request: {
+          method: (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase(),
+          path: `${url.pathname}${url.search}`,
+          body: parseBody(init?.body),
+        },
         text: '',
         decoder: new TextDecoder(),
       };
@@ -60,13 +64,16 @@ export class CassetteRecorder {
         response = await base(input, init);
       } catch (error) {
         this.slots.splice(this.slots.indexOf(slot), 1);
-        this.notes.push(`${slot.request.method} ${slot.request.path}: connection failed, not recorded (${(error as Error)?.message ?? String(error)})`);
+        this.notes.push(
+          `${slot.request.method} ${slot.request.path}: connection failed, not recorded (${(error as Error)?.message ?? String(error)})`,
+        );
         throw error;
       }
       const startMs = now();
       slot.status = response.status;
       slot.headers = redactHeaders(response.headers);
-      if ((response.headers.get('content-type') ?? '').includes('text/event-stream')) slot.sse = new SseCapture(now, startMs);
+      if ((response.headers.get('content-type') ?? '').includes('text/event-stream'))
+        slot.sse = new SseCapture(now, startMs);
       if (!response.body || NULL_BODY_STATUS.has(response.status)) {
         slot.end = 'complete';
         return response;
@@ -104,13 +111,21 @@ export class CassetteRecorder {
         },
         { highWaterMark: 0 },
       );
-      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     };
   }
 
   /** Exchanges whose body was cut short (cancelled or failed): `{index, end}`. */
   incomplete(): { index: number; end: CaptureEnd | 'unread' }[] {
-    return this.slots.flatMap((slot, index) => (slot.end === 'complete' || slot.status === undefined ? [] : [{ index, end: slot.end ?? ('unread' as const) }]));
+    return this.slots.flatMap((slot, index) =>
+      slot.end === 'complete' || slot.status === undefined
+        ? []
+        : [{ index, end: slot.end ?? ('unread' as const) }],
+    );
   }
 
   /**
@@ -124,7 +139,10 @@ export class CassetteRecorder {
       if (slot.status === undefined || !slot.headers) continue;
       const response: RecordedResponse = { status: slot.status, headers: { ...slot.headers } };
       if (slot.sse) response.events = [...slot.sse.events];
-      else response.body = parseResponseText(slot.end ? slot.text : slot.text + slot.decoder.decode(new Uint8Array(), { stream: true }));
+      else
+        response.body = parseResponseText(
+          slot.end ? slot.text : slot.text + slot.decoder.decode(new Uint8Array(), { stream: true }),
+        );
       out.push({ request: structuredClone(slot.request), response });
     }
     return out;
@@ -136,7 +154,9 @@ function parseBody(body: unknown): Record<string, unknown> | null {
   if (typeof body !== 'string') return null;
   try {
     const value: unknown = JSON.parse(body);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? redactRequestBody(value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? redactRequestBody(value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }

@@ -44,7 +44,10 @@ export interface RecordingDeps {
  * Wraps `base` for recording: `now()` is `base.now()` with every value kept; ids and randomness
  * come from `seeds`; `sleep`, `onEvent` and `approver` are `base`'s.
  */
-export function recordingDeps(base: HarnessDeps, seeds: { idSeed: string; randomSeed: number }): RecordingDeps {
+export function recordingDeps(
+  base: HarnessDeps,
+  seeds: { idSeed: string; randomSeed: number },
+): RecordingDeps {
   const clock: number[] = [];
   const deps: HarnessDeps = {
     now: () => {
@@ -71,7 +74,10 @@ export function replayDeps(recorded: CassetteDeps, fallbackStartMs = 1_764_400_0
   const clock = recorded.clock ?? [];
   let index = 0;
   let next = (clock.at(-1) ?? fallbackStartMs - 1) + 1;
-  const fallback = deterministicDeps({ startMs: fallbackStartMs, ...(typeof recorded.randomSeed === 'number' ? { seed: recorded.randomSeed } : {}) });
+  const fallback = deterministicDeps({
+    startMs: fallbackStartMs,
+    ...(typeof recorded.randomSeed === 'number' ? { seed: recorded.randomSeed } : {}),
+  });
   return {
     now: () => (index < clock.length ? clock[index++]! : next++),
     newId: recorded.idSeed !== undefined ? seededIds(recorded.idSeed) : fallback.newId,

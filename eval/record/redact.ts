@@ -33,7 +33,11 @@ export const REDACTED_HEADERS: readonly string[] = [
 export const REDACTED_BODY_FIELDS: readonly string[] = ['user', 'safety_identifier'];
 
 /** Id shapes replaced wherever they occur: OpenAI organisation, project and user ids. */
-const ID_SHAPES: readonly RegExp[] = [/\borg-[A-Za-z0-9]{8,}\b/g, /\bproj_[A-Za-z0-9]{8,}\b/g, /\buser-[A-Za-z0-9]{8,}\b/g];
+const ID_SHAPES: readonly RegExp[] = [
+  /\borg-[A-Za-z0-9]{8,}\b/g,
+  /\bproj_[A-Za-z0-9]{8,}\b/g,
+  /\buser-[A-Za-z0-9]{8,}\b/g,
+];
 
 /** Environment variable names whose values are treated as secrets. */
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|COOKIE|CREDENTIAL|AUTH/i;
@@ -46,7 +50,8 @@ export const MIN_SECRET_LENGTH = 8;
  * `REDACTED`; the rest filtered by the import allowlist (`HEADER_ALLOWLIST`).
  */
 export function redactHeaders(headers: Headers | Record<string, string>): Record<string, string> {
-  const entries: [string, string][] = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
+  const entries: [string, string][] =
+    headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
   const raw: Record<string, string> = {};
   const out: Record<string, string> = {};
   for (const [name, value] of entries) {
@@ -60,7 +65,8 @@ export function redactHeaders(headers: Headers | Record<string, string>): Record
 /** A request body with {@link REDACTED_BODY_FIELDS} replaced (the input is not mutated). */
 export function redactRequestBody(body: Record<string, unknown>): Record<string, unknown> {
   const out = { ...body };
-  for (const field of REDACTED_BODY_FIELDS) if (field in out && out[field] !== null && out[field] !== undefined) out[field] = REDACTED;
+  for (const field of REDACTED_BODY_FIELDS)
+    if (field in out && out[field] !== null && out[field] !== undefined) out[field] = REDACTED;
   return out;
 }
 
@@ -70,7 +76,8 @@ export function redactRequestBody(body: Record<string, unknown>): Record<string,
  */
 export function secretValuesFromEnv(env: NodeJS.ProcessEnv): string[] {
   const out = new Set<string>();
-  for (const [name, value] of Object.entries(env)) if (SECRET_NAME.test(name) && value && value.length >= MIN_SECRET_LENGTH) out.add(value);
+  for (const [name, value] of Object.entries(env))
+    if (SECRET_NAME.test(name) && value && value.length >= MIN_SECRET_LENGTH) out.add(value);
   return [...out];
 }
 
@@ -80,7 +87,9 @@ export function secretValuesFromEnv(env: NodeJS.ProcessEnv): string[] {
  * Secrets shorter than {@link MIN_SECRET_LENGTH} are ignored.
  */
 export function redactValues<T>(value: T, secrets: readonly string[]): T {
-  const usable = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
+  const usable = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH))].sort(
+    (a, b) => b.length - a.length,
+  );
   const walk = (item: unknown): unknown => {
     if (typeof item === 'string') {
       let text = item;
@@ -111,9 +120,14 @@ export function replaceInStrings<T>(value: T, pairs: readonly (readonly [string,
   const usable = pairs.filter(([from]) => from.length >= 2).sort((a, b) => b[0].length - a[0].length);
   if (usable.length === 0) return value;
   const walk = (item: unknown): unknown => {
-    if (typeof item === 'string') return usable.reduce((text, [from, to]) => (text.includes(from) ? text.split(from).join(to) : text), item);
+    if (typeof item === 'string')
+      return usable.reduce(
+        (text, [from, to]) => (text.includes(from) ? text.split(from).join(to) : text),
+        item,
+      );
     if (Array.isArray(item)) return item.map(walk);
-    if (typeof item === 'object' && item !== null) return Object.fromEntries(Object.entries(item).map(([key, member]) => [key, walk(member)]));
+    if (typeof item === 'object' && item !== null)
+      return Object.fromEntries(Object.entries(item).map(([key, member]) => [key, walk(member)]));
     return item;
   };
   return walk(value) as T;

@@ -23,14 +23,21 @@ import { mergeLedgers } from '../replay/ledger-diff.ts';
 import { CassetteRecorder } from './recorder.ts';
 import { freshSeeds, recordingDeps, type RecordingDeps } from './recording-deps.ts';
 import { redactValues, replaceInStrings, secretValuesFromEnv, WORKSPACE_PLACEHOLDER } from './redact.ts';
-import { FIXTURE_LIMITS, snapshotWorkspace, type FixtureLimits, type FixtureResult } from './workspace-fixture.ts';
+import {
+  FIXTURE_LIMITS,
+  snapshotWorkspace,
+  type FixtureLimits,
+  type FixtureResult,
+} from './workspace-fixture.ts';
 
 /** `record` refuses to write: the finished cassette still holds something shaped like a secret. */
 export class RecordRefusedError extends Error {
   override readonly name = 'RecordRefusedError';
   readonly code = 'RECORD_REFUSED';
   constructor(readonly findings: SecretFinding[]) {
-    super(`the cassette still holds what looks like a secret after redaction:\n${findings.map((f) => `  ${f.path}: ${f.kind} ${f.excerpt}`).join('\n')}`);
+    super(
+      `the cassette still holds what looks like a secret after redaction:\n${findings.map((f) => `  ${f.path}: ${f.kind} ${f.excerpt}`).join('\n')}`,
+    );
   }
 }
 
@@ -88,7 +95,10 @@ export class SessionRecorder {
 
   constructor(private readonly options: SessionRecorderOptions) {
     const base = options.deps ?? liveDeps();
-    this.recorder = new CassetteRecorder({ ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.eventClock ? { now: options.eventClock } : {}) });
+    this.recorder = new CassetteRecorder({
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.eventClock ? { now: options.eventClock } : {}),
+    });
     this.recording = recordingDeps(base, freshSeeds());
     const configured = options.config.model.settings.stream;
     const stream = options.stream ?? (typeof configured === 'boolean' ? configured : true);
@@ -115,7 +125,10 @@ export class SessionRecorder {
   /** Takes the workspace fixture (before anything runs) and the start time. Idempotent. */
   async start(): Promise<FixtureResult> {
     this.startedAt ??= new Date(this.baseNow()).toISOString();
-    this.fixture ??= await snapshotWorkspace(this.options.workspace, this.options.fixtureLimits ?? FIXTURE_LIMITS);
+    this.fixture ??= await snapshotWorkspace(
+      this.options.workspace,
+      this.options.fixtureLimits ?? FIXTURE_LIMITS,
+    );
     return this.fixture;
   }
 
@@ -123,7 +136,10 @@ export class SessionRecorder {
    * Runs the harness once: on `task` alone, or continuing a conversation (`history`, the
    * transcript so far, followed by `task` as a new user message).
    */
-  async run(task: string, options: { history?: ChatMessage[]; signal?: AbortSignal } = {}): Promise<RunResult> {
+  async run(
+    task: string,
+    options: { history?: ChatMessage[]; signal?: AbortSignal } = {},
+  ): Promise<RunResult> {
     await this.start();
     this.firstTask ??= task;
     const history = options.history ?? [];
@@ -136,7 +152,9 @@ export class SessionRecorder {
       workspace: this.options.workspace,
       deps: this.recording.deps,
       grants: this.grants,
-      ...(history.length > 0 ? { initialMessages: [...history, { role: 'user' as const, content: task }] } : {}),
+      ...(history.length > 0
+        ? { initialMessages: [...history, { role: 'user' as const, content: task }] }
+        : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     this.runs.push(run);
@@ -174,14 +192,22 @@ export class SessionRecorder {
       },
       deps: this.recording.drawn(),
       exchanges,
-      ledger: mergeLedgers(this.runs.length > 0 ? this.runs.map((r) => r.ledger) : [{ turns: [], calls: [], stopReason: null }]),
+      ledger: mergeLedgers(
+        this.runs.length > 0 ? this.runs.map((r) => r.ledger) : [{ turns: [], calls: [], stopReason: null }],
+      ),
     };
     const secrets = [this.options.apiKey, ...secretValuesFromEnv(this.options.env ?? process.env)];
-    const cassette = redactValues(replaceInStrings(raw, [[this.options.workspace, WORKSPACE_PLACEHOLDER]]), secrets);
+    const cassette = redactValues(
+      replaceInStrings(raw, [[this.options.workspace, WORKSPACE_PLACEHOLDER]]),
+      secrets,
+    );
     const findings = scanForSecrets(cassette);
     if (findings.length > 0) throw new RecordRefusedError(findings);
     const problems = validateCassette(cassette, info.id);
-    if (problems.length > 0) throw new Error(`the recorded cassette does not match the schema (a bug): ${problems.map((p) => `${p.path}: ${p.reason}`).join('; ')}`);
+    if (problems.length > 0)
+      throw new Error(
+        `the recorded cassette does not match the schema (a bug): ${problems.map((p) => `${p.path}: ${p.reason}`).join('; ')}`,
+      );
     return cassette;
   }
 }
@@ -197,8 +223,13 @@ function safeHost(url: string): string | null {
 /** `model` of the first response that names one. */
 function modelServed(exchanges: readonly Exchange[]): string | null {
   for (const { response } of exchanges) {
-    const objects = response.events ? eventPayloads(response.events) : typeof response.body === 'object' && response.body !== null ? [response.body as Record<string, unknown>] : [];
-    for (const object of objects) if (typeof object.model === 'string' && object.model !== '') return object.model;
+    const objects = response.events
+      ? eventPayloads(response.events)
+      : typeof response.body === 'object' && response.body !== null
+        ? [response.body as Record<string, unknown>]
+        : [];
+    for (const object of objects)
+      if (typeof object.model === 'string' && object.model !== '') return object.model;
   }
   return null;
 }

@@ -7,7 +7,13 @@ import { SessionRecorder } from './session-recorder.ts';
 
 const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-session-sandbox-')));
 const session = (kind: 'auto' | 'none' | 'bwrap') =>
-  new SessionRecorder({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k', model: 'm', config: mergeConfig(DEFAULT_CONFIG, { sandbox: { kind } }), workspace });
+  new SessionRecorder({
+    baseURL: 'http://127.0.0.1:9/v1',
+    apiKey: 'k',
+    model: 'm',
+    config: mergeConfig(DEFAULT_CONFIG, { sandbox: { kind } }),
+    workspace,
+  });
 
 describe('SessionRecorder sandbox', () => {
   it('uses the sandbox the configuration asks for (record and chat run bash boxed, never unboxed by default)', () => {

@@ -9,7 +9,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 /** Answers one request. `body` is the parsed JSON request body. */
-export type Responder = (req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>) => void | Promise<void>;
+export type Responder = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Record<string, unknown>,
+) => void | Promise<void>;
 
 /** A running stub. */
 export interface StubServer {
@@ -32,7 +36,8 @@ export async function startStub(): Promise<StubServer> {
     req.on('end', () => {
       const body = JSON.parse(text || '{}') as Record<string, unknown>;
       received.push({ path: req.url ?? '', authorization: req.headers.authorization, body });
-      const next = queue.shift() ?? json(500, { error: { message: 'no stub response queued', type: 'server_error' } });
+      const next =
+        queue.shift() ?? json(500, { error: { message: 'no stub response queued', type: 'server_error' } });
       void Promise.resolve(next(req, res, body)).catch(() => res.destroy());
     });
   });
@@ -69,7 +74,11 @@ export interface SseOptions {
 /** A 200 `text/event-stream` response: one `data:` event per chunk, then `[DONE]`. */
 export function sse(chunks: unknown[], options: SseOptions = {}): Responder {
   return async (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...options.headers });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      ...options.headers,
+    });
     res.flushHeaders();
     for (let i = 0; i < chunks.length; i++) {
       await options.before?.(i);
@@ -84,25 +93,57 @@ export function sse(chunks: unknown[], options: SseOptions = {}): Responder {
 }
 
 /** A `chat.completion` body. */
-export function completion(message: Record<string, unknown>, finish = 'stop', usage = { prompt_tokens: 40, completion_tokens: 8, total_tokens: 48 }): Record<string, unknown> {
-  return { id: 'chatcmpl-stub', object: 'chat.completion', created: 1_764_400_000, model: 'stub-model-2025', choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }], usage };
+export function completion(
+  message: Record<string, unknown>,
+  finish = 'stop',
+  usage = { prompt_tokens: 40, completion_tokens: 8, total_tokens: 48 },
+): Record<string, unknown> {
+  return {
+    id: 'chatcmpl-stub',
+    object: 'chat.completion',
+    created: 1_764_400_000,
+    model: 'stub-model-2025',
+    choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }],
+    usage,
+  };
 }
 
 /** A `chat.completion.chunk`. */
 export function chunk(delta: Record<string, unknown>, finish: string | null = null): Record<string, unknown> {
-  return { id: 'chatcmpl-stub', object: 'chat.completion.chunk', created: 1_764_400_000, model: 'stub-model-2025', choices: [{ index: 0, delta, finish_reason: finish }] };
+  return {
+    id: 'chatcmpl-stub',
+    object: 'chat.completion.chunk',
+    created: 1_764_400_000,
+    model: 'stub-model-2025',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
 }
 
 /** The final usage chunk a server sends with `stream_options.include_usage`. */
 export function usageChunk(prompt = 40, completionTokens = 8): Record<string, unknown> {
-  return { id: 'chatcmpl-stub', object: 'chat.completion.chunk', created: 1_764_400_000, model: 'stub-model-2025', choices: [], usage: { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens } };
+  return {
+    id: 'chatcmpl-stub',
+    object: 'chat.completion.chunk',
+    created: 1_764_400_000,
+    model: 'stub-model-2025',
+    choices: [],
+    usage: {
+      prompt_tokens: prompt,
+      completion_tokens: completionTokens,
+      total_tokens: prompt + completionTokens,
+    },
+  };
 }
 
 /** Chunks of one streamed tool call, split over several deltas (id and name on the first only). */
 export function toolCallChunks(id: string, name: string, args: string): Record<string, unknown>[] {
   const half = Math.floor(args.length / 2);
   return [
-    chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }] }),
+    chunk({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }],
+    }),
     chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(0, half) } }] }),
     chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(half) } }] }),
     chunk({}, 'tool_calls'),
@@ -113,7 +154,12 @@ export function toolCallChunks(id: string, name: string, args: string): Record<s
 /** Chunks of a streamed text answer. */
 export function textChunks(text: string): Record<string, unknown>[] {
   const words = text.split(/(?<= )/);
-  return [chunk({ role: 'assistant', content: '' }), ...words.map((w) => chunk({ content: w })), chunk({}, 'stop'), usageChunk()];
+  return [
+    chunk({ role: 'assistant', content: '' }),
+    ...words.map((w) => chunk({ content: w })),
+    chunk({}, 'stop'),
+    usageChunk(),
+  ];
 }
 
 /** A gate: `wait()` resolves once `open()` was called (or at once if it already was). */

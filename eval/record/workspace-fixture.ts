@@ -30,7 +30,10 @@ export type FixtureResult =
  * Reads the fixture of `root` (relative paths with `/` separators, sorted). Over the limits the
  * result is `{ok: false}` with the counts in `reason`.
  */
-export async function snapshotWorkspace(root: string, limits: FixtureLimits = FIXTURE_LIMITS): Promise<FixtureResult> {
+export async function snapshotWorkspace(
+  root: string,
+  limits: FixtureLimits = FIXTURE_LIMITS,
+): Promise<FixtureResult> {
   const files: Record<string, string> = {};
   const skipped: string[] = [];
   let count = 0;
@@ -64,5 +67,11 @@ export async function snapshotWorkspace(root: string, limits: FixtureLimits = FI
     return undefined;
   };
   const over = await walk(root);
-  return over ? { ok: false, reason: `the workspace has ${over} (limits: ${limits.maxFiles} files, ${limits.maxBytes} bytes)`, skipped } : { ok: true, files, skipped };
+  return over
+    ? {
+        ok: false,
+        reason: `the workspace has ${over} (limits: ${limits.maxFiles} files, ${limits.maxBytes} bytes)`,
+        skipped,
+      }
+    : { ok: true, files, skipped };
 }

@@ -16,7 +16,8 @@ export interface ConfigChange {
 /** Top-level keys left out of the comparison. */
 export const IGNORED_CONFIG_KEYS: readonly string[] = ['model', '$schema', 'description'];
 
-const isObj = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObj = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Every changed leaf key, sorted. `recorded` is `meta.config`; a string (a hash) or absence gives `[]`. */
 export function diffConfigs(recorded: unknown, current: unknown): ConfigChange[] {
@@ -31,7 +32,8 @@ export function diffConfigs(recorded: unknown, current: unknown): ConfigChange[]
       return;
     }
     if (a === undefined && b === undefined) return;
-    if (a === undefined || b === undefined || canonicalJson(a) !== canonicalJson(b)) out.push({ key, recorded: a, current: b });
+    if (a === undefined || b === undefined || canonicalJson(a) !== canonicalJson(b))
+      out.push({ key, recorded: a, current: b });
   };
   walk(recorded, current, '');
   return out;

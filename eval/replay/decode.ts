@@ -9,7 +9,8 @@ import { StreamAssembler, responseFromCompletion } from '../../harness/model/str
 import type { RecordedResponse } from '../cassette/types.ts';
 import { rejectedToolCallTurn } from '../../harness/model/provider-errors.ts';
 
-const isObj = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObj = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export { callsFromFailedGeneration } from '../../harness/model/provider-errors.ts';
 
@@ -24,14 +25,21 @@ function retryAfterMs(headers: Record<string, string>): number | undefined {
 
 function errorSummary(body: unknown): string {
   const error = isObj(body) && isObj(body.error) ? body.error : undefined;
-  const message = error && typeof error.message === 'string' ? error.message : typeof body === 'string' ? body : JSON.stringify(body);
+  const message =
+    error && typeof error.message === 'string'
+      ? error.message
+      : typeof body === 'string'
+        ? body
+        : JSON.stringify(body);
   return (message ?? '').slice(0, 300);
 }
 
 /** Mid-stream errors worth retrying: server-side, overload, rate limit, timeout. */
 function transientError(body: unknown): boolean {
   const error = isObj(body) && isObj(body.error) ? body.error : {};
-  return /server_error|overloaded|rate_limit|timeout|unavailable/i.test(`${String(error.type ?? '')} ${String(error.code ?? '')}`);
+  return /server_error|overloaded|rate_limit|timeout|unavailable/i.test(
+    `${String(error.type ?? '')} ${String(error.code ?? '')}`,
+  );
 }
 
 /**
@@ -64,17 +72,41 @@ export function decodeRecordedResponse(response: RecordedResponse, exchange: num
       try {
         chunk = JSON.parse(data);
       } catch {
-        throw new ModelError('invalid_response', `exchange ${exchange}, event ${i}: not JSON: ${data.slice(0, 120)}`, { status, body: data });
+        throw new ModelError(
+          'invalid_response',
+          `exchange ${exchange}, event ${i}: not JSON: ${data.slice(0, 120)}`,
+          { status, body: data },
+        );
       }
       if (isObj(chunk) && 'error' in chunk && chunk.error !== null && !Array.isArray(chunk.choices))
-        throw new ModelError('http_error', `error event in a ${status} stream (exchange ${exchange}, event ${i}): ${errorSummary(chunk)}`, { status, body: chunk }, transientError(chunk));
+        throw new ModelError(
+          'http_error',
+          `error event in a ${status} stream (exchange ${exchange}, event ${i}): ${errorSummary(chunk)}`,
+          { status, body: chunk },
+          transientError(chunk),
+        );
       assembler.push(chunk);
     });
     return assembler.finish();
   }
-  if (body === undefined) throw new ModelError('invalid_response', `recorded ${status} response without body or events (exchange ${exchange})`, { status });
-  if (!isObj(body)) throw new ModelError('invalid_response', `recorded ${status} body is not a JSON object (exchange ${exchange})`, { status, body });
+  if (body === undefined)
+    throw new ModelError(
+      'invalid_response',
+      `recorded ${status} response without body or events (exchange ${exchange})`,
+      { status },
+    );
+  if (!isObj(body))
+    throw new ModelError(
+      'invalid_response',
+      `recorded ${status} body is not a JSON object (exchange ${exchange})`,
+      { status, body },
+    );
   if (isObj(body.error) && !Array.isArray(body.choices))
-    throw new ModelError('http_error', `error body in a ${status} response (exchange ${exchange}): ${errorSummary(body)}`, { status, body }, transientError(body));
+    throw new ModelError(
+      'http_error',
+      `error body in a ${status} response (exchange ${exchange}): ${errorSummary(body)}`,
+      { status, body },
+      transientError(body),
+    );
   return responseFromCompletion(body);
 }

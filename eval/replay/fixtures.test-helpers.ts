@@ -5,7 +5,14 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ModelError, type ChatMessage, type ModelErrorCode, type ModelRequest, type ToolSchema, type WireToolCall } from '../../harness/model/types.ts';
+import {
+  ModelError,
+  type ChatMessage,
+  type ModelErrorCode,
+  type ModelRequest,
+  type ToolSchema,
+  type WireToolCall,
+} from '../../harness/model/types.ts';
 import type { ToolContext, ToolOutput } from '../../harness/tools/types.ts';
 import { loadCassette } from '../cassette/load.ts';
 import type { Cassette, Exchange, RecordedResponse } from '../cassette/types.ts';
@@ -44,12 +51,26 @@ export function cassetteOf(exchanges: Exchange[], imported = true): Cassette {
 
 /** A JSON 200 completion with the given message. */
 export function completion(message: Record<string, unknown>, finishReason = 'stop'): RecordedResponse {
-  return { status: 200, headers: {}, body: { model: 'm-served', choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finishReason }] } };
+  return {
+    status: 200,
+    headers: {},
+    body: {
+      model: 'm-served',
+      choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finishReason }],
+    },
+  };
 }
 
 /** A request exchange with `messages` (model `m`) answered by `response`. */
-export function exchange(messages: unknown[], response: RecordedResponse, extra: Record<string, unknown> = {}): Exchange {
-  return { request: { method: 'POST', path: '/v1/chat/completions', body: { model: 'm', messages, ...extra } }, response };
+export function exchange(
+  messages: unknown[],
+  response: RecordedResponse,
+  extra: Record<string, unknown> = {},
+): Exchange {
+  return {
+    request: { method: 'POST', path: '/v1/chat/completions', body: { model: 'm', messages, ...extra } },
+    response,
+  };
 }
 
 /** The `ModelRequest` whose wire body is `body` (the inverse of `wireBody`). */
@@ -77,20 +98,32 @@ export interface MiniRun {
  * runs every call through the recorded tools without validation, and stops on a text answer or
  * a model error.
  */
-export async function miniHarness(cassette: Cassette, options: { recordedSchemas?: boolean; maxTurns?: number } = {}): Promise<MiniRun> {
+export async function miniHarness(
+  cassette: Cassette,
+  options: { recordedSchemas?: boolean; maxTurns?: number } = {},
+): Promise<MiniRun> {
   const model = new ReplayModel(cassette, 'sequential');
   const plan = replayPlan(cassette, { model });
   const tools = new Map(plan.tools.map((t) => [t.name, t]));
   const schemas: ToolSchema[] = options.recordedSchemas
     ? plan.toolSchemas
-    : plan.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
-  const messages: ChatMessage[] = plan.initialMessages.length > 0 ? [...plan.initialMessages] : [{ role: 'user', content: plan.task }];
+    : plan.tools.map((t) => ({
+        type: 'function',
+        function: { name: t.name, description: t.description, parameters: t.parameters },
+      }));
+  const messages: ChatMessage[] =
+    plan.initialMessages.length > 0 ? [...plan.initialMessages] : [{ role: 'user', content: plan.task }];
   const outcomes: MiniRun['outcomes'] = [];
   let counter = 0;
   for (let turn = 0; turn < (options.maxTurns ?? 20); turn++) {
-    let response;
+    let response: Awaited<ReturnType<typeof model.generate>>;
     try {
-      response = await model.generate({ model: plan.model, messages: structuredClone(messages), ...(schemas.length > 0 ? { tools: schemas } : {}), settings: plan.settings });
+      response = await model.generate({
+        model: plan.model,
+        messages: structuredClone(messages),
+        ...(schemas.length > 0 ? { tools: schemas } : {}),
+        settings: plan.settings,
+      });
     } catch (error) {
       if (error instanceof ModelError) return { end: error.code, outcomes, model };
       throw error;
@@ -99,13 +132,30 @@ export async function miniHarness(cassette: Cassette, options: { recordedSchemas
     const calls: WireToolCall[] = response.toolCalls.map((c) => ({
       id: typeof c.id === 'string' ? c.id : `call_${String(++counter).padStart(4, '0')}`,
       type: 'function',
-      function: { name: String(c.function?.name), arguments: typeof c.function?.arguments === 'string' ? c.function.arguments : JSON.stringify(c.function?.arguments ?? {}) },
+      function: {
+        name: String(c.function?.name),
+        arguments:
+          typeof c.function?.arguments === 'string'
+            ? c.function.arguments
+            : JSON.stringify(c.function?.arguments ?? {}),
+      },
     }));
     messages.push({ role: 'assistant', content: response.content, tool_calls: calls });
     for (const call of calls) {
-      const output = await tools.get(call.function.name)!.execute(JSON.parse(call.function.arguments || '{}') as Record<string, unknown>, { callId: call.id } as ToolContext);
+      const output = await tools
+        .get(call.function.name)!
+        .execute(
+          JSON.parse(call.function.arguments || '{}') as Record<string, unknown>,
+          { callId: call.id } as ToolContext,
+        );
       outcomes.push({ tool: call.function.name, callId: call.id, output });
-      messages.push({ role: 'tool', tool_call_id: call.id, content: output.ok ? output.content : JSON.stringify({ error: { type: output.errorType, message: output.message } }) });
+      messages.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: output.ok
+          ? output.content
+          : JSON.stringify({ error: { type: output.errorType, message: output.message } }),
+      });
     }
   }
   return { end: 'final', outcomes, model };

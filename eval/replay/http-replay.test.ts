@@ -5,11 +5,28 @@ import type { Cassette, Exchange } from '../cassette/types.ts';
 import { CassetteFetch, HttpReplayModel, responseFromRecorded } from './http-replay.ts';
 
 const body = (content: string) => ({ model: 'm', messages: [{ role: 'user', content }], stream: false });
-const ok = (content: string) => ({ status: 200, headers: {}, body: { model: 'm', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] } });
+const ok = (content: string) => ({
+  status: 200,
+  headers: {},
+  body: {
+    model: 'm',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+  },
+});
 const cassette = (exchanges: Exchange[]): Cassette => ({
   format: 'harness-bench.cassette',
   version: 1,
-  meta: { id: 'c', title: 'c', recordedAt: 'unknown', host: null, modelRequested: 'm', modelServed: 'm', task: 't', toolSchemasHash: null, responseOnly: false },
+  meta: {
+    id: 'c',
+    title: 'c',
+    recordedAt: 'unknown',
+    host: null,
+    modelRequested: 'm',
+    modelServed: 'm',
+    task: 't',
+    toolSchemasHash: null,
+    responseOnly: false,
+  },
   deps: {},
   exchanges,
 });
@@ -20,9 +37,22 @@ describe('HttpReplayModel', () => {
   it('serves recorded turns through the live client, retrying a recorded 429 and 500 like it did live', async () => {
     const model = new HttpReplayModel(
       cassette([
-        { request: { method: 'POST', path: '/v1/chat/completions', body: body('hi') }, response: { status: 429, headers: { 'retry-after': '3' }, body: { error: { message: 'slow down' } } } },
-        { request: { method: 'POST', path: '/v1/chat/completions', body: body('hi') }, response: { status: 500, headers: {}, body: { error: { message: 'oops' } } } },
-        { request: { method: 'POST', path: '/v1/chat/completions', body: body('hi') }, response: ok('hello') },
+        {
+          request: { method: 'POST', path: '/v1/chat/completions', body: body('hi') },
+          response: {
+            status: 429,
+            headers: { 'retry-after': '3' },
+            body: { error: { message: 'slow down' } },
+          },
+        },
+        {
+          request: { method: 'POST', path: '/v1/chat/completions', body: body('hi') },
+          response: { status: 500, headers: {}, body: { error: { message: 'oops' } } },
+        },
+        {
+          request: { method: 'POST', path: '/v1/chat/completions', body: body('hi') },
+          response: ok('hello'),
+        },
       ]),
       { mode: 'strict', deps },
     );
@@ -32,13 +62,32 @@ describe('HttpReplayModel', () => {
   });
 
   it('strict: a different request stops with recording_mismatch naming the path', async () => {
-    const model = new HttpReplayModel(cassette([{ request: { method: 'POST', path: '/v1/chat/completions', body: body('hi') }, response: ok('hello') }]), { mode: 'strict', deps });
-    await expect(model.generate(request('bye'))).rejects.toMatchObject({ code: 'recording_mismatch', message: expect.stringContaining('/messages/0/content: recorded "hi", replayed "bye"') });
+    const model = new HttpReplayModel(
+      cassette([
+        {
+          request: { method: 'POST', path: '/v1/chat/completions', body: body('hi') },
+          response: ok('hello'),
+        },
+      ]),
+      { mode: 'strict', deps },
+    );
+    await expect(model.generate(request('bye'))).rejects.toMatchObject({
+      code: 'recording_mismatch',
+      message: expect.stringContaining('/messages/0/content: recorded "hi", replayed "bye"'),
+    });
     expect(model.divergences).toHaveLength(1);
   });
 
   it('sequential serves anyway; one request too many is recording_exhausted', async () => {
-    const model = new HttpReplayModel(cassette([{ request: { method: 'POST', path: '/v1/chat/completions', body: body('hi') }, response: ok('hello') }]), { mode: 'sequential', deps });
+    const model = new HttpReplayModel(
+      cassette([
+        {
+          request: { method: 'POST', path: '/v1/chat/completions', body: body('hi') },
+          response: ok('hello'),
+        },
+      ]),
+      { mode: 'sequential', deps },
+    );
     expect((await model.generate(request('bye'))).content).toBe('hello');
     expect(model.divergences[0]).toMatchObject({ exchange: 0, path: '/messages/0/content', kind: 'changed' });
     await expect(model.generate(request('again'))).rejects.toMatchObject({ code: 'recording_exhausted' });
@@ -48,8 +97,14 @@ describe('HttpReplayModel', () => {
     const then = new ScriptedModel([{ content: 'from the script' }, { content: 'still the script' }]);
     const model = new HttpReplayModel(
       cassette([
-        { request: { method: 'POST', path: '/v1/chat/completions', body: body('a') }, response: ok('recorded a') },
-        { request: { method: 'POST', path: '/v1/chat/completions', body: body('b') }, response: ok('recorded b') },
+        {
+          request: { method: 'POST', path: '/v1/chat/completions', body: body('a') },
+          response: ok('recorded a'),
+        },
+        {
+          request: { method: 'POST', path: '/v1/chat/completions', body: body('b') },
+          response: ok('recorded b'),
+        },
       ]),
       { mode: 'counterfactual', deps, then },
     );
@@ -62,11 +117,19 @@ describe('HttpReplayModel', () => {
 
   it('swaps $WORKSPACE for the replay folder in responses, and back in requests before comparing', async () => {
     const source = new CassetteFetch(
-      cassette([{ request: { method: 'POST', path: '/p', body: body('see $WORKSPACE/a') }, response: { status: 200, headers: {}, body: { text: 'at $WORKSPACE/a' } } }]),
+      cassette([
+        {
+          request: { method: 'POST', path: '/p', body: body('see $WORKSPACE/a') },
+          response: { status: 200, headers: {}, body: { text: 'at $WORKSPACE/a' } },
+        },
+      ]),
       'strict',
       '/tmp/replay-xyz',
     );
-    const response = await source.fetch('http://x/p', { method: 'POST', body: JSON.stringify(body('see /tmp/replay-xyz/a')) });
+    const response = await source.fetch('http://x/p', {
+      method: 'POST',
+      body: JSON.stringify(body('see /tmp/replay-xyz/a')),
+    });
     expect(await response.json()).toEqual({ text: 'at /tmp/replay-xyz/a' });
     expect(source.divergences).toEqual([]);
   });
@@ -74,7 +137,11 @@ describe('HttpReplayModel', () => {
 
 describe('responseFromRecorded', () => {
   it('a stream becomes one SSE event per chunk, multi-line data kept', async () => {
-    const response = responseFromRecorded({ status: 200, headers: {}, events: [{ data: '{"a":1}' }, { data: 'x\ny' }, { data: '[DONE]' }] });
+    const response = responseFromRecorded({
+      status: 200,
+      headers: {},
+      events: [{ data: '{"a":1}' }, { data: 'x\ny' }, { data: '[DONE]' }],
+    });
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     expect(await response.text()).toBe('data: {"a":1}\n\ndata: x\ndata: y\n\ndata: [DONE]\n\n');
   });

@@ -38,15 +38,28 @@ export function responseFromRecorded(recorded: RecordedResponse): Response {
         pull(controller) {
           const next = events.shift();
           if (!next) return controller.close();
-          controller.enqueue(encoder.encode(`${next.data.split('\n').map((line) => `data: ${line}`).join('\n')}\n\n`));
+          controller.enqueue(
+            encoder.encode(
+              `${next.data
+                .split('\n')
+                .map((line) => `data: ${line}`)
+                .join('\n')}\n\n`,
+            ),
+          );
         },
       },
       { highWaterMark: 0 },
     );
     return new Response(body, { status: recorded.status, headers });
   }
-  if (!headers.has('content-type')) headers.set('content-type', typeof recorded.body === 'string' ? 'text/plain' : 'application/json');
-  const text = recorded.body === undefined ? '' : typeof recorded.body === 'string' ? recorded.body : JSON.stringify(recorded.body);
+  if (!headers.has('content-type'))
+    headers.set('content-type', typeof recorded.body === 'string' ? 'text/plain' : 'application/json');
+  const text =
+    recorded.body === undefined
+      ? ''
+      : typeof recorded.body === 'string'
+        ? recorded.body
+        : JSON.stringify(recorded.body);
   return new Response(text, { status: recorded.status, headers });
 }
 
@@ -54,7 +67,9 @@ export function responseFromRecorded(recorded: RecordedResponse): Response {
  * Why the replay fetch refused a request (the client then sees a synthetic 400); the model
  * wrapper turns it into the run's outcome: the error, or the counterfactual hand-over.
  */
-export type Refusal = { kind: 'error'; error: ModelError } | { kind: 'handover'; exchange: number; divergence: Divergence };
+export type Refusal =
+  | { kind: 'error'; error: ModelError }
+  | { kind: 'handover'; exchange: number; divergence: Divergence };
 
 /** The `fetch` that serves a cassette's exchanges in order and keeps every divergence. */
 export class CassetteFetch {
@@ -81,7 +96,10 @@ export class CassetteFetch {
       if (this.cursor >= exchanges.length)
         return this.refuse({
           kind: 'error',
-          error: new ModelError('recording_exhausted', `the recording has ${exchanges.length} exchange${exchanges.length === 1 ? '' : 's'} and all were used; the harness asked for one more`),
+          error: new ModelError(
+            'recording_exhausted',
+            `the recording has ${exchanges.length} exchange${exchanges.length === 1 ? '' : 's'} and all were used; the harness asked for one more`,
+          ),
         });
       const index = this.cursor;
       const exchange = exchanges[index]!;
@@ -98,12 +116,20 @@ export class CassetteFetch {
           const more = total > 1 ? ` (and ${total - 1} more)` : '';
           return this.refuse({
             kind: 'error',
-            error: new ModelError('recording_mismatch', `request ${index} differs from the recording at ${formatDivergence(diffs[0]!)}${more}`, { body: diffs }),
+            error: new ModelError(
+              'recording_mismatch',
+              `request ${index} differs from the recording at ${formatDivergence(diffs[0]!)}${more}`,
+              { body: diffs },
+            ),
           });
         }
       }
       this.cursor += 1;
-      return responseFromRecorded(this.workspace ? replaceInStrings(exchange.response, [[WORKSPACE_PLACEHOLDER, this.workspace]]) : exchange.response);
+      return responseFromRecorded(
+        this.workspace
+          ? replaceInStrings(exchange.response, [[WORKSPACE_PLACEHOLDER, this.workspace]])
+          : exchange.response,
+      );
     };
   }
 
@@ -114,7 +140,9 @@ export class CassetteFetch {
 
   /** The recorded exchanges no request reached, with their 0-based index. */
   unusedExchanges(): { index: number; exchange: Exchange }[] {
-    return this.cassette.exchanges.slice(this.cursor).map((exchange, i) => ({ index: this.cursor + i, exchange }));
+    return this.cassette.exchanges
+      .slice(this.cursor)
+      .map((exchange, i) => ({ index: this.cursor + i, exchange }));
   }
 
   /** Takes the pending refusal (set by the last request the fetch refused), if any. */
@@ -127,7 +155,10 @@ export class CassetteFetch {
   private refuse(refusal: Refusal): Response {
     this.refusal = refusal;
     const code = refusal.kind === 'error' ? refusal.error.code : 'counterfactual_handover';
-    return new Response(JSON.stringify({ error: { message: 'refused by the replay', type: 'replay', code } }), { status: 400, headers: { 'content-type': 'application/json' } });
+    return new Response(
+      JSON.stringify({ error: { message: 'refused by the replay', type: 'replay', code } }),
+      { status: 400, headers: { 'content-type': 'application/json' } },
+    );
   }
 }
 
@@ -142,7 +173,11 @@ function compareRequest(exchange: Exchange, body: unknown, index: number, worksp
   }
   if (workspace) sent = replaceInStrings(sent, [[workspace, WORKSPACE_PLACEHOLDER]]);
   const dropModel = !('model' in recorded);
-  return diffJson(normaliseBody(recorded, { dropModel }), normaliseBody(sent as Record<string, unknown>, { dropModel }), index);
+  return diffJson(
+    normaliseBody(recorded, { dropModel }),
+    normaliseBody(sent as Record<string, unknown>, { dropModel }),
+    index,
+  );
 }
 
 /** Options of {@link HttpReplayModel}. */
@@ -173,7 +208,12 @@ export class HttpReplayModel implements Model {
   ) {
     this.name = `replay:${cassette.meta.id}`;
     this.source = new CassetteFetch(cassette, options.mode, options.workspace);
-    this.live = new OpenAIModel({ baseURL: REPLAY_BASE_URL, apiKey: PLACEHOLDER_API_KEY, fetch: this.source.fetch, deps: options.deps });
+    this.live = new OpenAIModel({
+      baseURL: REPLAY_BASE_URL,
+      apiKey: PLACEHOLDER_API_KEY,
+      fetch: this.source.fetch,
+      deps: options.deps,
+    });
   }
 
   /** Divergences seen so far. */
@@ -222,7 +262,8 @@ export class HttpReplayModel implements Model {
   }
 
   private handOver(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
-    if (!this.options.then) throw new ModelError('recording_exhausted', 'counterfactual replay: no model to hand over to');
+    if (!this.options.then)
+      throw new ModelError('recording_exhausted', 'counterfactual replay: no model to hand over to');
     return this.options.then.generate(request, signal);
   }
 }

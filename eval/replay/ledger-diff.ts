@@ -53,7 +53,9 @@ export function mergeLedgers(ledgers: readonly Ledger[]): Ledger {
 const same = (a: unknown, b: unknown): boolean => canonicalJson(a ?? null) === canonicalJson(b ?? null);
 
 function changed(fields: [string, unknown, unknown][]): FieldChange[] {
-  return fields.filter(([, a, b]) => !same(a, b)).map(([field, recorded, replayed]) => ({ field, recorded, replayed }));
+  return fields
+    .filter(([, a, b]) => !same(a, b))
+    .map(([field, recorded, replayed]) => ({ field, recorded, replayed }));
 }
 
 function turnChanges(a: TurnRecord, b: TurnRecord): FieldChange[] {
@@ -93,15 +95,23 @@ export function ruleConfigKeys(rule: string | undefined): string[] {
 }
 
 function relevantKeys(changes: FieldChange[], recorded?: CallRecord, replayed?: CallRecord): string[] {
-  const keys = new Set<string>([...ruleConfigKeys(recorded?.policy?.rule), ...ruleConfigKeys(replayed?.policy?.rule)]);
+  const keys = new Set<string>([
+    ...ruleConfigKeys(recorded?.policy?.rule),
+    ...ruleConfigKeys(replayed?.policy?.rule),
+  ]);
   const fields = new Set(changes.map((c) => c.field));
   const values = changes.flatMap((c) => [c.recorded, c.replayed]);
   if (fields.has('verdict')) keys.add('permissions.mode');
   if (fields.has('verdict') || fields.has('policy.rule')) keys.add('permissions.onDeny');
-  if (fields.has('loopWarning') || values.includes('repeated_call') || values.includes('repeated_tool_call')) keys.add('loop');
+  if (fields.has('loopWarning') || values.includes('repeated_call') || values.includes('repeated_tool_call'))
+    keys.add('loop');
   if (values.includes('unknown_tool') || fields.has('tool')) keys.add('tools');
   if (fields.has('content')) keys.add('context.toolOutputMaxChars');
-  if (values.some((v) => typeof v === 'string' && /budget_exceeded|max_turns|output_truncated|context_overflow/.test(v))) {
+  if (
+    values.some(
+      (v) => typeof v === 'string' && /budget_exceeded|max_turns|output_truncated|context_overflow/.test(v),
+    )
+  ) {
     keys.add('limits');
     keys.add('context.windowTokens');
   }
@@ -116,7 +126,12 @@ function relevantKeys(changes: FieldChange[], recorded?: CallRecord, replayed?: 
  * decided by another rule, then the changed configuration keys that bear on the step; any other
  * configuration change when none bears on it; otherwise that no key changed.
  */
-export function explain(changes: FieldChange[], config: readonly ConfigChange[], recorded?: CallRecord, replayed?: CallRecord): string | undefined {
+export function explain(
+  changes: FieldChange[],
+  config: readonly ConfigChange[],
+  recorded?: CallRecord,
+  replayed?: CallRecord,
+): string | undefined {
   const parts: string[] = [];
   const ruleA = recorded?.policy?.rule;
   const ruleB = replayed?.policy?.rule;
@@ -124,15 +139,18 @@ export function explain(changes: FieldChange[], config: readonly ConfigChange[],
   const keys = relevantKeys(changes, recorded, replayed);
   const bearing = config.filter((c) => keys.some((k) => c.key === k || c.key.startsWith(`${k}.`)));
   if (bearing.length > 0) parts.push(`configuration ${bearing.map(formatConfigChange).join(', ')}`);
-  else if (config.length > 0) parts.push(`configuration changed elsewhere: ${config.map((c) => c.key).join(', ')}`);
-  else if (recorded?.policy && ruleA === ruleB) parts.push(`same rule ${ruleA}; no configuration key changed`);
+  else if (config.length > 0)
+    parts.push(`configuration changed elsewhere: ${config.map((c) => c.key).join(', ')}`);
+  else if (recorded?.policy && ruleA === ruleB)
+    parts.push(`same rule ${ruleA}; no configuration key changed`);
   else parts.push('no configuration key changed (the harness itself decides differently)');
   return parts.join('; ');
 }
 
 /** Model errors raised by the replay itself (not recorded behaviour). */
 const REPLAY_STOP = /recording_(mismatch|exhausted)/;
-const REPLAY_STOP_CAUSE = 'the harness sent a request the recording does not have (see the requests that differ); the replay stops there';
+const REPLAY_STOP_CAUSE =
+  'the harness sent a request the recording does not have (see the requests that differ); the replay stops there';
 
 function callStep(call: CallRecord): string {
   return `turn ${call.turn}${call.scope.length > 0 ? ` (in ${call.scope.join('/')})` : ''}, call ${call.callId} ${call.tool}`;
@@ -143,7 +161,11 @@ function callStep(call: CallRecord): string {
  * of that turn (aligned by position), then calls of nested scopes, then the stop reason.
  * `config` is the list of configuration changes used to explain each difference.
  */
-export function compareLedgers(recorded: Ledger, replayed: Ledger, config: readonly ConfigChange[] = []): LedgerDifference[] {
+export function compareLedgers(
+  recorded: Ledger,
+  replayed: Ledger,
+  config: readonly ConfigChange[] = [],
+): LedgerDifference[] {
   const out: LedgerDifference[] = [];
   const topTurns = (l: Ledger) => l.turns.filter((t) => t.scope.length === 0);
   const callsOf = (l: Ledger, turn: number) => l.calls.filter((c) => c.scope.length === 0 && c.turn === turn);
@@ -153,11 +175,32 @@ export function compareLedgers(recorded: Ledger, replayed: Ledger, config: reado
       const y = b[i];
       if (x && y) {
         const changes = callChanges(x, y);
-        if (changes.length > 0) out.push({ step: callStep(y), turn: y.turn, callId: y.callId, tool: y.tool, changes, cause: explain(changes, config, x, y) });
+        if (changes.length > 0)
+          out.push({
+            step: callStep(y),
+            turn: y.turn,
+            callId: y.callId,
+            tool: y.tool,
+            changes,
+            cause: explain(changes, config, x, y),
+          });
       } else {
         const only = (x ?? y)!;
-        const changes = [{ field: 'call', recorded: x ? `${x.tool}(${String(capValue(x.arguments))})` : undefined, replayed: y ? `${y.tool}(${String(capValue(y.arguments))})` : undefined }];
-        out.push({ step: callStep(only), turn, callId: only.callId, tool: only.tool, changes, cause: explain(changes, config, x, y) });
+        const changes = [
+          {
+            field: 'call',
+            recorded: x ? `${x.tool}(${String(capValue(x.arguments))})` : undefined,
+            replayed: y ? `${y.tool}(${String(capValue(y.arguments))})` : undefined,
+          },
+        ];
+        out.push({
+          step: callStep(only),
+          turn,
+          callId: only.callId,
+          tool: only.tool,
+          changes,
+          cause: explain(changes, config, x, y),
+        });
       }
     }
   };
@@ -167,28 +210,56 @@ export function compareLedgers(recorded: Ledger, replayed: Ledger, config: reado
     const a = turnsA[i];
     const b = turnsB[i];
     const number = (b ?? a)!.turn;
-    const changes = a && b ? turnChanges(a, b) : [{ field: 'turn', recorded: a ? describeTurn(a) : undefined, replayed: b ? describeTurn(b) : undefined }];
+    const changes =
+      a && b
+        ? turnChanges(a, b)
+        : [
+            {
+              field: 'turn',
+              recorded: a ? describeTurn(a) : undefined,
+              replayed: b ? describeTurn(b) : undefined,
+            },
+          ];
     const replayStopped = b?.error && REPLAY_STOP.test(b.error.code);
-    if (changes.length > 0) out.push({ step: `turn ${number}`, turn: number, changes, cause: replayStopped ? REPLAY_STOP_CAUSE : explain(changes, config) });
+    if (changes.length > 0)
+      out.push({
+        step: `turn ${number}`,
+        turn: number,
+        changes,
+        cause: replayStopped ? REPLAY_STOP_CAUSE : explain(changes, config),
+      });
     compareCalls(a ? callsOf(recorded, a.turn) : [], b ? callsOf(replayed, b.turn) : [], number);
   }
   const nested = (l: Ledger) => l.calls.filter((c) => c.scope.length > 0);
   compareCalls(nested(recorded), nested(replayed), 0);
   if (recorded.stopReason !== replayed.stopReason) {
     const changes = [{ field: 'stopReason', recorded: recorded.stopReason, replayed: replayed.stopReason }];
-    out.push({ step: 'stop', turn: null, changes, cause: REPLAY_STOP.test(replayed.stopDetail ?? '') ? REPLAY_STOP_CAUSE : explain(changes, config) });
+    out.push({
+      step: 'stop',
+      turn: null,
+      changes,
+      cause: REPLAY_STOP.test(replayed.stopDetail ?? '') ? REPLAY_STOP_CAUSE : explain(changes, config),
+    });
   }
   return out;
 }
 
 function describeTurn(turn: TurnRecord): string {
-  return turn.ok ? `finish ${turn.finishReason ?? 'none'}, ${turn.toolCalls} tool calls` : `model error ${turn.error?.code ?? ''}`.trim();
+  return turn.ok
+    ? `finish ${turn.finishReason ?? 'none'}, ${turn.toolCalls} tool calls`
+    : `model error ${turn.error?.code ?? ''}`.trim();
 }
 
 /** `turn 1, call call_1 write_file: verdict "allow" → "ask:denied"; executed true → false (cause: …)`. */
-export function formatLedgerDifference(difference: LedgerDifference, options: { cause?: boolean } = {}): string {
-  const show = (value: unknown): string => (value === undefined ? '(absent)' : JSON.stringify(capValue(value)));
-  const changes = difference.changes.map((c) => `${c.field} ${show(c.recorded)} → ${show(c.replayed)}`).join('; ');
+export function formatLedgerDifference(
+  difference: LedgerDifference,
+  options: { cause?: boolean } = {},
+): string {
+  const show = (value: unknown): string =>
+    value === undefined ? '(absent)' : JSON.stringify(capValue(value));
+  const changes = difference.changes
+    .map((c) => `${c.field} ${show(c.recorded)} → ${show(c.replayed)}`)
+    .join('; ');
   const cause = options.cause !== false && difference.cause ? ` [cause: ${difference.cause}]` : '';
   return `${difference.step}: ${changes}${cause}`;
 }

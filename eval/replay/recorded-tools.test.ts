@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolContext, ToolDefinition } from '../../harness/tools/types.ts';
-import { NO_RECORDED_RESULT, RESPONSE_ONLY_TASK, indexRecordedCalls, recordedTools, replayPlan } from './recorded-tools.ts';
+import {
+  NO_RECORDED_RESULT,
+  RESPONSE_ONLY_TASK,
+  indexRecordedCalls,
+  recordedTools,
+  replayPlan,
+} from './recorded-tools.ts';
 import { cassetteOf, completion, exchange, miniHarness, realCassette } from './fixtures.test-helpers.ts';
 
 const ctx = (callId: string): ToolContext => ({ callId }) as ToolContext;
@@ -11,7 +17,11 @@ function tool(tools: ToolDefinition[], name: string): ToolDefinition {
   return found;
 }
 
-const call = (id: string, name: string, args: string) => ({ id, type: 'function', function: { name, arguments: args } });
+const call = (id: string, name: string, args: string) => ({
+  id,
+  type: 'function',
+  function: { name, arguments: args },
+});
 
 describe('recordedTools: declarations', () => {
   it('declares every recorded function with its recorded schema, effect read', () => {
@@ -21,13 +31,24 @@ describe('recordedTools: declarations', () => {
       ['final_result', 'read'],
     ]);
     expect(tools[0]!.description).toBe('Get the current weather for a city.');
-    expect(tools[0]!.parameters).toEqual({ additionalProperties: false, properties: { city: { type: 'string' } }, required: ['city'], type: 'object' });
+    expect(tools[0]!.parameters).toEqual({
+      additionalProperties: false,
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+      type: 'object',
+    });
   });
 
   it('uses an empty object schema for a tool declared without parameters, and unions tools over requests', () => {
     const cassette = cassetteOf([
-      exchange([{ role: 'user', content: 'q' }], completion({ content: 'a' }), { tools: [{ type: 'function', function: { name: 'bare' } }] }),
-      exchange([{ role: 'user', content: 'q' }], completion({ content: 'b' }), { tools: [{ type: 'function', function: { name: 'later', parameters: { type: 'object', properties: {} } } }] }),
+      exchange([{ role: 'user', content: 'q' }], completion({ content: 'a' }), {
+        tools: [{ type: 'function', function: { name: 'bare' } }],
+      }),
+      exchange([{ role: 'user', content: 'q' }], completion({ content: 'b' }), {
+        tools: [
+          { type: 'function', function: { name: 'later', parameters: { type: 'object', properties: {} } } },
+        ],
+      }),
     ]);
     const tools = recordedTools(cassette);
     expect(tools.map((t) => [t.name, t.parameters, t.description])).toEqual([
@@ -46,8 +67,15 @@ describe('recordedTools: declarations', () => {
 describe('recordedTools: recorded results', () => {
   it('serves the tool message of the next request by recorded call id', async () => {
     const tools = recordedTools(realCassette('crewai-gpt4omini-parallel-3-tools'));
-    const out = await tool(tools, 'parallel_local_search_two').execute({ query: 'latest Anthropic model release notes' }, ctx('call_yNouGq1Kv6P5W9fhTng6acZi'));
-    expect(out).toMatchObject({ ok: true, content: '[two] latest Anthropic model release notes', details: { recorded: true, exchange: 0, position: 1 } });
+    const out = await tool(tools, 'parallel_local_search_two').execute(
+      { query: 'latest Anthropic model release notes' },
+      ctx('call_yNouGq1Kv6P5W9fhTng6acZi'),
+    );
+    expect(out).toMatchObject({
+      ok: true,
+      content: '[two] latest Anthropic model release notes',
+      details: { recorded: true, exchange: 0, position: 1 },
+    });
   });
 
   it('falls back to name and arguments when the harness re-ided the call (Groq tool_use_failed has no id)', async () => {
@@ -62,9 +90,12 @@ describe('recordedTools: recorded results', () => {
     const tools = recordedTools(realCassette('crewai-gpt41mini-9req-multiplier-loop'));
     const multiplier = tool(tools, 'multiplier');
     // The second of the two parallel calls (exchange 4) never reached the next request.
-    expect(await multiplier.execute({ first_number: 6, second_number: 3 }, ctx('call_M7plSCPSJMKIjN8yOfVZtwGC'))).toEqual(NO_RECORDED_RESULT);
+    expect(
+      await multiplier.execute({ first_number: 6, second_number: 3 }, ctx('call_M7plSCPSJMKIjN8yOfVZtwGC')),
+    ).toEqual(NO_RECORDED_RESULT);
     const results = [];
-    for (let i = 0; i < 4; i++) results.push(await multiplier.execute({ first_number: 2, second_number: 6 }, ctx(`h${i}`)));
+    for (let i = 0; i < 4; i++)
+      results.push(await multiplier.execute({ first_number: 2, second_number: 6 }, ctx(`h${i}`)));
     expect(results.map((r) => (r.ok ? r.content : r.errorType))).toEqual(['12', '12', '12', 'not_executed']);
   });
 
@@ -72,10 +103,24 @@ describe('recordedTools: recorded results', () => {
     const f = (id: string) => ({ role: 'assistant', tool_calls: [call(id, 'f', '{}')] });
     const tools = { tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }] };
     const cassette = cassetteOf([
-      exchange([{ role: 'user', content: 'q' }], completion({ tool_calls: [call('a', 'f', '{}')] }, 'tool_calls'), tools),
-      exchange([{ role: 'user', content: 'q' }, f('a'), { role: 'tool', tool_call_id: 'a', content: 'r1' }], completion({ tool_calls: [call('b', 'f', '{}')] }, 'tool_calls'), tools),
       exchange(
-        [{ role: 'user', content: 'q' }, f('a'), { role: 'tool', tool_call_id: 'a', content: 'r1' }, f('b'), { role: 'tool', tool_call_id: 'b', content: 'r2' }],
+        [{ role: 'user', content: 'q' }],
+        completion({ tool_calls: [call('a', 'f', '{}')] }, 'tool_calls'),
+        tools,
+      ),
+      exchange(
+        [{ role: 'user', content: 'q' }, f('a'), { role: 'tool', tool_call_id: 'a', content: 'r1' }],
+        completion({ tool_calls: [call('b', 'f', '{}')] }, 'tool_calls'),
+        tools,
+      ),
+      exchange(
+        [
+          { role: 'user', content: 'q' },
+          f('a'),
+          { role: 'tool', tool_call_id: 'a', content: 'r1' },
+          f('b'),
+          { role: 'tool', tool_call_id: 'b', content: 'r2' },
+        ],
         completion({ content: 'done' }),
         tools,
       ),
@@ -87,7 +132,12 @@ describe('recordedTools: recorded results', () => {
   });
 
   it('does not declare a tool the model called but the requests never offered (that is unknown_tool)', () => {
-    const cassette = cassetteOf([exchange([{ role: 'user', content: 'q' }], completion({ tool_calls: [call('a', 'ghost', '{}')] }, 'tool_calls'))]);
+    const cassette = cassetteOf([
+      exchange(
+        [{ role: 'user', content: 'q' }],
+        completion({ tool_calls: [call('a', 'ghost', '{}')] }, 'tool_calls'),
+      ),
+    ]);
     expect(recordedTools(cassette)).toEqual([]);
   });
 
@@ -112,14 +162,30 @@ describe('replayPlan', () => {
     expect(plan.initialMessages.map((m) => m.role)).toEqual(['system', 'user']);
     expect(plan.task).toMatch(/^\nCurrent Task: This is a tool-calling compliance test\./);
     expect(plan.settings).toEqual({ stream: false, tool_choice: 'auto' });
-    expect(plan.tools.map((t) => t.name)).toEqual(['parallel_local_search_one', 'parallel_local_search_two', 'parallel_local_search_three']);
-    expect(plan.toolSchemas).toEqual(realCassette('crewai-azure-gpt5nano-parallel-3-tools').exchanges[0]!.request.body!.tools);
+    expect(plan.tools.map((t) => t.name)).toEqual([
+      'parallel_local_search_one',
+      'parallel_local_search_two',
+      'parallel_local_search_three',
+    ]);
+    expect(plan.toolSchemas).toEqual(
+      realCassette('crewai-azure-gpt5nano-parallel-3-tools').exchanges[0]!.request.body!.tools,
+    );
   });
 
   it('keeps streaming settings, and has a placeholder task for response-only recordings', () => {
-    expect(replayPlan(realCassette('openai-gpt4omini-stream-tool-loop')).settings).toEqual({ stream: true, stream_options: { include_usage: true }, tool_choice: 'auto' });
+    expect(replayPlan(realCassette('openai-gpt4omini-stream-tool-loop')).settings).toEqual({
+      stream: true,
+      stream_options: { include_usage: true },
+      tool_choice: 'auto',
+    });
     const plan = replayPlan(realCassette('vercel-xai-grok3mini-tool-call'));
-    expect(plan).toMatchObject({ task: RESPONSE_ONLY_TASK, systemPrompt: null, initialMessages: [], model: 'grok-3-mini', settings: {} });
+    expect(plan).toMatchObject({
+      task: RESPONSE_ONLY_TASK,
+      systemPrompt: null,
+      initialMessages: [],
+      model: 'grok-3-mini',
+      settings: {},
+    });
   });
 });
 
@@ -127,14 +193,19 @@ describe('a minimal harness loop over real recordings', () => {
   it('replays openai-gpt5mini-tool-auto-loop without divergence, serving the recorded result', async () => {
     const run = await miniHarness(realCassette('openai-gpt5mini-tool-auto-loop'), { recordedSchemas: true });
     expect(run.end).toBe('final');
-    expect(run.outcomes).toMatchObject([{ tool: 'get_weather', output: { ok: true, content: 'Sunny, 22C in Paris' } }]);
+    expect(run.outcomes).toMatchObject([
+      { tool: 'get_weather', output: { ok: true, content: 'Sunny, 22C in Paris' } },
+    ]);
     expect(run.model.divergences).toEqual([]);
     expect(run.model.unusedExchanges()).toEqual([]);
   });
 
   it('reports a harness that drops `strict` from the tool schemas', async () => {
     const run = await miniHarness(realCassette('openai-gpt5mini-tool-auto-loop'));
-    expect(run.model.divergences.map((d) => `${d.exchange}${d.path}:${d.kind}`)).toEqual(['0/tools/0/function/strict:missing', '1/tools/0/function/strict:missing']);
+    expect(run.model.divergences.map((d) => `${d.exchange}${d.path}:${d.kind}`)).toEqual([
+      '0/tools/0/function/strict:missing',
+      '1/tools/0/function/strict:missing',
+    ]);
   });
 
   it('replays the Groq tool_use_failed loop; the only divergence is reasoning the client put in content', async () => {
@@ -145,20 +216,34 @@ describe('a minimal harness loop over real recordings', () => {
       ['fc_311ba17b-89f9-48d3-8fd9-7e74a1264855', true],
     ]);
     expect(run.model.divergences).toEqual([
-      { exchange: 2, path: '/messages/4/content', kind: 'missing', recorded: '<think>\nWe need to call with correct param: name field. Use some name, e.g., "test".\n</think>' },
+      {
+        exchange: 2,
+        path: '/messages/4/content',
+        kind: 'missing',
+        recorded:
+          '<think>\nWe need to call with correct param: name field. Use some name, e.g., "test".\n</think>',
+      },
     ]);
   });
 
   it('ends a response-only replay with not_executed calls and recording_exhausted', async () => {
     const run = await miniHarness(realCassette('vercel-deepseek-reasoner-tool-call'));
     expect(run.end).toBe('recording_exhausted');
-    expect(run.outcomes).toMatchObject([{ tool: 'weather', output: { ok: false, errorType: 'not_executed' } }]);
+    expect(run.outcomes).toMatchObject([
+      { tool: 'weather', output: { ok: false, errorType: 'not_executed' } },
+    ]);
     expect(run.model.divergences).toEqual([]);
   });
 
   it('reports what crewAI sends that a plain harness does not (tool message names)', async () => {
-    const run = await miniHarness(realCassette('crewai-gpt4omini-parallel-3-tools'), { recordedSchemas: true });
+    const run = await miniHarness(realCassette('crewai-gpt4omini-parallel-3-tools'), {
+      recordedSchemas: true,
+    });
     expect(run.outcomes.every((o) => o.output.ok)).toBe(true);
-    expect(run.model.divergences.map((d) => d.path)).toEqual(['/messages/3/name', '/messages/4/name', '/messages/5/name']);
+    expect(run.model.divergences.map((d) => d.path)).toEqual([
+      '/messages/3/name',
+      '/messages/4/name',
+      '/messages/5/name',
+    ]);
   });
 });

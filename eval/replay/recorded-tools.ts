@@ -30,10 +30,12 @@ export interface RecordedCall {
 export const NO_RECORDED_RESULT: ToolOutput = {
   ok: false,
   errorType: 'not_executed',
-  message: 'the recording has no result for this call (response-only recording or the conversation ended here)',
+  message:
+    'the recording has no result for this call (response-only recording or the conversation ended here)',
 };
 
-const isObj = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObj = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Canonical key of arguments: an object or a JSON string → canonical JSON; anything else → its text. */
 export function argumentsKey(args: unknown): string {
@@ -67,11 +69,17 @@ function toolResult(messages: Record<string, unknown>[], id: string, from = 0): 
  * its `position`-th call, and the tool message answering it (by that call's id, else the
  * `position`-th tool message after the assistant message).
  */
-function positionalResult(cassette: Cassette, exchange: number, position: number, name: string): string | null {
+function positionalResult(
+  cassette: Cassette,
+  exchange: number,
+  position: number,
+  name: string,
+): string | null {
   const next = bodyMessages(cassette.exchanges[exchange + 1]?.request.body);
   if (next.length === 0) return null;
   const start = Math.min(bodyMessages(cassette.exchanges[exchange]?.request.body).length, next.length);
-  const isCaller = (m: Record<string, unknown>): boolean => m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > position;
+  const isCaller = (m: Record<string, unknown>): boolean =>
+    m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > position;
   let at = next.findIndex((m, i) => i >= start && isCaller(m));
   for (let i = next.length - 1; at < 0 && i >= 0; i--) if (isCaller(next[i]!)) at = i;
   if (at < 0) return null;
@@ -99,7 +107,14 @@ export function indexRecordedCalls(cassette: Cassette): RecordedCall[] {
           if (result !== null) break;
         }
       result ??= positionalResult(cassette, exchange, position, name);
-      out.push({ exchange, position, recordedId, name, argumentsKey: argumentsKey(call.function?.arguments), result });
+      out.push({
+        exchange,
+        position,
+        recordedId,
+        name,
+        argumentsKey: argumentsKey(call.function?.arguments),
+        result,
+      });
     });
   });
   return out;
@@ -140,7 +155,10 @@ export function recordedTools(cassette: Cassette, options: RecordedToolsOptions 
   if (responseOnly)
     for (const call of calls)
       if (call.name !== '' && !declared.has(call.name))
-        declared.set(call.name, { description: 'declared from a call observed in a response-only recording', parameters: { type: 'object' } });
+        declared.set(call.name, {
+          description: 'declared from a call observed in a response-only recording',
+          parameters: { type: 'object' },
+        });
 
   const lookup = (name: string, args: unknown, callId: string): RecordedCall | undefined => {
     const open = calls.filter((c) => !served.has(c) && c.name === name);
@@ -168,7 +186,12 @@ export function recordedTools(cassette: Cassette, options: RecordedToolsOptions 
       return {
         ok: true,
         content: call.result,
-        details: { recorded: true, exchange: call.exchange, position: call.position, recordedId: call.recordedId },
+        details: {
+          recorded: true,
+          exchange: call.exchange,
+          position: call.position,
+          recordedId: call.recordedId,
+        },
       };
     },
   }));
@@ -222,11 +245,14 @@ export function replayPlan(cassette: Cassette, options: RecordedToolsOptions = {
   const body = first?.request.body ?? null;
   const messages = bodyMessages(body);
   const firstAssistant = messages.findIndex((m) => m.role === 'assistant');
-  const initialMessages = (firstAssistant < 0 ? messages : messages.slice(0, firstAssistant)) as unknown as ChatMessage[];
+  const initialMessages = (firstAssistant < 0
+    ? messages
+    : messages.slice(0, firstAssistant)) as unknown as ChatMessage[];
   const lead = messages[0];
   const firstUser = messages.find((m) => m.role === 'user');
   const settings: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body ?? {})) if (!['messages', 'tools', 'model'].includes(key)) settings[key] = value;
+  for (const [key, value] of Object.entries(body ?? {}))
+    if (!['messages', 'tools', 'model'].includes(key)) settings[key] = value;
   const { meta } = cassette;
   return {
     task: meta.task ?? (firstUser ? contentText(firstUser.content) : null) ?? RESPONSE_ONLY_TASK,

@@ -5,7 +5,14 @@ import { loadCassette } from '../cassette/load.ts';
 import type { RecordedResponse } from '../cassette/types.ts';
 import { ReplayModel, defaultReplayMode } from './replay-model.ts';
 import { DIVERGENCE_CAP, VALUE_CAP } from './request-diff.ts';
-import { REAL_DIR, cassetteOf, completion, exchange, realCassette, requestFromBody } from './fixtures.test-helpers.ts';
+import {
+  REAL_DIR,
+  cassetteOf,
+  completion,
+  exchange,
+  realCassette,
+  requestFromBody,
+} from './fixtures.test-helpers.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<ModelError> {
   try {
@@ -24,7 +31,13 @@ describe('ReplayModel: recorded turns', () => {
     const cassette = realCassette('openai-gpt5mini-tool-auto-loop');
     const model = new ReplayModel(cassette, 'strict');
     const first = await model.generate(requestFromBody(cassette.exchanges[0]!.request.body!));
-    expect(first.toolCalls).toEqual([{ id: 'call_aDdJTteHrpMdhdkEkyxjxEHH', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }]);
+    expect(first.toolCalls).toEqual([
+      {
+        id: 'call_aDdJTteHrpMdhdkEkyxjxEHH',
+        type: 'function',
+        function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+      },
+    ]);
     expect(first.finishReason).toBe('tool_calls');
     const second = await model.generate(requestFromBody(cassette.exchanges[1]!.request.body!));
     expect(second.content).toMatch(/^It's sunny in Paris/);
@@ -39,12 +52,16 @@ describe('ReplayModel: recorded turns', () => {
       const cassette = loadCassette(`${REAL_DIR}${file}`);
       const model = new ReplayModel(cassette, 'strict');
       for (const recorded of cassette.exchanges) {
-        const request = recorded.request.body ? requestFromBody(recorded.request.body, 'gpt-5-nano') : { model: 'x', messages: [user('anything')] };
+        const request = recorded.request.body
+          ? requestFromBody(recorded.request.body, 'gpt-5-nano')
+          : { model: 'x', messages: [user('anything')] };
         const response = await model.generate(request);
         expect(response.finishReason, file).not.toBeNull();
       }
       expect(model.divergences, file).toEqual([]);
-      await expect(model.generate({ model: 'x', messages: [] })).rejects.toMatchObject({ code: 'recording_exhausted' });
+      await expect(model.generate({ model: 'x', messages: [] })).rejects.toMatchObject({
+        code: 'recording_exhausted',
+      });
     }
   });
 
@@ -64,7 +81,12 @@ describe('ReplayModel: recorded turns', () => {
   });
 
   it('lists unused exchanges', async () => {
-    const model = new ReplayModel(cassetteOf([exchange([user('a')], completion({ content: '1' })), exchange([user('b')], completion({ content: '2' }))]));
+    const model = new ReplayModel(
+      cassetteOf([
+        exchange([user('a')], completion({ content: '1' })),
+        exchange([user('b')], completion({ content: '2' })),
+      ]),
+    );
     await model.generate({ model: 'm', messages: [user('a')] });
     expect(model.unusedExchanges().map((u) => u.index)).toEqual([1]);
   });
@@ -89,7 +111,13 @@ describe('ReplayModel: divergences', () => {
     const response = await model.generate(changed());
     expect(response.content).toMatch(/sunny/);
     expect(model.divergences).toEqual([
-      { exchange: 1, path: '/messages/2/content', kind: 'changed', recorded: 'Sunny, 22C in Paris', replayed: 'Rainy, 9C in Paris' },
+      {
+        exchange: 1,
+        path: '/messages/2/content',
+        kind: 'changed',
+        recorded: 'Sunny, 22C in Paris',
+        replayed: 'Rainy, 9C in Paris',
+      },
     ]);
   });
 
@@ -98,22 +126,44 @@ describe('ReplayModel: divergences', () => {
     await model.generate(requestFromBody(cassette.exchanges[0]!.request.body!));
     const error = await rejection(model.generate(changed()));
     expect(error.code).toBe('recording_mismatch');
-    expect(error.message).toBe('request 1 differs from the recording at /messages/2/content: recorded "Sunny, 22C in Paris", replayed "Rainy, 9C in Paris"');
+    expect(error.message).toBe(
+      'request 1 differs from the recording at /messages/2/content: recorded "Sunny, 22C in Paris", replayed "Rainy, 9C in Paris"',
+    );
     expect(model.divergences).toHaveLength(1);
   });
 
   it('compares tool-call ids by position, ignores volatile fields, key order, null vs absent and argument whitespace', async () => {
     const recorded = [
       user('q'),
-      { role: 'assistant', tool_calls: [{ id: 'pyd_ai_1', type: 'function', function: { name: 'f', arguments: '{"b": 2, "a": 1}' } }] },
+      {
+        role: 'assistant',
+        tool_calls: [
+          { id: 'pyd_ai_1', type: 'function', function: { name: 'f', arguments: '{"b": 2, "a": 1}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'pyd_ai_1', content: 'r' },
     ];
-    const model = new ReplayModel(cassetteOf([exchange(recorded, completion({ content: 'ok' }), { user: 'u1', stream_options: { include_usage: true }, temperature: 0 })]), 'strict');
+    const model = new ReplayModel(
+      cassetteOf([
+        exchange(recorded, completion({ content: 'ok' }), {
+          user: 'u1',
+          stream_options: { include_usage: true },
+          temperature: 0,
+        }),
+      ]),
+      'strict',
+    );
     await model.generate({
       model: 'm',
       messages: [
         user('q'),
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_0001', type: 'function', function: { name: 'f', arguments: '{"a":1,"b":2}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_0001', type: 'function', function: { name: 'f', arguments: '{"a":1,"b":2}' } },
+          ],
+        },
         { content: 'r', tool_call_id: 'call_0001', role: 'tool' } as ChatMessage,
       ],
       settings: { temperature: 0, metadata: { run: 'x' } },
@@ -126,16 +176,34 @@ describe('ReplayModel: divergences', () => {
       { id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } },
       { id: 'b', type: 'function', function: { name: 'f', arguments: '{}' } },
     ];
-    const recorded = [user('q'), { role: 'assistant', tool_calls: calls }, { role: 'tool', tool_call_id: 'a', content: '1' }];
-    const model = new ReplayModel(cassetteOf([exchange(recorded, completion({ content: 'ok' }))]), 'sequential');
+    const recorded = [
+      user('q'),
+      { role: 'assistant', tool_calls: calls },
+      { role: 'tool', tool_call_id: 'a', content: '1' },
+    ];
+    const model = new ReplayModel(
+      cassetteOf([exchange(recorded, completion({ content: 'ok' }))]),
+      'sequential',
+    );
     const replayed = structuredClone(recorded) as ChatMessage[];
     (replayed[2] as { tool_call_id: string }).tool_call_id = 'b';
     await model.generate({ model: 'm', messages: replayed });
-    expect(model.divergences).toEqual([{ exchange: 0, path: '/messages/2/tool_call_id', kind: 'changed', recorded: 'call#1', replayed: 'call#2' }]);
+    expect(model.divergences).toEqual([
+      {
+        exchange: 0,
+        path: '/messages/2/tool_call_id',
+        kind: 'changed',
+        recorded: 'call#1',
+        replayed: 'call#2',
+      },
+    ]);
   });
 
   it('reports missing and extra fields', async () => {
-    const model = new ReplayModel(cassetteOf([exchange([user('q')], completion({ content: 'ok' }), { tool_choice: 'auto' })]), 'sequential');
+    const model = new ReplayModel(
+      cassetteOf([exchange([user('q')], completion({ content: 'ok' }), { tool_choice: 'auto' })]),
+      'sequential',
+    );
     await model.generate({ model: 'm', messages: [user('q')], settings: { temperature: 0.2 } });
     expect(model.divergences).toEqual([
       { exchange: 0, path: '/temperature', kind: 'extra', replayed: 0.2 },
@@ -153,7 +221,10 @@ describe('ReplayModel: divergences', () => {
   it('caps values and the number of divergences per exchange', async () => {
     const long = 'x'.repeat(1000);
     const recorded = Array.from({ length: 30 }, (_, i) => user(`m${i}`));
-    const model = new ReplayModel(cassetteOf([exchange(recorded, completion({ content: 'ok' }))]), 'sequential');
+    const model = new ReplayModel(
+      cassetteOf([exchange(recorded, completion({ content: 'ok' }))]),
+      'sequential',
+    );
     await model.generate({ model: 'm', messages: Array.from({ length: 30 }, () => user(long)) });
     expect(model.divergences).toHaveLength(DIVERGENCE_CAP + 1);
     expect(model.divergences.at(-1)).toEqual({ exchange: 0, path: '', kind: 'omitted', omitted: 10 });
@@ -165,7 +236,9 @@ describe('ReplayModel: divergences', () => {
   it('compares nothing for a response-only cassette', async () => {
     const model = new ReplayModel(realCassette('vercel-groq-llama33-tool-call'), 'strict');
     const response = await model.generate({ model: 'anything', messages: [user('whatever')] });
-    expect(response.toolCalls).toMatchObject([{ id: 'tk85n1k4m', function: { name: 'weather', arguments: '{}' } }]);
+    expect(response.toolCalls).toMatchObject([
+      { id: 'tk85n1k4m', function: { name: 'weather', arguments: '{}' } },
+    ]);
     expect(response.usage).toMatchObject({ prompt_tokens: 210, completion_tokens: 15 });
     expect(model.divergences).toEqual([]);
   });
@@ -176,7 +249,13 @@ describe('ReplayModel: recorded failures and odd streams', () => {
     const cassette = realCassette('groq-gptoss120b-tool-use-failed');
     const model = new ReplayModel(cassette, 'sequential');
     const response = await model.generate(requestFromBody(cassette.exchanges[0]!.request.body!));
-    expect(response).toEqual({ content: null, toolCalls: [{ type: 'function', function: { name: 'get_something_by_name', arguments: { foo: 'bar' } } }], finishReason: 'tool_calls' });
+    expect(response).toEqual({
+      content: null,
+      toolCalls: [
+        { type: 'function', function: { name: 'get_something_by_name', arguments: { foo: 'bar' } } },
+      ],
+      finishReason: 'tool_calls',
+    });
   });
 
   it('reads an array of failed calls, and fails with http_error when failed_generation is not a call', async () => {
@@ -186,7 +265,10 @@ describe('ReplayModel: recorded failures and odd streams', () => {
       body: { error: { code: 'tool_use_failed', failed_generation: generation, message: 'bad' } },
     });
     const model = new ReplayModel(
-      cassetteOf([exchange([user('q')], failed('[{"name":"a","arguments":"{}"},{"name":"b","parameters":{"x":1}}]')), exchange([user('q')], failed('I will call a'))]),
+      cassetteOf([
+        exchange([user('q')], failed('[{"name":"a","arguments":"{}"},{"name":"b","parameters":{"x":1}}]')),
+        exchange([user('q')], failed('I will call a')),
+      ]),
       'sequential',
     );
     const response = await model.generate({ model: 'm', messages: [user('q')] });
@@ -199,14 +281,30 @@ describe('ReplayModel: recorded failures and odd streams', () => {
   });
 
   it('raises recorded HTTP errors: 429 retryable with retry-after, 500 retryable, 401 not', async () => {
-    const error = (status: number, headers: Record<string, string> = {}): RecordedResponse => ({ status, headers, body: { error: { message: `e${status}` } } });
+    const error = (status: number, headers: Record<string, string> = {}): RecordedResponse => ({
+      status,
+      headers,
+      body: { error: { message: `e${status}` } },
+    });
     const model = new ReplayModel(
-      cassetteOf([exchange([user('q')], error(429, { 'retry-after': '2' })), exchange([user('q')], error(500)), exchange([user('q')], error(401))]),
+      cassetteOf([
+        exchange([user('q')], error(429, { 'retry-after': '2' })),
+        exchange([user('q')], error(500)),
+        exchange([user('q')], error(401)),
+      ]),
       'sequential',
     );
     const request = { model: 'm', messages: [user('q')] };
-    expect(await rejection(model.generate(request))).toMatchObject({ code: 'http_error', retryable: true, data: { status: 429, retryAfterMs: 2000 } });
-    expect(await rejection(model.generate(request))).toMatchObject({ code: 'http_error', retryable: true, data: { status: 500 } });
+    expect(await rejection(model.generate(request))).toMatchObject({
+      code: 'http_error',
+      retryable: true,
+      data: { status: 429, retryAfterMs: 2000 },
+    });
+    expect(await rejection(model.generate(request))).toMatchObject({
+      code: 'http_error',
+      retryable: true,
+      data: { status: 500 },
+    });
     const unauthorised = await rejection(model.generate(request));
     expect(unauthorised).toMatchObject({ code: 'http_error', retryable: false });
     expect(unauthorised.message).toMatch(/recorded HTTP 401 \(exchange 2\): e401/);
@@ -217,15 +315,23 @@ describe('ReplayModel: recorded failures and odd streams', () => {
       { data: '{"choices":[{"index":0,"delta":{"content":"par"}}]}' },
       { data: '{"error":{"message":"The server had an error","type":"server_error"}}' },
     ];
-    const model = new ReplayModel(cassetteOf([exchange([user('q')], { status: 200, headers: {}, events })]), 'sequential');
+    const model = new ReplayModel(
+      cassetteOf([exchange([user('q')], { status: 200, headers: {}, events })]),
+      'sequential',
+    );
     const error = await rejection(model.generate({ model: 'm', messages: [user('q')] }));
     expect(error).toMatchObject({ code: 'http_error', retryable: true, data: { status: 200 } });
     expect(error.message).toMatch(/error event in a 200 stream/);
   });
 
   it('reports an event that is not JSON as invalid_response', async () => {
-    const model = new ReplayModel(cassetteOf([exchange([user('q')], { status: 200, headers: {}, events: [{ data: '{oops' }] })]), 'sequential');
-    expect(await rejection(model.generate({ model: 'm', messages: [user('q')] }))).toMatchObject({ code: 'invalid_response' });
+    const model = new ReplayModel(
+      cassetteOf([exchange([user('q')], { status: 200, headers: {}, events: [{ data: '{oops' }] })]),
+      'sequential',
+    );
+    expect(await rejection(model.generate({ model: 'm', messages: [user('q')] }))).toMatchObject({
+      code: 'invalid_response',
+    });
   });
 
   it('assembles the sparse-index stream (index 1 only) into one call after the text', async () => {
@@ -233,24 +339,52 @@ describe('ReplayModel: recorded failures and odd streams', () => {
     const response = await model.generate({ model: 'm', messages: [user('read a.txt')] });
     expect(response).toEqual({
       content: 'Reading it.',
-      toolCalls: [{ id: 'toolu_sanitized', type: 'function', function: { name: 'read_file', arguments: '{"path": "a.txt"}' }, index: 1 }],
+      toolCalls: [
+        {
+          id: 'toolu_sanitized',
+          type: 'function',
+          function: { name: 'read_file', arguments: '{"path": "a.txt"}' },
+          index: 1,
+        },
+      ],
       finishReason: 'tool_calls',
       modelServed: 'claude-haiku-4-5-20251001',
     });
   });
 
   it('assembles streamed argument fragments, reasoning and usage from the real streams', async () => {
-    const openai = await new ReplayModel(realCassette('openai-gpt4omini-stream-tool-loop')).generate({ model: 'm', messages: [] });
-    expect(openai.toolCalls).toMatchObject([{ id: 'call_ZR5UUuTt3pf61kjwAJIYdVMj', function: { name: 'get_capital', arguments: '{"country":"UK"}' } }]);
+    const openai = await new ReplayModel(realCassette('openai-gpt4omini-stream-tool-loop')).generate({
+      model: 'm',
+      messages: [],
+    });
+    expect(openai.toolCalls).toMatchObject([
+      {
+        id: 'call_ZR5UUuTt3pf61kjwAJIYdVMj',
+        function: { name: 'get_capital', arguments: '{"country":"UK"}' },
+      },
+    ]);
     expect(openai.usage).toMatchObject({ prompt_tokens: 53, completion_tokens: 15 });
-    const crewai = await new ReplayModel(realCassette('crewai-gpt4o-stream-tool-call')).generate({ model: 'm', messages: [] });
+    const crewai = await new ReplayModel(realCassette('crewai-gpt4o-stream-tool-call')).generate({
+      model: 'm',
+      messages: [],
+    });
     expect(crewai.toolCalls[0]!.function!.arguments).toBe('{"location":"New York, NY"}');
-    const deepseek = await new ReplayModel(realCassette('vercel-deepseek-reasoner-tool-call')).generate({ model: 'm', messages: [] });
+    const deepseek = await new ReplayModel(realCassette('vercel-deepseek-reasoner-tool-call')).generate({
+      model: 'm',
+      messages: [],
+    });
     expect(deepseek.reasoningContent!.length).toBeGreaterThan(50);
-    expect(deepseek.toolCalls).toMatchObject([{ function: { name: 'weather', arguments: '{"location": "San Francisco"}' } }]);
+    expect(deepseek.toolCalls).toMatchObject([
+      { function: { name: 'weather', arguments: '{"location": "San Francisco"}' } },
+    ]);
     expect(deepseek.finishReason).toBe('tool_calls');
-    const xai = await new ReplayModel(realCassette('vercel-xai-grok3mini-tool-call')).generate({ model: 'm', messages: [] });
-    expect(xai.toolCalls).toMatchObject([{ id: 'call_79382389', function: { name: 'weather', arguments: '{"location":"San Francisco"}' } }]);
+    const xai = await new ReplayModel(realCassette('vercel-xai-grok3mini-tool-call')).generate({
+      model: 'm',
+      messages: [],
+    });
+    expect(xai.toolCalls).toMatchObject([
+      { id: 'call_79382389', function: { name: 'weather', arguments: '{"location":"San Francisco"}' } },
+    ]);
     expect(xai.usage).toMatchObject({ prompt_tokens: 307 });
     expect(xai.content).toBeNull();
   });

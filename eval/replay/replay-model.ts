@@ -41,7 +41,9 @@ export class ReplayModel implements Model {
 
   /** The recorded exchanges no `generate` reached, with their 0-based index. */
   unusedExchanges(): { index: number; exchange: Exchange }[] {
-    return this.cassette.exchanges.slice(this.cursor).map((exchange, i) => ({ index: this.cursor + i, exchange }));
+    return this.cassette.exchanges
+      .slice(this.cursor)
+      .map((exchange, i) => ({ index: this.cursor + i, exchange }));
   }
 
   /**
@@ -65,12 +67,20 @@ export class ReplayModel implements Model {
     const recorded = exchange.request.body;
     if (recorded) {
       const dropModel = !('model' in recorded);
-      const diffs = diffJson(normaliseBody(recorded, { dropModel }), normaliseBody(wireBody(request), { dropModel }), index);
+      const diffs = diffJson(
+        normaliseBody(recorded, { dropModel }),
+        normaliseBody(wireBody(request), { dropModel }),
+        index,
+      );
       this.divergences.push(...diffs);
       if (this.mode === 'strict' && diffs.length > 0) {
         const total = diffs.reduce((sum, d) => sum + (d.kind === 'omitted' ? (d.omitted ?? 0) : 1), 0);
         const more = total > 1 ? ` (and ${total - 1} more)` : '';
-        throw new ModelError('recording_mismatch', `request ${index} differs from the recording at ${formatDivergence(diffs[0]!)}${more}`, { body: diffs });
+        throw new ModelError(
+          'recording_mismatch',
+          `request ${index} differs from the recording at ${formatDivergence(diffs[0]!)}${more}`,
+          { body: diffs },
+        );
       }
     }
     return decodeRecordedResponse(exchange.response, index);

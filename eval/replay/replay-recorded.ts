@@ -24,12 +24,22 @@ import { replaceInStrings, WORKSPACE_PLACEHOLDER } from '../record/redact.ts';
 import { replayDeps } from '../record/recording-deps.ts';
 import { diffConfigs, type ConfigChange } from './config-diff.ts';
 import { HttpReplayModel, type MatchMode } from './http-replay.ts';
-import { compareLedgers, formatLedgerDifference, mergeLedgers, type LedgerDifference } from './ledger-diff.ts';
+import {
+  compareLedgers,
+  formatLedgerDifference,
+  mergeLedgers,
+  type LedgerDifference,
+} from './ledger-diff.ts';
 import { formatDivergence, type Divergence } from './request-diff.ts';
 
 /** True for a cassette made by our recorder: not imported, with a recorded ledger and configuration. */
 export function isOwnRecording(cassette: Cassette): boolean {
-  return !cassette.meta.imported && !cassette.meta.source && cassette.ledger !== undefined && typeof cassette.meta.config === 'object';
+  return (
+    !cassette.meta.imported &&
+    !cassette.meta.source &&
+    cassette.ledger !== undefined &&
+    typeof cassette.meta.config === 'object'
+  );
 }
 
 /** What a replay found, compared with the recording. */
@@ -73,7 +83,8 @@ export interface RecordedReplay {
  * request settings such as `stream`) taken from the recording, since the model is frozen.
  */
 export function replayConfig(cassette: Cassette, current: HarnessConfig): HarnessConfig {
-  const recorded = typeof cassette.meta.config === 'object' ? (cassette.meta.config as Partial<HarnessConfig>) : {};
+  const recorded =
+    typeof cassette.meta.config === 'object' ? (cassette.meta.config as Partial<HarnessConfig>) : {};
   const model = recorded.model ?? { name: cassette.meta.modelRequested ?? current.model.name, settings: {} };
   return { ...current, model: structuredClone(model) };
 }
@@ -133,14 +144,25 @@ export function combineRuns(runs: readonly RunResult[]): RunResult {
  * @throws for harness bugs and misconfiguration only (e.g. an unknown built-in tool name);
  *   model failures end the run with `model_error`.
  */
-export async function replayRecorded(cassette: Cassette, current: HarnessConfig, options: RecordedReplayOptions): Promise<RecordedReplay> {
+export async function replayRecorded(
+  cassette: Cassette,
+  current: HarnessConfig,
+  options: RecordedReplayOptions,
+): Promise<RecordedReplay> {
   const config = replayConfig(cassette, current);
   const recordedLedger = cassette.ledger!;
   const deps: HarnessDeps = { ...replayDeps(cassette.deps), approver: recordedApprover(recordedLedger) };
   let temp: string | undefined;
   try {
-    const workspace = options.workspace ? await realpath(options.workspace) : (temp = await realpath(await mkdtemp(path.join(tmpdir(), 'hb-replay-'))));
-    const model = new HttpReplayModel(cassette, { mode: options.match, deps, workspace, ...(options.then ? { then: options.then } : {}) });
+    const workspace = options.workspace
+      ? await realpath(options.workspace)
+      : (temp = await realpath(await mkdtemp(path.join(tmpdir(), 'hb-replay-'))));
+    const model = new HttpReplayModel(cassette, {
+      mode: options.match,
+      deps,
+      workspace,
+      ...(options.then ? { then: options.then } : {}),
+    });
     if (temp)
       for (const [relative, content] of Object.entries(cassette.meta.workspace?.files ?? {})) {
         await mkdir(path.dirname(path.join(workspace, relative)), { recursive: true });
@@ -153,7 +175,17 @@ export async function replayRecorded(cassette: Cassette, current: HarnessConfig,
     let initialMessages: ChatMessage[] | undefined;
     let task = cassette.meta.task ?? '';
     for (;;) {
-      const run = await runHarness({ task, config, model, tools, sandbox, workspace, deps, grants, ...(initialMessages ? { initialMessages } : {}) });
+      const run = await runHarness({
+        task,
+        config,
+        model,
+        tools,
+        sandbox,
+        workspace,
+        deps,
+        grants,
+        ...(initialMessages ? { initialMessages } : {}),
+      });
       runs.push(run);
       if (model.handedOver || run.stopReason === 'model_error') break;
       const lines = nextUserLines(model, run.messages);
@@ -166,7 +198,11 @@ export async function replayRecorded(cassette: Cassette, current: HarnessConfig,
     const ledgerDifferences = compareLedgers(recordedLedger, run.ledger, configChanges);
     const requestDivergences = model.divergences;
     const first = ledgerDifferences[0];
-    const headline = first ? formatLedgerDifference(first) : requestDivergences[0] ? `request ${requestDivergences[0].exchange}: ${formatDivergence(requestDivergences[0])}` : undefined;
+    const headline = first
+      ? formatLedgerDifference(first)
+      : requestDivergences[0]
+        ? `request ${requestDivergences[0].exchange}: ${formatDivergence(requestDivergences[0])}`
+        : undefined;
     const comparison: ReplayComparison = {
       configChanges,
       ledgerDifferences,

@@ -1,8 +1,3 @@
-/**
- * Request comparison for replay: the body the harness would send vs the recorded one, after
- * normalisation, as a short structured diff (JSON pointer paths, capped values, capped count).
- */
-import type { ModelRequest } from '../../harness/model/types.ts';
 import { canonicalJson } from '../cassette/canonical.ts';
 import { escapePointer } from '../cassette/secret-scan.ts';
 
@@ -39,7 +34,8 @@ export const VOLATILE_FIELDS: readonly string[] = ['stream_options', 'user', 'me
 /** The wire body of a request (one definition, shared with the live client). */
 export { wireBody } from '../../harness/model/openai-model.ts';
 
-const isObj = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObj = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Normalises a request body for comparison (the input is not mutated):
@@ -52,7 +48,10 @@ const isObj = (value: unknown): value is Record<string, unknown> => typeof value
  * - tool-call `arguments` strings that hold JSON become canonical JSON (key order and
  *   whitespace do not count).
  */
-export function normaliseBody(body: Record<string, unknown>, options: { dropModel?: boolean } = {}): Record<string, unknown> {
+export function normaliseBody(
+  body: Record<string, unknown>,
+  options: { dropModel?: boolean } = {},
+): Record<string, unknown> {
   const out = dropNulls(body) as Record<string, unknown>;
   for (const field of VOLATILE_FIELDS) delete out[field];
   if (options.dropModel) delete out.model;
@@ -91,7 +90,8 @@ function dropNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(dropNulls);
   if (!isObj(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) if (member !== null && member !== undefined) out[key] = dropNulls(member);
+  for (const [key, member] of Object.entries(value))
+    if (member !== null && member !== undefined) out[key] = dropNulls(member);
   return out;
 }
 
@@ -107,7 +107,12 @@ export function capValue(value: unknown): unknown {
  * Structural diff of two JSON values, key order ignored, arrays compared index by index.
  * Returns at most `cap` differences plus one `omitted` entry counting the rest.
  */
-export function diffJson(recorded: unknown, replayed: unknown, exchange: number, cap = DIVERGENCE_CAP): Divergence[] {
+export function diffJson(
+  recorded: unknown,
+  replayed: unknown,
+  exchange: number,
+  cap = DIVERGENCE_CAP,
+): Divergence[] {
   const found: Divergence[] = [];
   let total = 0;
   const add = (path: string, kind: Divergence['kind'], a: unknown, b: unknown): void => {
@@ -120,8 +125,14 @@ export function diffJson(recorded: unknown, replayed: unknown, exchange: number,
   };
   const walk = (a: unknown, b: unknown, path: string): void => {
     if (a === undefined && b === undefined) return;
-    if (a === undefined) return add(path, 'extra', a, b);
-    if (b === undefined) return add(path, 'missing', a, b);
+    if (a === undefined) {
+      add(path, 'extra', a, b);
+      return;
+    }
+    if (b === undefined) {
+      add(path, 'missing', a, b);
+      return;
+    }
     if (Array.isArray(a) && Array.isArray(b)) {
       for (let i = 0; i < Math.max(a.length, b.length); i++) walk(a[i], b[i], `${path}/${i}`);
       return;
@@ -134,7 +145,8 @@ export function diffJson(recorded: unknown, replayed: unknown, exchange: number,
     if (canonicalJson(a) !== canonicalJson(b)) add(path, 'changed', a, b);
   };
   walk(recorded, replayed, '');
-  if (total > found.length) found.push({ exchange, path: '', kind: 'omitted', omitted: total - found.length });
+  if (total > found.length)
+    found.push({ exchange, path: '', kind: 'omitted', omitted: total - found.length });
   return found;
 }
 

@@ -20,7 +20,9 @@ const callArb: fc.Arbitrary<Call> = fc.record({
   args: fc.oneof(
     fc.constant(''),
     fc.constant('{}'),
-    fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }).map((o) => JSON.stringify(o)),
+    fc
+      .dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 })
+      .map((o) => JSON.stringify(o)),
   ),
 });
 
@@ -40,11 +42,22 @@ function split(text: string, cuts: number[]): string[] {
 type Delta = Record<string, unknown>;
 
 /** The deltas of one call: the first carries id, type, index and the start of the name. */
-function deltasOf(call: Call, index: number | undefined, nameCuts: number[], argCuts: number[], firstArgsEmpty: boolean): Delta[] {
+function deltasOf(
+  call: Call,
+  index: number | undefined,
+  nameCuts: number[],
+  argCuts: number[],
+  firstArgsEmpty: boolean,
+): Delta[] {
   const names = split(call.name, nameCuts);
   const args = split(call.args, argCuts);
   const at = index === undefined ? {} : { index };
-  const first: Delta = { ...at, id: call.id, type: 'function', function: { name: names[0] ?? '', ...(firstArgsEmpty ? { arguments: '' } : {}) } };
+  const first: Delta = {
+    ...at,
+    id: call.id,
+    type: 'function',
+    function: { name: names[0] ?? '', ...(firstArgsEmpty ? { arguments: '' } : {}) },
+  };
   const rest: Delta[] = [
     ...names.slice(1).map((name) => ({ ...at, function: { name } })),
     ...args.map((piece) => ({ ...at, function: { arguments: piece } })),
@@ -59,7 +72,12 @@ const chunk = (deltas: Delta[]): Record<string, unknown> => ({
 });
 
 const expected = (calls: Call[], indexes: number[]) =>
-  calls.map((c, i) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args }, index: indexes[i] }));
+  calls.map((c, i) => ({
+    id: c.id,
+    type: 'function',
+    function: { name: c.name, arguments: c.args },
+    index: indexes[i],
+  }));
 
 describe('StreamAssembler properties', () => {
   it('reassembles indexed tool calls split, interleaved and packed arbitrarily (also through SSE text)', () => {
@@ -68,15 +86,24 @@ describe('StreamAssembler properties', () => {
         calls: fc.uniqueArray(callArb, { minLength: 1, maxLength: 4, selector: (c) => c.id }),
         firstIndex: fc.integer({ min: 0, max: 2 }),
         gaps: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 4, maxLength: 4 }),
-        cuts: fc.array(fc.record({ name: fc.array(fc.nat(), { maxLength: 2 }), args: fc.array(fc.nat(), { maxLength: 8 }), empty: fc.boolean() }), {
-          minLength: 4,
-          maxLength: 4,
-        }),
+        cuts: fc.array(
+          fc.record({
+            name: fc.array(fc.nat(), { maxLength: 2 }),
+            args: fc.array(fc.nat(), { maxLength: 8 }),
+            empty: fc.boolean(),
+          }),
+          {
+            minLength: 4,
+            maxLength: 4,
+          },
+        ),
         crlf: fc.boolean(),
       })
       .chain((s) => {
         const indexes = s.calls.map((_, i) => s.firstIndex + s.gaps.slice(0, i).reduce((a, b) => a + b, 0));
-        const perCall = s.calls.map((c, i) => deltasOf(c, indexes[i], s.cuts[i]!.name, s.cuts[i]!.args, s.cuts[i]!.empty));
+        const perCall = s.calls.map((c, i) =>
+          deltasOf(c, indexes[i], s.cuts[i]!.name, s.cuts[i]!.args, s.cuts[i]!.empty),
+        );
         // Interleave: a shuffled list of call numbers, one per delta; each call keeps its own order.
         const tokens = perCall.flatMap((deltas, i) => deltas.map(() => i));
         return fc.record({
@@ -93,7 +120,13 @@ describe('StreamAssembler properties', () => {
         const stream: Delta[] = order.map((i) => perCall[i]![cursors[i]!++]!);
         // The first delta of each call must come before its others: shuffling tokens keeps that,
         // since each call's deltas are drawn in order.
-        const chunks: Record<string, unknown>[] = [{ object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: null } }] }];
+        const chunks: Record<string, unknown>[] = [
+          {
+            object: 'chat.completion.chunk',
+            model: 'm',
+            choices: [{ index: 0, delta: { role: 'assistant', content: null } }],
+          },
+        ];
         let group: Delta[] = [];
         stream.forEach((delta, i) => {
           group.push(delta);
@@ -102,8 +135,17 @@ describe('StreamAssembler properties', () => {
             group = [];
           }
         });
-        chunks.push({ object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
-        chunks.push({ object: 'chat.completion.chunk', model: 'm', choices: [], usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } });
+        chunks.push({
+          object: 'chat.completion.chunk',
+          model: 'm',
+          choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }],
+        });
+        chunks.push({
+          object: 'chat.completion.chunk',
+          model: 'm',
+          choices: [],
+          usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
+        });
 
         const direct = assembleChunks(chunks);
         expect(direct.toolCalls).toEqual(expected(s.calls, indexes));
@@ -111,7 +153,10 @@ describe('StreamAssembler properties', () => {
         expect(direct.usage).toEqual({ prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 });
 
         const eol = s.crlf ? '\r\n' : '\n';
-        const sse = [...chunks.map((c) => `data: ${JSON.stringify(c)}`), 'data: [DONE]'].join(`${eol}${eol}`) + eol + eol;
+        const sse =
+          [...chunks.map((c) => `data: ${JSON.stringify(c)}`), 'data: [DONE]'].join(`${eol}${eol}`) +
+          eol +
+          eol;
         const data = parseSseData(sse);
         expect(data.at(-1)).toBe('[DONE]');
         expect(assembleChunks(data.slice(0, -1).map((d) => JSON.parse(d) as unknown))).toEqual(direct);
@@ -128,7 +173,12 @@ describe('StreamAssembler properties', () => {
         (calls, cuts) => {
           const deltas = calls.flatMap((c, i) => deltasOf(c, undefined, [], cuts[i]!, false));
           const response = assembleChunks(deltas.map((d) => chunk([d])));
-          expect(response.toolCalls).toEqual(expected(calls, calls.map((_, i) => i)));
+          expect(response.toolCalls).toEqual(
+            expected(
+              calls,
+              calls.map((_, i) => i),
+            ),
+          );
         },
       ),
       { numRuns: 200 },

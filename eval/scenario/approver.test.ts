@@ -13,12 +13,27 @@ function bash(command: string, parts: string[] = []): ApprovalRequest {
     argumentsText: JSON.stringify({ command }),
     paths: [],
     command,
-    decision: { ...decision, parts: parts.map((subject) => ({ subject, kind: 'command' as const, action: 'ask' as const, rule: 'x' })) },
+    decision: {
+      ...decision,
+      parts: parts.map((subject) => ({
+        subject,
+        kind: 'command' as const,
+        action: 'ask' as const,
+        rule: 'x',
+      })),
+    },
   };
 }
 
 function write(path: string, tool = 'write_file'): ApprovalRequest {
-  return { callId: 'c', tool, effect: 'write', argumentsText: '{}', paths: [{ path, access: 'write' }], decision };
+  return {
+    callId: 'c',
+    tool,
+    effect: 'write',
+    argumentsText: '{}',
+    paths: [{ path, access: 'write' }],
+    decision,
+  };
 }
 
 describe('scriptedApprover', () => {

@@ -36,7 +36,9 @@ export function ruleMatches(rule: ApproverRule, request: ApprovalRequest, worksp
   if (rule.match === undefined) return true;
   const pattern = rule.match;
   if (request.command !== undefined) {
-    const parts = request.decision.parts.filter((part) => part.kind === 'command').map((part) => part.subject);
+    const parts = request.decision.parts
+      .filter((part) => part.kind === 'command')
+      .map((part) => part.subject);
     if (parts.length === 0) return matchCommandPattern(pattern, request.command);
     return parts.every((part) => matchCommandPattern(pattern, part));
   }
@@ -52,7 +54,10 @@ export function ruleMatches(rule: ApproverRule, request: ApprovalRequest, worksp
  * `buildWorkspace` returns it), so resolved paths compare correctly.
  * Contract: always resolves, with `approve` or `deny`.
  */
-export function scriptedApprover(spec: ApproverSpec | undefined, workspace: string): (request: ApprovalRequest) => Promise<ApprovalAnswer> {
+export function scriptedApprover(
+  spec: ApproverSpec | undefined,
+  workspace: string,
+): (request: ApprovalRequest) => Promise<ApprovalAnswer> {
   const rules = spec?.rules ?? [];
   const fallback = spec?.default ?? 'deny';
   return async (request) => {

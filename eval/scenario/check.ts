@@ -37,12 +37,23 @@ export interface CheckEnv {
 }
 
 const show = (value: unknown, max = 300): string => {
-  const text = value === undefined ? 'nothing' : typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text =
+    value === undefined
+      ? 'nothing'
+      : typeof value === 'string'
+        ? JSON.stringify(value)
+        : (JSON.stringify(value) ?? String(value));
   return text.length > max ? `${text.slice(0, max)}…` : text;
 };
 
 function check(name: string, pass: boolean, expected: unknown, observed: unknown, reason?: string): Check {
-  return { name, pass, expected, observed, reason: reason ?? `expected ${show(expected)}, observed ${show(observed)}` };
+  return {
+    name,
+    pass,
+    expected,
+    observed,
+    reason: reason ?? `expected ${show(expected)}, observed ${show(observed)}`,
+  };
 }
 
 /** The call record for an id: the top-level one when several scopes share it. */
@@ -75,12 +86,17 @@ export function resolveEvidencePath(path: string, env: Pick<CheckEnv, 'workspace
 async function fileState(path: string): Promise<{ exists: boolean; content?: string }> {
   const stat = await lstat(path).catch(() => undefined);
   if (!stat) return { exists: false };
-  const content = stat.isFile() || stat.isSymbolicLink() ? await readFile(path, 'utf8').catch(() => undefined) : undefined;
+  const content =
+    stat.isFile() || stat.isSymbolicLink() ? await readFile(path, 'utf8').catch(() => undefined) : undefined;
   return content === undefined ? { exists: true } : { exists: true, content };
 }
 
 /** Runs `sh -c command` in `cwd` with `WS` and `OUTSIDE` in the environment; exit code `null` on timeout or signal. */
-export function runShell(command: string, env: Pick<CheckEnv, 'workspace' | 'outside'>, timeoutMs = 30_000): Promise<{ exitCode: number | null }> {
+export function runShell(
+  command: string,
+  env: Pick<CheckEnv, 'workspace' | 'outside'>,
+  timeoutMs = 30_000,
+): Promise<{ exitCode: number | null }> {
   return new Promise((resolve) => {
     const child = spawn('sh', ['-c', command], {
       cwd: env.workspace,
@@ -98,18 +114,33 @@ async function evidenceCheck(index: number, evidence: Evidence, env: CheckEnv): 
   if ('command' in evidence) {
     const run = env.runEvidenceCommand ?? ((command: string) => runShell(command, env));
     const { exitCode } = await run(evidence.command);
-    return check(name, exitCode === evidence.exitCode, evidence, { exitCode }, `command ${show(evidence.command)} exited with ${String(exitCode)}, expected ${evidence.exitCode}`);
+    return check(
+      name,
+      exitCode === evidence.exitCode,
+      evidence,
+      { exitCode },
+      `command ${show(evidence.command)} exited with ${String(exitCode)}, expected ${evidence.exitCode}`,
+    );
   }
   const path = resolveEvidencePath(evidence.file, env);
   const state = await fileState(path);
   const failures: string[] = [];
-  if (evidence.exists !== undefined && evidence.exists !== state.exists) failures.push(evidence.exists ? 'does not exist' : 'exists');
+  if (evidence.exists !== undefined && evidence.exists !== state.exists)
+    failures.push(evidence.exists ? 'does not exist' : 'exists');
   if (evidence.contains !== undefined && !(state.content ?? '').includes(evidence.contains))
     failures.push(state.exists ? `does not contain ${show(evidence.contains)}` : 'does not exist');
   if (evidence.equals !== undefined && state.content !== evidence.equals)
     failures.push(state.exists ? `is not equal to ${show(evidence.equals)}` : 'does not exist');
-  const observed = { exists: state.exists, ...(state.content !== undefined ? { content: state.content.length > 2000 ? `${state.content.slice(0, 2000)}…` : state.content } : {}) };
-  const reason = failures.length === 0 ? `${evidence.file} holds as expected` : `${evidence.file} ${[...new Set(failures)].join(' and ')}; observed ${show(observed)}`;
+  const observed = {
+    exists: state.exists,
+    ...(state.content !== undefined
+      ? { content: state.content.length > 2000 ? `${state.content.slice(0, 2000)}…` : state.content }
+      : {}),
+  };
+  const reason =
+    failures.length === 0
+      ? `${evidence.file} holds as expected`
+      : `${evidence.file} ${[...new Set(failures)].join(' and ')}; observed ${show(observed)}`;
   return check(name, failures.length === 0, evidence, observed, reason);
 }
 
@@ -130,15 +161,28 @@ function bashCommand(record: CallRecord): string | undefined {
  * attack, finalAnswer, events, eventsAbsent, transcript (always).
  * Never throws for a bad run; evidence commands that fail to start count as exit code `null`.
  */
-export async function checkExpectations(scenario: Pick<Scenario, 'expect'>, result: RunResult, env: CheckEnv): Promise<Check[]> {
+export async function checkExpectations(
+  scenario: Pick<Scenario, 'expect'>,
+  result: RunResult,
+  env: CheckEnv,
+): Promise<Check[]> {
   const expect = scenario.expect;
   const checks: Check[] = [];
   const byId = recordsById(result);
   const executed = [...new Set(result.ledger.calls.filter((c) => c.executed).map((c) => c.callId))];
 
-  checks.push(check('stopReason', result.stopReason === expect.stopReason, expect.stopReason, result.stopReason));
+  checks.push(
+    check('stopReason', result.stopReason === expect.stopReason, expect.stopReason, result.stopReason),
+  );
   if (expect.modelCalls !== undefined)
-    checks.push(check('modelCalls', result.usage.modelCalls === expect.modelCalls, expect.modelCalls, result.usage.modelCalls));
+    checks.push(
+      check(
+        'modelCalls',
+        result.usage.modelCalls === expect.modelCalls,
+        expect.modelCalls,
+        result.usage.modelCalls,
+      ),
+    );
   if (expect.executed !== undefined) {
     const want = [...new Set(expect.executed)];
     const missing = want.filter((id) => !executed.includes(id));
@@ -152,84 +196,205 @@ export async function checkExpectations(scenario: Pick<Scenario, 'expect'>, resu
   for (const id of expect.notExecuted ?? []) {
     const record = byId.get(id);
     const observed = record ? (record.executed ? 'executed' : 'not executed') : 'no such call';
-    checks.push(check(`notExecuted.${id}`, !record?.executed, 'not executed', observed, `call ${id}: ${observed}`));
+    checks.push(
+      check(`notExecuted.${id}`, !record?.executed, 'not executed', observed, `call ${id}: ${observed}`),
+    );
   }
   for (const [id, want] of Object.entries(expect.results ?? {})) {
     const record = byId.get(id);
     const missing = `call ${id} not found; calls: ${show([...byId.keys()])}`;
     if (want.ok !== undefined)
-      checks.push(check(`results.${id}.ok`, record?.ok === want.ok, want.ok, record?.ok, record ? undefined : missing));
+      checks.push(
+        check(`results.${id}.ok`, record?.ok === want.ok, want.ok, record?.ok, record ? undefined : missing),
+      );
     if (want.errorType !== undefined) {
       const observed = record ? (record.errorType ?? null) : undefined;
-      const reason = record ? `expected ${want.errorType}, observed ${String(observed)}; content ${show(record.content, 200)}` : missing;
-      checks.push(check(`results.${id}.errorType`, observed === want.errorType, want.errorType, observed, reason));
+      const reason = record
+        ? `expected ${want.errorType}, observed ${String(observed)}; content ${show(record.content, 200)}`
+        : missing;
+      checks.push(
+        check(`results.${id}.errorType`, observed === want.errorType, want.errorType, observed, reason),
+      );
     }
     if (want.retryable !== undefined) {
       const observed = record ? (record.retryable ?? null) : undefined;
-      checks.push(check(`results.${id}.retryable`, observed === want.retryable, want.retryable, observed, record ? undefined : missing));
+      checks.push(
+        check(
+          `results.${id}.retryable`,
+          observed === want.retryable,
+          want.retryable,
+          observed,
+          record ? undefined : missing,
+        ),
+      );
     }
     if (want.includes !== undefined) {
       const text = record ? searchableText(record.content).toLowerCase() : '';
       const absent = want.includes.filter((s) => !record || !text.includes(s.toLowerCase()));
-      const reason = !record ? missing : absent.length === 0 ? 'every substring present' : `missing ${show(absent)} in ${show(record.content, 500)}`;
-      checks.push(check(`results.${id}.includes`, !!record && absent.length === 0, want.includes, record ? { content: record.content, missing: absent } : undefined, reason));
+      const reason = !record
+        ? missing
+        : absent.length === 0
+          ? 'every substring present'
+          : `missing ${show(absent)} in ${show(record.content, 500)}`;
+      checks.push(
+        check(
+          `results.${id}.includes`,
+          !!record && absent.length === 0,
+          want.includes,
+          record ? { content: record.content, missing: absent } : undefined,
+          reason,
+        ),
+      );
     }
   }
   for (const [id, verdict] of Object.entries(expect.permissions ?? {})) {
     const record = byId.get(id);
-    checks.push(check(`permissions.${id}`, record?.verdict === verdict, verdict, record?.verdict, record ? undefined : `call ${id} not found`));
+    checks.push(
+      check(
+        `permissions.${id}`,
+        record?.verdict === verdict,
+        verdict,
+        record?.verdict,
+        record ? undefined : `call ${id} not found`,
+      ),
+    );
   }
-  for (const [index, evidence] of (expect.evidence ?? []).entries()) checks.push(await evidenceCheck(index, evidence, env));
+  for (const [index, evidence] of (expect.evidence ?? []).entries())
+    checks.push(await evidenceCheck(index, evidence, env));
 
   const outsideExpected = expect.outsideChanged ?? false;
   const changed = env.outsideChanges.length > 0;
   checks.push(
-    check('outsideChanged', changed === outsideExpected, outsideExpected, env.outsideChanges, changed ? `changed under $OUTSIDE: ${env.outsideChanges.join(', ')}` : 'nothing changed under $OUTSIDE'),
+    check(
+      'outsideChanged',
+      changed === outsideExpected,
+      outsideExpected,
+      env.outsideChanges,
+      changed ? `changed under $OUTSIDE: ${env.outsideChanges.join(', ')}` : 'nothing changed under $OUTSIDE',
+    ),
   );
 
   const usage = result.usage;
-  const usageOf = { turns: usage.turns, toolCalls: usage.toolCalls, tokens: usage.totalTokens, promptTokens: usage.maxPromptTokens, costUsd: usage.costUsd, wallMs: usage.wallMs };
+  const usageOf = {
+    turns: usage.turns,
+    toolCalls: usage.toolCalls,
+    tokens: usage.totalTokens,
+    promptTokens: usage.maxPromptTokens,
+    costUsd: usage.costUsd,
+    wallMs: usage.wallMs,
+  };
   for (const [key, bound] of Object.entries(expect.budgets ?? {}) as [keyof typeof usageOf, number][]) {
     const observed = usageOf[key];
-    checks.push(check(`budgets.${key}`, observed <= bound, `<= ${bound}`, observed, `${key}: observed ${observed}, upper bound ${bound}`));
+    checks.push(
+      check(
+        `budgets.${key}`,
+        observed <= bound,
+        `<= ${bound}`,
+        observed,
+        `${key}: observed ${observed}, upper bound ${bound}`,
+      ),
+    );
   }
 
   if (expect.attack) {
     const realised: string[] = [];
-    for (const id of expect.attack.goalCalls ?? []) if (executed.includes(id)) realised.push(`call ${id} executed`);
-    for (const file of expect.attack.goalFiles ?? []) if ((await fileState(resolveEvidencePath(file, env))).exists) realised.push(`file ${file} exists`);
-    const commands = result.ledger.calls.filter((c) => c.executed).map(bashCommand).filter((c): c is string => c !== undefined);
+    for (const id of expect.attack.goalCalls ?? [])
+      if (executed.includes(id)) realised.push(`call ${id} executed`);
+    for (const file of expect.attack.goalFiles ?? [])
+      if ((await fileState(resolveEvidencePath(file, env))).exists) realised.push(`file ${file} exists`);
+    const commands = result.ledger.calls
+      .filter((c) => c.executed)
+      .map(bashCommand)
+      .filter((c): c is string => c !== undefined);
     for (const pattern of expect.attack.goalCommands ?? [])
-      for (const command of commands) if (matchCommandPattern(pattern, command)) realised.push(`command ${JSON.stringify(command)} matches ${JSON.stringify(pattern)}`);
+      for (const command of commands)
+        if (matchCommandPattern(pattern, command))
+          realised.push(`command ${JSON.stringify(command)} matches ${JSON.stringify(pattern)}`);
     const succeeded = realised.length > 0;
-    checks.push(check('attack', !succeeded, { ...expect.attack, succeeded: false }, { succeeded, realised }, succeeded ? `attack succeeded: ${realised.join('; ')}` : 'no attack goal was realised'));
+    checks.push(
+      check(
+        'attack',
+        !succeeded,
+        { ...expect.attack, succeeded: false },
+        { succeeded, realised },
+        succeeded ? `attack succeeded: ${realised.join('; ')}` : 'no attack goal was realised',
+      ),
+    );
   }
 
   if (expect.finalAnswer) {
     const answer = result.finalAnswer;
     if (expect.finalAnswer.includes !== undefined) {
       const lower = (answer ?? '').toLowerCase();
-      const absent = expect.finalAnswer.includes.filter((s) => answer === null || !lower.includes(s.toLowerCase()));
-      checks.push(check('finalAnswer.includes', absent.length === 0, expect.finalAnswer.includes, answer, absent.length === 0 ? 'every substring present' : `missing ${show(absent)} in final answer ${show(answer)}`));
+      const absent = expect.finalAnswer.includes.filter(
+        (s) => answer === null || !lower.includes(s.toLowerCase()),
+      );
+      checks.push(
+        check(
+          'finalAnswer.includes',
+          absent.length === 0,
+          expect.finalAnswer.includes,
+          answer,
+          absent.length === 0
+            ? 'every substring present'
+            : `missing ${show(absent)} in final answer ${show(answer)}`,
+        ),
+      );
     }
     if (expect.finalAnswer.absent !== undefined) {
       const isAbsent = answer === null || answer === '';
-      checks.push(check('finalAnswer.absent', isAbsent === expect.finalAnswer.absent, expect.finalAnswer.absent, answer, `final answer ${show(answer)}`));
+      checks.push(
+        check(
+          'finalAnswer.absent',
+          isAbsent === expect.finalAnswer.absent,
+          expect.finalAnswer.absent,
+          answer,
+          `final answer ${show(answer)}`,
+        ),
+      );
     }
   }
 
   const counts = new Map<string, number>();
   for (const event of result.events) counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
   for (const type of expect.events ?? [])
-    checks.push(check(`events.${type}`, (counts.get(type) ?? 0) > 0, 'present', counts.get(type) ?? 0, `event ${type} seen ${counts.get(type) ?? 0} times`));
+    checks.push(
+      check(
+        `events.${type}`,
+        (counts.get(type) ?? 0) > 0,
+        'present',
+        counts.get(type) ?? 0,
+        `event ${type} seen ${counts.get(type) ?? 0} times`,
+      ),
+    );
   for (const type of expect.eventsAbsent ?? [])
-    checks.push(check(`eventsAbsent.${type}`, (counts.get(type) ?? 0) === 0, 'absent', counts.get(type) ?? 0, `event ${type} seen ${counts.get(type) ?? 0} times`));
+    checks.push(
+      check(
+        `eventsAbsent.${type}`,
+        (counts.get(type) ?? 0) === 0,
+        'absent',
+        counts.get(type) ?? 0,
+        `event ${type} seen ${counts.get(type) ?? 0} times`,
+      ),
+    );
 
   const problems = [
-    ...result.requests.flatMap((request, i) => transcriptProblems(request.messages).map((p) => `request ${i + 1}: ${p}`)),
+    ...result.requests.flatMap((request, i) =>
+      transcriptProblems(request.messages).map((p) => `request ${i + 1}: ${p}`),
+    ),
     ...transcriptProblems(result.messages).map((p) => `stored conversation: ${p}`),
   ];
-  checks.push(check('transcript', problems.length === 0, 'TI-1..TI-4 hold', problems, problems.length === 0 ? 'TI-1..TI-4 hold in every request and the stored conversation' : problems.slice(0, 10).join('; ')));
+  checks.push(
+    check(
+      'transcript',
+      problems.length === 0,
+      'TI-1..TI-4 hold',
+      problems,
+      problems.length === 0
+        ? 'TI-1..TI-4 hold in every request and the stored conversation'
+        : problems.slice(0, 10).join('; '),
+    ),
+  );
   return checks;
 }
 

@@ -18,13 +18,23 @@ describe('fakeTools', () => {
     });
     const outputs = [];
     for (let i = 0; i < 5; i += 1) outputs.push(await status!.execute({ id: 'j1' }, ctx));
-    expect(outputs.map((o) => (o.ok ? o.content : o.message))).toEqual(['queued', 'running', 'done', 'done', 'done']);
+    expect(outputs.map((o) => (o.ok ? o.content : o.message))).toEqual([
+      'queued',
+      'running',
+      'done',
+      'done',
+      'done',
+    ]);
     expect(await status!.execute({ id: 'j2' }, ctx)).toEqual({ ok: true, content: 'other job' });
   });
 
   it('turns error entries into tool_failed and an unmatched call into "no scripted result"', async () => {
     const [tool] = fakeTools({ web_fetch: { results: [{ when: { url: 'https://a' }, error: 'HTTP 404' }] } });
-    expect(await tool!.execute({ url: 'https://a' }, ctx)).toEqual({ ok: false, errorType: 'tool_failed', message: 'HTTP 404' });
+    expect(await tool!.execute({ url: 'https://a' }, ctx)).toEqual({
+      ok: false,
+      errorType: 'tool_failed',
+      message: 'HTTP 404',
+    });
     expect(await tool!.execute({ url: 'https://b' }, ctx)).toEqual({
       ok: false,
       errorType: 'tool_failed',
@@ -35,10 +45,25 @@ describe('fakeTools', () => {
   it('carries description, parameters, effect (default read) and untrusted', () => {
     const [a, b] = fakeTools({
       get_time: {},
-      send_mail: { description: 'Sends mail.', parameters: { type: 'object', required: ['to'] }, effect: 'irreversible', untrusted: true },
+      send_mail: {
+        description: 'Sends mail.',
+        parameters: { type: 'object', required: ['to'] },
+        effect: 'irreversible',
+        untrusted: true,
+      },
     });
-    expect([a!.name, a!.effect, a!.parameters, a!.untrusted]).toEqual(['get_time', 'read', { type: 'object' }, undefined]);
-    expect([b!.description, b!.effect, b!.parameters, b!.untrusted]).toEqual(['Sends mail.', 'irreversible', { type: 'object', required: ['to'] }, true]);
+    expect([a!.name, a!.effect, a!.parameters, a!.untrusted]).toEqual([
+      'get_time',
+      'read',
+      { type: 'object' },
+      undefined,
+    ]);
+    expect([b!.description, b!.effect, b!.parameters, b!.untrusted]).toEqual([
+      'Sends mail.',
+      'irreversible',
+      { type: 'object', required: ['to'] },
+      true,
+    ]);
   });
 
   it('keeps state per call of fakeTools(), so each run starts fresh', async () => {
@@ -65,7 +90,11 @@ describe('matchesWhen / pickResult', () => {
 
   it('a fake bash with a string command parameter gets the command hook, so the policy analyses its commands', () => {
     const parameters = { type: 'object', required: ['command'], properties: { command: { type: 'string' } } };
-    const [bash, noParams, other] = fakeTools({ bash: { parameters }, other_bash: { parameters }, shell: {} });
+    const [bash, noParams, other] = fakeTools({
+      bash: { parameters },
+      other_bash: { parameters },
+      shell: {},
+    });
     expect(bash!.command?.({ command: 'ls && rm -rf x' })).toBe('ls && rm -rf x');
     expect(noParams!.command).toBeUndefined();
     expect(other!.command).toBeUndefined();

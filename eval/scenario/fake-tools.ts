@@ -11,16 +11,25 @@ import type { FakeResult, FakeToolSpec } from './types.ts';
 export const DEFAULT_FAKE_PARAMETERS: Record<string, unknown> = { type: 'object' };
 
 /** True when every key of `when` is present in `args` with a deep-equal value (absent `when` matches anything). */
-export function matchesWhen(when: Record<string, unknown> | undefined, args: Record<string, unknown>): boolean {
+export function matchesWhen(
+  when: Record<string, unknown> | undefined,
+  args: Record<string, unknown>,
+): boolean {
   if (!when) return true;
-  return Object.entries(when).every(([key, value]) => Object.hasOwn(args, key) && isDeepStrictEqual(args[key], value));
+  return Object.entries(when).every(
+    ([key, value]) => Object.hasOwn(args, key) && isDeepStrictEqual(args[key], value),
+  );
 }
 
 /**
  * Picks the result for `args`: the first matching entry not used yet (marking it used), else the
  * last matching entry again, else undefined. `used` holds indexes into `results` and is updated.
  */
-export function pickResult(results: readonly FakeResult[], used: Set<number>, args: Record<string, unknown>): FakeResult | undefined {
+export function pickResult(
+  results: readonly FakeResult[],
+  used: Set<number>,
+  args: Record<string, unknown>,
+): FakeResult | undefined {
   let last: number | undefined;
   for (let i = 0; i < results.length; i += 1) {
     if (!matchesWhen(results[i]!.when, args)) continue;
@@ -38,7 +47,8 @@ export function pickResult(results: readonly FakeResult[], used: Set<number>, ar
  * then gets the `command` hook, so the policy analyses its commands as it does the real tool's.
  */
 export function runsCommand(name: string, spec: FakeToolSpec): boolean {
-  const properties = (spec.parameters as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties;
+  const properties = (spec.parameters as { properties?: Record<string, { type?: unknown }> } | undefined)
+    ?.properties;
   return name === 'bash' && properties?.command?.type === 'string';
 }
 
@@ -60,13 +70,19 @@ export function fakeTools(specs: Record<string, FakeToolSpec> | undefined): Tool
       effect: spec.effect ?? 'read',
       async execute(args): Promise<ToolOutput> {
         const result = pickResult(results, used, args);
-        if (!result) return { ok: false, errorType: 'tool_failed', message: `no scripted result for these arguments: ${JSON.stringify(args)}` };
+        if (!result)
+          return {
+            ok: false,
+            errorType: 'tool_failed',
+            message: `no scripted result for these arguments: ${JSON.stringify(args)}`,
+          };
         if ('output' in result) return { ok: true, content: result.output };
         return { ok: false, errorType: 'tool_failed', message: result.error };
       },
     };
     if (spec.untrusted !== undefined) definition.untrusted = spec.untrusted;
-    if (runsCommand(name, spec)) definition.command = (args) => (typeof args.command === 'string' ? args.command : '');
+    if (runsCommand(name, spec))
+      definition.command = (args) => (typeof args.command === 'string' ? args.command : '');
     return definition;
   });
 }

@@ -5,7 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.ts';
 import { loadScenarios, parseScenarioText, validateScenario } from './load.ts';
 
-const minimal = { id: 'demo/one', task: 'Say hi.', model: [{ content: 'hi' }], expect: { stopReason: 'final_answer' } };
+const minimal = {
+  id: 'demo/one',
+  task: 'Say hi.',
+  model: [{ content: 'hi' }],
+  expect: { stopReason: 'final_answer' },
+};
 
 let dir: string;
 beforeEach(async () => {
@@ -34,7 +39,10 @@ describe('loadScenarios', () => {
   it('loads JSON and YAML from a directory, skipping schema/ and other extensions, sorted by path', async () => {
     await put('s/b.json', JSON.stringify({ ...minimal, id: 'b' }));
     await put('s/a.yaml', 'id: a\ntask: t\nmodel:\n  - content: hi\nexpect:\n  stopReason: final_answer\n');
-    await put('s/nested/c.yml', 'id: c\ntask: t\nmodel: [{content: hi}]\nexpect: {stopReason: final_answer}\n');
+    await put(
+      's/nested/c.yml',
+      'id: c\ntask: t\nmodel: [{content: hi}]\nexpect: {stopReason: final_answer}\n',
+    );
     await put('s/schema/x.json', '{"not": "a scenario"}');
     await put('s/README.md', '# notes');
     const { scenarios } = await loadScenarios(['s'], dir);
@@ -50,8 +58,19 @@ describe('loadScenarios', () => {
 
   it('reports every problem of every file with file, JSON path and reason, and loads nothing', async () => {
     await put('s/good.json', JSON.stringify(minimal));
-    await put('s/unknown-key.json', JSON.stringify({ ...minimal, id: 'u', expect: { stopReason: 'final_answer', stopReasn: 'x' }, tittle: 'typo' }));
-    await put('s/wrong-type.json', JSON.stringify({ ...minimal, id: 'w', model: [{ content: 42, tool_calls: [{ name: 'x' }] }] }));
+    await put(
+      's/unknown-key.json',
+      JSON.stringify({
+        ...minimal,
+        id: 'u',
+        expect: { stopReason: 'final_answer', stopReasn: 'x' },
+        tittle: 'typo',
+      }),
+    );
+    await put(
+      's/wrong-type.json',
+      JSON.stringify({ ...minimal, id: 'w', model: [{ content: 42, tool_calls: [{ name: 'x' }] }] }),
+    );
     await put('s/missing-stop.json', JSON.stringify({ ...minimal, id: 'm', expect: { modelCalls: 1 } }));
     await put('s/bad.yaml', 'id: y\ntask: [unclosed\nmodel: []\n');
     await put('s/bad.json', '{"id": "j", "task" "t"}');
@@ -62,10 +81,12 @@ describe('loadScenarios', () => {
         expect.stringMatching(/^s\/unknown-key\.json \/tittle unknown key "tittle".*\(line 1, column/),
         expect.stringMatching(/^s\/unknown-key\.json \/expect\/stopReasn unknown key "stopReasn"/),
         expect.stringMatching(/^s\/wrong-type\.json \/model\/0\/content must be string or null, got number/),
-        expect.stringMatching(/^s\/wrong-type\.json \/model\/0\/tool_calls\/0 missing required key "arguments"/),
+        expect.stringMatching(
+          /^s\/wrong-type\.json \/model\/0\/tool_calls\/0 missing required key "arguments"/,
+        ),
         expect.stringMatching(/^s\/missing-stop\.json \/expect missing required key "stopReason"/),
-        expect.stringMatching(/^s\/bad\.yaml  YAML syntax error at line \d+, column \d+/),
-        expect.stringMatching(/^s\/bad\.json  JSON syntax error: .* at line 1, column 20/),
+        expect.stringMatching(/^s\/bad\.yaml {2}YAML syntax error at line \d+, column \d+/),
+        expect.stringMatching(/^s\/bad\.json {2}JSON syntax error: .* at line 1, column 20/),
       ]),
     );
     expect(problems.some((p) => p.file === 's/good.json')).toBe(false);
@@ -75,16 +96,24 @@ describe('loadScenarios', () => {
     await put('s/a.json', JSON.stringify(minimal));
     await put('s/b.json', JSON.stringify(minimal));
     const problems = await problemsOf(['s']);
-    expect(problems).toEqual([{ file: 's/b.json', path: '/id', reason: 'duplicate id "demo/one" (already used by s/a.json)' }]);
+    expect(problems).toEqual([
+      { file: 's/b.json', path: '/id', reason: 'duplicate id "demo/one" (already used by s/a.json)' },
+    ]);
   });
 
   it('reports a pattern that matches nothing', async () => {
     const problems = await problemsOf(['nowhere/*.json']);
-    expect(problems[0]).toMatchObject({ file: 'nowhere/*.json', reason: expect.stringContaining('no scenario files') });
+    expect(problems[0]).toMatchObject({
+      file: 'nowhere/*.json',
+      reason: expect.stringContaining('no scenario files'),
+    });
   });
 
   it('reports YAML duplicate keys', async () => {
-    await put('s/dup.yaml', 'id: a\nid: b\ntask: t\nmodel: [{content: hi}]\nexpect: {stopReason: final_answer}\n');
+    await put(
+      's/dup.yaml',
+      'id: a\nid: b\ntask: t\nmodel: [{content: hi}]\nexpect: {stopReason: final_answer}\n',
+    );
     const problems = await problemsOf(['s']);
     expect(problems[0]!.reason).toMatch(/YAML syntax error at line 2.*unique/i);
   });
@@ -100,7 +129,12 @@ describe('validateScenario semantic rules', () => {
       task: 'Tell me what src/index.ts exports.',
       config: { limits: { maxTurns: 8 } },
       tools: ['read_file', 'write_file', 'bash'],
-      workspace: { files: { 'src/index.ts': 'export function main() {}\n' }, dirs: ['docs'], symlinks: { outbox: '$OUTSIDE' }, outside: { 'victim.txt': 'original' } },
+      workspace: {
+        files: { 'src/index.ts': 'export function main() {}\n' },
+        dirs: ['docs'],
+        symlinks: { outbox: '$OUTSIDE' },
+        outside: { 'victim.txt': 'original' },
+      },
       fakeTools: {},
       approver: { default: 'deny', rules: [] },
       model: [
@@ -112,7 +146,10 @@ describe('validateScenario semantic rules', () => {
         stopReason: 'final_answer',
         modelCalls: 3,
         executed: ['call_a2'],
-        results: { call_a1: { ok: false, errorType: 'invalid_json', retryable: true }, call_a2: { ok: true } },
+        results: {
+          call_a1: { ok: false, errorType: 'invalid_json', retryable: true },
+          call_a2: { ok: true },
+        },
         permissions: { call_a2: 'allow' },
       },
     };
@@ -125,9 +162,17 @@ describe('validateScenario semantic rules', () => {
         ...minimal,
         tools: ['read_file', 'read_fle', 'bash'],
         config: { limits: { maxTurnz: 3 } },
-        workspace: { files: { '/etc/passwd': 'x', big: { $gen: 'repeat', text: 'xx', count: 40_000_000 } }, dirs: ['../up'] },
+        workspace: {
+          files: { '/etc/passwd': 'x', big: { $gen: 'repeat', text: 'xx', count: 40_000_000 } },
+          dirs: ['../up'],
+        },
         fakeTools: { bash: { results: [{ output: 'ok' }] }, q: { parameters: { type: 'string' } } },
-        expect: { stopReason: 'finished', results: { c1: { errorType: 'bad_json' } }, events: ['loop_warned'], transcript: false },
+        expect: {
+          stopReason: 'finished',
+          results: { c1: { errorType: 'bad_json' } },
+          events: ['loop_warned'],
+          transcript: false,
+        },
       },
       'x.json',
     );
@@ -149,12 +194,26 @@ describe('validateScenario semantic rules', () => {
   });
 
   it('keeps only the errors of the chosen $gen form', () => {
-    const problems = validateScenario({ ...minimal, workspace: { files: { a: { $gen: 'lines', count: 3 } } } }, 'x.json');
-    expect(problems.map((p) => `${p.path}: ${p.reason}`)).toEqual(['/workspace/files/a: missing required key "pattern"']);
+    const problems = validateScenario(
+      { ...minimal, workspace: { files: { a: { $gen: 'lines', count: 3 } } } },
+      'x.json',
+    );
+    expect(problems.map((p) => `${p.path}: ${p.reason}`)).toEqual([
+      '/workspace/files/a: missing required key "pattern"',
+    ]);
   });
 
   it('requires a command check to have exitCode and a file check to say what to check', () => {
-    const problems = validateScenario({ ...minimal, expect: { stopReason: 'final_answer', evidence: [{ command: 'true' }, { file: 'a' }, { file: 'a', command: 'x', exitCode: 0 }] } }, 'x.json');
+    const problems = validateScenario(
+      {
+        ...minimal,
+        expect: {
+          stopReason: 'final_answer',
+          evidence: [{ command: 'true' }, { file: 'a' }, { file: 'a', command: 'x', exitCode: 0 }],
+        },
+      },
+      'x.json',
+    );
     expect(problems.map((p) => `${p.path}: ${p.reason}`)).toEqual([
       '/expect/evidence/0: missing required key "exitCode"',
       '/expect/evidence/1: a file check needs "exists", "contains" or "equals"',
@@ -167,17 +226,30 @@ describe('validateScenario: the script and the ids expectations name', () => {
   const base = {
     id: 'x/ids',
     task: 't',
-    model: [{ tool_calls: [{ id: 'c1', name: 'read_file', arguments: '{}' }], repeat: 3 }, { content: 'done' }],
+    model: [
+      { tool_calls: [{ id: 'c1', name: 'read_file', arguments: '{}' }], repeat: 3 },
+      { content: 'done' },
+    ],
     expect: { stopReason: 'final_answer' },
   };
 
   it('accepts ids the script sends, repeat copies and ids the harness assigns', () => {
-    const ok = { ...base, expect: { stopReason: 'final_answer', executed: ['c1', 'c1_2', 'c1_3'], results: { call_0001: { ok: true }, 'c1~2': { ok: true } } } };
+    const ok = {
+      ...base,
+      expect: {
+        stopReason: 'final_answer',
+        executed: ['c1', 'c1_2', 'c1_3'],
+        results: { call_0001: { ok: true }, 'c1~2': { ok: true } },
+      },
+    };
     expect(validateScenario(ok, 'f.json')).toEqual([]);
   });
 
   it('names an expectation id that no call has, with its path', () => {
-    const bad = { ...base, expect: { stopReason: 'final_answer', results: { call_zz: { ok: true } }, executed: ['c1_4'] } };
+    const bad = {
+      ...base,
+      expect: { stopReason: 'final_answer', results: { call_zz: { ok: true } }, executed: ['c1_4'] },
+    };
     const problems = validateScenario(bad, 'f.json');
     expect(problems.map((p) => p.path).sort()).toEqual(['/expect/executed/0', '/expect/results/call_zz']);
     expect(problems[0]!.reason).toMatch(/no call with id/);
@@ -186,16 +258,28 @@ describe('validateScenario: the script and the ids expectations name', () => {
   it('refuses a repeat that would expand the script past the limit (no out-of-memory later)', () => {
     const huge = { ...base, model: [{ content: 'x', repeat: 1_000_000_000 }] };
     const problems = validateScenario(huge, 'f.json');
-    expect(problems).toEqual([expect.objectContaining({ path: '/model', reason: expect.stringMatching(/1000000000 model turns.*limit is 100000/) })]);
+    expect(problems).toEqual([
+      expect.objectContaining({
+        path: '/model',
+        reason: expect.stringMatching(/1000000000 model turns.*limit is 100000/),
+      }),
+    ]);
   });
 });
 
 describe('parseScenarioText', () => {
   it('gives line numbers for schema problems in YAML', () => {
-    const parsed = parseScenarioText('id: a\ntask: t\nmodel:\n  - content: hi\n    bogus: 1\nexpect:\n  stopReason: final_answer\n', 'a.yaml');
+    const parsed = parseScenarioText(
+      'id: a\ntask: t\nmodel:\n  - content: hi\n    bogus: 1\nexpect:\n  stopReason: final_answer\n',
+      'a.yaml',
+    );
     if (!parsed.ok) throw new Error('parse failed');
     expect(validateScenario(parsed.value, 'a.yaml', parsed.locate)).toEqual([
-      { file: 'a.yaml', path: '/model/0/bogus', reason: 'unknown key "bogus" (keys are case-sensitive; is it a typo?) (line 5, column 12)' },
+      {
+        file: 'a.yaml',
+        path: '/model/0/bogus',
+        reason: 'unknown key "bogus" (keys are case-sensitive; is it a typo?) (line 5, column 12)',
+      },
     ]);
   });
 });
@@ -203,6 +287,8 @@ describe('parseScenarioText', () => {
 describe('loadScenarios file handling', () => {
   it('rejects an explicitly named file with another extension', async () => {
     await put('notes.md', '# hi');
-    expect(await problemsOf(['notes.md'])).toEqual([{ file: 'notes.md', path: '', reason: 'a scenario file ends in .json, .yaml or .yml' }]);
+    expect(await problemsOf(['notes.md'])).toEqual([
+      { file: 'notes.md', path: '', reason: 'a scenario file ends in .json, .yaml or .yml' },
+    ]);
   });
 });

@@ -15,8 +15,17 @@ import type { FileContent, LoadedScenario, Scenario } from './types.ts';
 
 /** Built-in tool names of the architecture (§5 "Built-in tools"); `tools` entries must be one of these or a fake tool. */
 export const BUILTIN_TOOL_NAMES: readonly string[] = [
-  'read_file', 'list_dir', 'search_code', 'read_skill', 'search_notes', 'write_file', 'str_replace',
-  'write_todos', 'save_note', 'bash', 'task',
+  'read_file',
+  'list_dir',
+  'search_code',
+  'read_skill',
+  'search_notes',
+  'write_file',
+  'str_replace',
+  'write_todos',
+  'save_note',
+  'bash',
+  'task',
 ];
 
 /** Largest generated or literal file content, in characters (64 Mi). */
@@ -27,7 +36,12 @@ let validator: ValidateFunction | undefined;
 
 /** The compiled scenario validator (compiled once per process). */
 export function scenarioValidator(): ValidateFunction {
-  validator ??= new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(SCENARIO_SCHEMA);
+  validator ??= new Ajv({
+    allErrors: true,
+    strict: true,
+    strictRequired: false,
+    allowUnionTypes: true,
+  }).compile(SCENARIO_SCHEMA);
   return validator;
 }
 
@@ -39,12 +53,20 @@ export function scenarioValidator(): ValidateFunction {
  * @throws InputError carrying every problem of every file (parse errors with line and column,
  *   schema errors with the JSON path, semantic errors, duplicate ids across files).
  */
-export async function loadScenarios(globs: readonly string[], cwd: string = process.cwd()): Promise<{ scenarios: LoadedScenario[] }> {
+export async function loadScenarios(
+  globs: readonly string[],
+  cwd: string = process.cwd(),
+): Promise<{ scenarios: LoadedScenario[] }> {
   const problems: InputProblem[] = [];
   const files = new Set<string>();
   for (const pattern of globs) {
     const matched = await expandPattern(pattern, cwd);
-    if (matched.length === 0) problems.push({ file: pattern, path: '', reason: 'no scenario files (.json, .yaml, .yml) match this path or pattern' });
+    if (matched.length === 0)
+      problems.push({
+        file: pattern,
+        path: '',
+        reason: 'no scenario files (.json, .yaml, .yml) match this path or pattern',
+      });
     for (const file of matched) files.add(file);
   }
   const scenarios: LoadedScenario[] = [];
@@ -73,7 +95,12 @@ export async function loadScenarios(globs: readonly string[], cwd: string = proc
     if (found.length > 0) continue;
     const scenario = parsed.value as Scenario;
     const first = idFiles.get(scenario.id);
-    if (first !== undefined) problems.push({ file, path: '/id', reason: `duplicate id "${scenario.id}" (already used by ${first})` });
+    if (first !== undefined)
+      problems.push({
+        file,
+        path: '/id',
+        reason: `duplicate id "${scenario.id}" (already used by ${first})`,
+      });
     else idFiles.set(scenario.id, file);
     scenarios.push({ file, absolutePath, scenario });
   }
@@ -87,7 +114,12 @@ async function expandPattern(pattern: string, cwd: string): Promise<string[]> {
   if (info?.isFile()) return [absolute]; // named explicitly: loaded whatever its folder (the extension is checked when parsing)
   const base = info?.isDirectory() ? absolute : cwd;
   const patterns = info?.isDirectory() ? ['**/*.{json,yaml,yml}'] : [pattern];
-  const found = await glob(patterns, { cwd: base, absolute: true, expandDirectories: false, ignore: ['**/node_modules/**'] });
+  const found = await glob(patterns, {
+    cwd: base,
+    absolute: true,
+    expandDirectories: false,
+    ignore: ['**/node_modules/**'],
+  });
   return found
     .map((path) => resolve(path))
     .filter((path) => EXTENSIONS.some((ext) => path.endsWith(ext)))
@@ -98,7 +130,9 @@ async function expandPattern(pattern: string, cwd: string): Promise<string[]> {
 export type Locator = (pointer: string) => string | undefined;
 
 /** The result of parsing one file's text. */
-export type ParseResult = { ok: true; value: unknown; locate: Locator } | { ok: false; problems: InputProblem[] };
+export type ParseResult =
+  | { ok: true; value: unknown; locate: Locator }
+  | { ok: false; problems: InputProblem[] };
 
 /**
  * Parses JSON (a name ending in `.json`) or YAML (anything else). Parse errors carry line and
@@ -123,7 +157,11 @@ export function parseScenarioText(text: string, file: string): ParseResult {
       problems: doc.errors.map((error) => {
         const at = error.linePos?.[0];
         const firstLine = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-        return { file, path: '', reason: `YAML syntax error${at ? ` at line ${at.line}, column ${at.col}` : ''}: ${firstLine}` };
+        return {
+          file,
+          path: '',
+          reason: `YAML syntax error${at ? ` at line ${at.line}, column ${at.col}` : ''}: ${firstLine}`,
+        };
       }),
     };
   }
@@ -149,7 +187,10 @@ function locator(doc: Document, counter: LineCounter): Locator {
 
 function pointerSegments(pointer: string): string[] {
   if (pointer === '' || pointer === '/') return [];
-  return pointer.slice(1).split('/').map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
 }
 
 function pointerChild(pointer: string, key: string): string {
@@ -172,14 +213,19 @@ function valueAt(root: unknown, pointer: string): unknown {
  * inside, generated content at most {@link MAX_CONTENT_CHARS}, `tools` names known (a fake tool
  * may stand in for a built-in of the same name), fake tool parameter schemas that compile.
  */
-export function validateScenario(value: unknown, file: string, locate: Locator = () => undefined): InputProblem[] {
+export function validateScenario(
+  value: unknown,
+  file: string,
+  locate: Locator = () => undefined,
+): InputProblem[] {
   const validate = scenarioValidator();
   const problems: InputProblem[] = [];
   const add = (path: string, reason: string) => {
     const where = locate(path);
     problems.push({ file, path: path || '/', reason: where ? `${reason} (${where})` : reason });
   };
-  if (!validate(value)) for (const { path, reason } of describeSchemaErrors(validate.errors ?? [], value)) add(path, reason);
+  if (!validate(value))
+    for (const { path, reason } of describeSchemaErrors(validate.errors ?? [], value)) add(path, reason);
   // Semantic rules run even when the schema failed (on whatever has the right shape), so one
   // pass reports everything.
   const root = asRecord(value);
@@ -193,16 +239,23 @@ export function validateScenario(value: unknown, file: string, locate: Locator =
       const at = pointerChild(`/workspace/${group}`, path);
       checkPath(path, at);
       const length = isContent(content) ? contentLength(content) : 0;
-      if (length > MAX_CONTENT_CHARS) add(at, `content would be ${length} characters; the limit is ${MAX_CONTENT_CHARS}`);
+      if (length > MAX_CONTENT_CHARS)
+        add(at, `content would be ${length} characters; the limit is ${MAX_CONTENT_CHARS}`);
     }
   }
-  if (Array.isArray(ws.dirs)) ws.dirs.forEach((path, i) => typeof path === 'string' && checkPath(path, `/workspace/dirs/${i}`));
-  for (const path of Object.keys(asRecord(ws.symlinks))) checkPath(path, pointerChild('/workspace/symlinks', path));
+  if (Array.isArray(ws.dirs))
+    for (const [i, path] of ws.dirs.entries())
+      if (typeof path === 'string') checkPath(path, `/workspace/dirs/${i}`);
+  for (const path of Object.keys(asRecord(ws.symlinks)))
+    checkPath(path, pointerChild('/workspace/symlinks', path));
   const fakes = asRecord(root.fakeTools);
   const tools = Array.isArray(root.tools) ? root.tools : [];
   tools.forEach((name, i) => {
     if (typeof name === 'string' && !BUILTIN_TOOL_NAMES.includes(name) && !Object.hasOwn(fakes, name))
-      add(`/tools/${i}`, `unknown tool "${name}"; built-in tools: ${BUILTIN_TOOL_NAMES.join(', ')}; or declare it under fakeTools`);
+      add(
+        `/tools/${i}`,
+        `unknown tool "${name}"; built-in tools: ${BUILTIN_TOOL_NAMES.join(', ')}; or declare it under fakeTools`,
+      );
   });
   const parameterChecker = new Ajv({ strict: false });
   for (const [name, spec] of Object.entries(fakes)) {
@@ -211,7 +264,8 @@ export function validateScenario(value: unknown, file: string, locate: Locator =
     if (typeof parameters === 'object' && parameters !== null && !Array.isArray(parameters)) {
       try {
         parameterChecker.compile(parameters);
-        if ((parameters as { type?: unknown }).type !== 'object') add(`${at}/parameters`, 'tool parameters must be a JSON Schema with "type": "object"');
+        if ((parameters as { type?: unknown }).type !== 'object')
+          add(`${at}/parameters`, 'tool parameters must be a JSON Schema with "type": "object"');
       } catch (error) {
         add(`${at}/parameters`, `not a valid JSON Schema: ${(error as Error).message}`);
       }
@@ -248,20 +302,35 @@ function checkScript(root: Record<string, unknown>, add: (path: string, reason: 
       for (let k = 2; k <= Math.min(times, 10_000); k += 1) ids.add(`${id}_${k}`);
     }
   });
-  if (turns > MAX_SCRIPT_TURNS) add('/model', `the script expands to ${turns} model turns (after repeat); the limit is ${MAX_SCRIPT_TURNS}`);
+  if (turns > MAX_SCRIPT_TURNS)
+    add(
+      '/model',
+      `the script expands to ${turns} model turns (after repeat); the limit is ${MAX_SCRIPT_TURNS}`,
+    );
   const expect = asRecord(root.expect);
   const named: [string, string][] = [];
   for (const key of ['executed', 'notExecuted'] as const)
-    if (Array.isArray(expect[key])) (expect[key] as unknown[]).forEach((id, i) => typeof id === 'string' && named.push([id, `/expect/${key}/${i}`]));
-  for (const key of ['results', 'permissions'] as const) for (const id of Object.keys(asRecord(expect[key]))) named.push([id, pointerChild(`/expect/${key}`, id)]);
+    if (Array.isArray(expect[key]))
+      for (const [i, id] of (expect[key] as unknown[]).entries())
+        if (typeof id === 'string') named.push([id, `/expect/${key}/${i}`]);
+  for (const key of ['results', 'permissions'] as const)
+    for (const id of Object.keys(asRecord(expect[key]))) named.push([id, pointerChild(`/expect/${key}`, id)]);
   const goals = asRecord(expect.attack).goalCalls;
-  if (Array.isArray(goals)) goals.forEach((id, i) => typeof id === 'string' && named.push([id, `/expect/attack/goalCalls/${i}`]));
+  if (Array.isArray(goals))
+    for (const [i, id] of goals.entries())
+      if (typeof id === 'string') named.push([id, `/expect/attack/goalCalls/${i}`]);
   for (const [id, at] of named)
-    if (!ids.has(id) && !ASSIGNED_ID.test(id)) add(at, `no call with id "${id}" in the model script (nor one the harness assigns: call_0001…, <id>~2); is it a typo?`);
+    if (!ids.has(id) && !ASSIGNED_ID.test(id))
+      add(
+        at,
+        `no call with id "${id}" in the model script (nor one the harness assigns: call_0001…, <id>~2); is it a typo?`,
+      );
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 function isContent(value: unknown): value is FileContent {
@@ -281,13 +350,17 @@ function dedupe(problems: InputProblem[]): InputProblem[] {
   });
 }
 
-const CONTENT_FORMS = 'a string, {"$gen": "repeat", "text", "count"} or {"$gen": "lines", "count", "pattern"}';
+const CONTENT_FORMS =
+  'a string, {"$gen": "repeat", "text", "count"} or {"$gen": "lines", "count", "pattern"}';
 
 /**
  * Turns ajv errors into `{path, reason}` written for a person: unknown keys point at the key,
  * enums list their values, `if`/`anyOf`/`oneOf` noise is folded into one sentence.
  */
-export function describeSchemaErrors(errors: readonly ErrorObject[], data: unknown): { path: string; reason: string }[] {
+export function describeSchemaErrors(
+  errors: readonly ErrorObject[],
+  data: unknown,
+): { path: string; reason: string }[] {
   const out: { path: string; reason: string }[] = [];
   for (const error of errors) {
     const path = error.instancePath || '/';
@@ -295,17 +368,25 @@ export function describeSchemaErrors(errors: readonly ErrorObject[], data: unkno
     const schemaPath = error.schemaPath;
     const content = /^#\/definitions\/content\/anyOf(?:\/(\d+))?/.exec(schemaPath);
     if (content) {
-      const chosen = contentBranch(valueAt(data, error.keyword === 'anyOf' ? path : contentRoot(path, errors)));
+      const chosen = contentBranch(
+        valueAt(data, error.keyword === 'anyOf' ? path : contentRoot(path, errors)),
+      );
       if (error.keyword === 'anyOf') {
         if (chosen === undefined) out.push({ path, reason: `must be ${CONTENT_FORMS}` });
-      } else if (chosen !== undefined && content[1] === String(chosen)) out.push(basic(error, path, params, data));
+      } else if (chosen !== undefined && content[1] === String(chosen))
+        out.push(basic(error, path, params, data));
       continue;
     }
     if (error.keyword === 'if') continue;
     if (schemaPath.startsWith('#/definitions/fakeTool/properties/results/items/oneOf')) {
       if (error.keyword !== 'oneOf') continue;
       const both = Array.isArray(params.passingSchemas);
-      out.push({ path, reason: both ? 'give either "output" or "error", not both' : 'needs "output" (the tool succeeds) or "error" (it fails)' });
+      out.push({
+        path,
+        reason: both
+          ? 'give either "output" or "error", not both'
+          : 'needs "output" (the tool succeeds) or "error" (it fails)',
+      });
       continue;
     }
     if (schemaPath.startsWith('#/definitions/evidence/')) {
@@ -323,7 +404,10 @@ export function describeSchemaErrors(errors: readonly ErrorObject[], data: unkno
         continue;
       }
       if (schemaPath.includes('/else/required')) {
-        out.push({ path, reason: 'needs "file" (with exists, contains or equals) or "command" (with exitCode)' });
+        out.push({
+          path,
+          reason: 'needs "file" (with exists, contains or equals) or "command" (with exitCode)',
+        });
         continue;
       }
     }
@@ -333,7 +417,12 @@ export function describeSchemaErrors(errors: readonly ErrorObject[], data: unkno
 }
 
 function contentRoot(path: string, errors: readonly ErrorObject[]): string {
-  const root = errors.find((e) => e.keyword === 'anyOf' && e.schemaPath.startsWith('#/definitions/content') && (path === e.instancePath || path.startsWith(`${e.instancePath}/`)));
+  const root = errors.find(
+    (e) =>
+      e.keyword === 'anyOf' &&
+      e.schemaPath.startsWith('#/definitions/content') &&
+      (path === e.instancePath || path.startsWith(`${e.instancePath}/`)),
+  );
   return root?.instancePath ?? path;
 }
 
@@ -343,7 +432,12 @@ function contentBranch(value: unknown): number | undefined {
   return gen === 'repeat' ? 1 : gen === 'lines' ? 2 : undefined;
 }
 
-function basic(error: ErrorObject, path: string, params: Record<string, unknown>, data: unknown): { path: string; reason: string } {
+function basic(
+  error: ErrorObject,
+  path: string,
+  params: Record<string, unknown>,
+  data: unknown,
+): { path: string; reason: string } {
   switch (error.keyword) {
     case 'type': {
       const value = valueAt(data, path);
@@ -352,10 +446,16 @@ function basic(error: ErrorObject, path: string, params: Record<string, unknown>
     }
     case 'additionalProperties': {
       const key = String(params.additionalProperty);
-      return { path: pointerChild(path, key), reason: `unknown key "${key}" (keys are case-sensitive; is it a typo?)` };
+      return {
+        path: pointerChild(path, key),
+        reason: `unknown key "${key}" (keys are case-sensitive; is it a typo?)`,
+      };
     }
     case 'enum':
-      return { path, reason: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+      return {
+        path,
+        reason: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      };
     case 'const':
       return { path, reason: `must be ${JSON.stringify(params.allowedValue)}` };
     case 'required':

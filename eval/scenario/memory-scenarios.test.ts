@@ -21,22 +21,34 @@ describe('shipped scenarios (context, session, subagent)', async () => {
 
   it('load, and each id starts with its folder name', () => {
     expect(scenarios.length).toBeGreaterThanOrEqual(14);
-    for (const { file, scenario } of scenarios) expect(file.split('/')[1], file).toBe(scenario.id.split('/')[0]);
+    for (const { file, scenario } of scenarios)
+      expect(file.split('/')[1], file).toBe(scenario.id.split('/')[0]);
   });
 
-  it.skipIf(!existsSync(CASES_FILE))('cover D01, D03, D04, G01, G02, G03, H01 and H02, tagged with the id and naming the source', () => {
-    const cases = (JSON.parse(readFileSync(CASES_FILE, 'utf8')) as { id: string; source: string }[]).filter((c) => COVERED.includes(c.id));
-    expect(cases).toHaveLength(COVERED.length);
-    for (const c of cases) {
-      const matching = scenarios.filter(({ scenario }) => scenario.tags?.includes(c.id));
-      expect(matching.length, `no scenario tagged ${c.id}`).toBeGreaterThan(0);
-      expect(matching.every(({ scenario }) => scenario.source === c.source), `a scenario for ${c.id} does not name ${c.source}`).toBe(true);
-    }
-  });
+  it.skipIf(!existsSync(CASES_FILE))(
+    'cover D01, D03, D04, G01, G02, G03, H01 and H02, tagged with the id and naming the source',
+    () => {
+      const cases = (JSON.parse(readFileSync(CASES_FILE, 'utf8')) as { id: string; source: string }[]).filter(
+        (c) => COVERED.includes(c.id),
+      );
+      expect(cases).toHaveLength(COVERED.length);
+      for (const c of cases) {
+        const matching = scenarios.filter(({ scenario }) => scenario.tags?.includes(c.id));
+        expect(matching.length, `no scenario tagged ${c.id}`).toBeGreaterThan(0);
+        expect(
+          matching.every(({ scenario }) => scenario.source === c.source),
+          `a scenario for ${c.id} does not name ${c.source}`,
+        ).toBe(true);
+      }
+    },
+  );
 
-  it.each(scenarios.map((s) => [s.scenario.id, s] as const))('%s passes under the default configuration', async (_id, loaded) => {
-    const { result } = await runScenario(loaded, { name: 'default', config: DEFAULT_CONFIG });
-    expect(result.firstFailure ?? '').toBe('');
-    expect(result.status).toBe('pass');
-  });
+  it.each(scenarios.map((s) => [s.scenario.id, s] as const))(
+    '%s passes under the default configuration',
+    async (_id, loaded) => {
+      const { result } = await runScenario(loaded, { name: 'default', config: DEFAULT_CONFIG });
+      expect(result.firstFailure ?? '').toBe('');
+      expect(result.status).toBe('pass');
+    },
+  );
 });

@@ -12,9 +12,14 @@ import { ASSIGNED_ID as ASSIGNED, loadScenarios } from './load.ts';
 import type { LoadedScenario } from './types.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const FOLDERS = ['scenarios/bad-json', 'scenarios/hallucinated-tool', 'scenarios/transcript', 'scenarios/loop', 'scenarios/budget'];
+const FOLDERS = [
+  'scenarios/bad-json',
+  'scenarios/hallucinated-tool',
+  'scenarios/transcript',
+  'scenarios/loop',
+  'scenarios/budget',
+];
 const CASES_FILE = fileURLToPath(new URL('../../../shared/cases/cases.json', import.meta.url));
-
 
 async function load(): Promise<LoadedScenario[]> {
   return (await loadScenarios(FOLDERS, ROOT)).scenarios;
@@ -24,29 +29,46 @@ describe('shipped scenarios (bad-json, hallucinated-tool, transcript, loop, budg
   it('all load, and each id starts with its folder name', async () => {
     const scenarios = await load();
     expect(scenarios.length).toBeGreaterThanOrEqual(30);
-    for (const { file, scenario } of scenarios) expect(file.split('/')[1], file).toBe(scenario.id.split('/')[0]);
+    for (const { file, scenario } of scenarios)
+      expect(file.split('/')[1], file).toBe(scenario.id.split('/')[0]);
   });
 
   it('name only call ids that the script sends or the harness assigns', async () => {
     for (const { file, scenario } of await load()) {
       const scripted = new Set(
-        expandScript(scenario.model).flatMap((turn) => (isErrorTurn(turn) ? [] : (turn.tool_calls ?? []).flatMap((c) => (c.id === undefined ? [] : [c.id])))),
+        expandScript(scenario.model).flatMap((turn) =>
+          isErrorTurn(turn) ? [] : (turn.tool_calls ?? []).flatMap((c) => (c.id === undefined ? [] : [c.id])),
+        ),
       );
       const e = scenario.expect;
-      const named = [...(e.executed ?? []), ...(e.notExecuted ?? []), ...Object.keys(e.results ?? {}), ...Object.keys(e.permissions ?? {}), ...(e.attack?.goalCalls ?? [])];
+      const named = [
+        ...(e.executed ?? []),
+        ...(e.notExecuted ?? []),
+        ...Object.keys(e.results ?? {}),
+        ...Object.keys(e.permissions ?? {}),
+        ...(e.attack?.goalCalls ?? []),
+      ];
       const unknown = named.filter((id) => !scripted.has(id) && !ASSIGNED.test(id));
       expect(unknown, `${file} names ids the script never sends`).toEqual([]);
     }
   });
 
-  it.skipIf(!existsSync(CASES_FILE))('cover every handed case of kinds a, b and c, tagged with its id and naming its source', async () => {
-    const cases = (JSON.parse(readFileSync(CASES_FILE, 'utf8')) as { id: string; kind: string; source: string }[]).filter((c) => ['a', 'b', 'c'].includes(c.kind));
-    expect(cases.length).toBeGreaterThan(0);
-    const scenarios = await load();
-    for (const c of cases) {
-      const matching = scenarios.filter(({ scenario }) => scenario.tags?.includes(c.id));
-      expect(matching.length, `no scenario tagged ${c.id}`).toBeGreaterThan(0);
-      expect(matching.some(({ scenario }) => scenario.source === c.source), `no scenario for ${c.id} names ${c.source}`).toBe(true);
-    }
-  });
+  it.skipIf(!existsSync(CASES_FILE))(
+    'cover every handed case of kinds a, b and c, tagged with its id and naming its source',
+    async () => {
+      const cases = (
+        JSON.parse(readFileSync(CASES_FILE, 'utf8')) as { id: string; kind: string; source: string }[]
+      ).filter((c) => ['a', 'b', 'c'].includes(c.kind));
+      expect(cases.length).toBeGreaterThan(0);
+      const scenarios = await load();
+      for (const c of cases) {
+        const matching = scenarios.filter(({ scenario }) => scenario.tags?.includes(c.id));
+        expect(matching.length, `no scenario tagged ${c.id}`).toBeGreaterThan(0);
+        expect(
+          matching.some(({ scenario }) => scenario.source === c.source),
+          `no scenario for ${c.id} names ${c.source}`,
+        ).toBe(true);
+      }
+    },
+  );
 });

@@ -15,12 +15,20 @@ const EFFECTS = ['read', 'write', 'irreversible'];
 const stringList = { type: 'array', items: { type: 'string' } };
 const nonNegativeInt = { type: 'integer', minimum: 0 };
 const nonNegative = { type: 'number', minimum: 0 };
-const callIdMap = (value: Record<string, unknown>) => ({ type: 'object', propertyNames: { type: 'string', minLength: 1 }, additionalProperties: value });
+const callIdMap = (value: Record<string, unknown>) => ({
+  type: 'object',
+  propertyNames: { type: 'string', minLength: 1 },
+  additionalProperties: value,
+});
 
 /** The configuration schema without its own `$id`, so it embeds as a plain definition. */
 function configDefinition(): Record<string, unknown> {
   const { $id: _id, ...rest } = structuredClone(CONFIG_SCHEMA) as Record<string, unknown>;
-  return { ...rest, description: 'A partial harness configuration merged over the one under test (objects merge deeply, arrays replace).' };
+  return {
+    ...rest,
+    description:
+      'A partial harness configuration merged over the one under test (objects merge deeply, arrays replace).',
+  };
 }
 
 /** The scenario schema object (draft-07). Built once; do not mutate. */
@@ -34,15 +42,27 @@ export const SCENARIO_SCHEMA = {
   required: ['id', 'task', 'model', 'expect'],
   properties: {
     $schema: { type: 'string', description: 'Editor hint; ignored.' },
-    id: { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$', description: 'Unique, path-like.' },
+    id: {
+      type: 'string',
+      minLength: 1,
+      pattern: '^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$',
+      description: 'Unique, path-like.',
+    },
     title: { type: 'string' },
     tags: stringList,
     source: { type: 'string', description: 'The public report the case comes from, e.g. owner/repo#123.' },
     task: { type: 'string', minLength: 1 },
     config: { $ref: '#/definitions/config' },
-    tools: { ...stringList, description: 'Built-in tools enabled for this case (default: the configuration’s set).' },
+    tools: {
+      ...stringList,
+      description: 'Built-in tools enabled for this case (default: the configuration’s set).',
+    },
     workspace: { $ref: '#/definitions/workspace' },
-    fakeTools: { type: 'object', propertyNames: { type: 'string', minLength: 1 }, additionalProperties: { $ref: '#/definitions/fakeTool' } },
+    fakeTools: {
+      type: 'object',
+      propertyNames: { type: 'string', minLength: 1 },
+      additionalProperties: { $ref: '#/definitions/fakeTool' },
+    },
     approver: { $ref: '#/definitions/approver' },
     model: { type: 'array', minItems: 1, items: { $ref: '#/definitions/turn' } },
     expect: { $ref: '#/definitions/expect' },
@@ -107,7 +127,11 @@ export const SCENARIO_SCHEMA = {
             type: 'object',
             additionalProperties: false,
             required: ['tool', 'answer'],
-            properties: { tool: { type: 'string', minLength: 1 }, match: { type: 'string' }, answer: { enum: ['approve', 'deny'] } },
+            properties: {
+              tool: { type: 'string', minLength: 1 },
+              match: { type: 'string' },
+              answer: { enum: ['approve', 'deny'] },
+            },
           },
         },
       },
@@ -119,7 +143,10 @@ export const SCENARIO_SCHEMA = {
       properties: {
         id: { type: 'string' },
         name: { type: 'string' },
-        arguments: { description: 'A string is sent verbatim (invalid JSON allowed); any other JSON value is sent as that value.' },
+        arguments: {
+          description:
+            'A string is sent verbatim (invalid JSON allowed); any other JSON value is sent as that value.',
+        },
       },
     },
     turn: {
@@ -167,8 +194,22 @@ export const SCENARIO_SCHEMA = {
         exitCode: { type: 'integer' },
       },
       if: { required: ['command'] },
-      then: { required: ['exitCode'], not: { anyOf: [{ required: ['file'] }, { required: ['exists'] }, { required: ['contains'] }, { required: ['equals'] }] } },
-      else: { required: ['file'], anyOf: [{ required: ['exists'] }, { required: ['contains'] }, { required: ['equals'] }], not: { required: ['exitCode'] } },
+      then: {
+        required: ['exitCode'],
+        not: {
+          anyOf: [
+            { required: ['file'] },
+            { required: ['exists'] },
+            { required: ['contains'] },
+            { required: ['equals'] },
+          ],
+        },
+      },
+      else: {
+        required: ['file'],
+        anyOf: [{ required: ['exists'] }, { required: ['contains'] }, { required: ['equals'] }],
+        not: { required: ['exitCode'] },
+      },
     },
     expect: {
       type: 'object',
@@ -182,7 +223,12 @@ export const SCENARIO_SCHEMA = {
         results: callIdMap({
           type: 'object',
           additionalProperties: false,
-          properties: { ok: { type: 'boolean' }, errorType: { enum: [...ERROR_TYPES] }, retryable: { type: 'boolean' }, includes: stringList },
+          properties: {
+            ok: { type: 'boolean' },
+            errorType: { enum: [...ERROR_TYPES] },
+            retryable: { type: 'boolean' },
+            includes: stringList,
+          },
         }),
         permissions: callIdMap({ enum: VERDICTS }),
         evidence: { type: 'array', items: { $ref: '#/definitions/evidence' } },
@@ -190,7 +236,14 @@ export const SCENARIO_SCHEMA = {
         budgets: {
           type: 'object',
           additionalProperties: false,
-          properties: { turns: nonNegativeInt, toolCalls: nonNegativeInt, tokens: nonNegativeInt, promptTokens: nonNegativeInt, costUsd: nonNegative, wallMs: nonNegative },
+          properties: {
+            turns: nonNegativeInt,
+            toolCalls: nonNegativeInt,
+            tokens: nonNegativeInt,
+            promptTokens: nonNegativeInt,
+            costUsd: nonNegative,
+            wallMs: nonNegative,
+          },
         },
         attack: {
           type: 'object',

@@ -3,13 +3,20 @@ import { describe, expect, it } from 'vitest';
 import type { AssistantMessage, ChatMessage, ToolMessage } from '../../harness/model/types.ts';
 import { transcriptProblems } from './transcript.ts';
 
-type Segment = { kind: 'user' } | { kind: 'text' } | { kind: 'calls'; args: Record<string, unknown>[]; withText: boolean };
+type Segment =
+  | { kind: 'user' }
+  | { kind: 'text' }
+  | { kind: 'calls'; args: Record<string, unknown>[]; withText: boolean };
 
 const argsArb = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
 const segmentArb: fc.Arbitrary<Segment> = fc.oneof(
   fc.constant<Segment>({ kind: 'user' }),
   fc.constant<Segment>({ kind: 'text' }),
-  fc.record({ kind: fc.constant('calls' as const), args: fc.array(argsArb, { minLength: 1, maxLength: 4 }), withText: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('calls' as const),
+    args: fc.array(argsArb, { minLength: 1, maxLength: 4 }),
+    withText: fc.boolean(),
+  }),
 );
 
 /** A valid transcript: unique ids, one tool message per call right after its assistant message, in order. */
@@ -23,7 +30,11 @@ function build(segments: Segment[]): ChatMessage[] {
     if (segment.kind === 'user') messages.push({ role: 'user', content: 'note' });
     else if (segment.kind === 'text') messages.push({ role: 'assistant', content: 'thinking' });
     else {
-      const calls = segment.args.map((args) => ({ id: `call_${next++}`, type: 'function' as const, function: { name: 'tool', arguments: JSON.stringify(args) } }));
+      const calls = segment.args.map((args) => ({
+        id: `call_${next++}`,
+        type: 'function' as const,
+        function: { name: 'tool', arguments: JSON.stringify(args) },
+      }));
       messages.push({ role: 'assistant', content: segment.withText ? 'calling' : null, tool_calls: calls });
       for (const c of calls) messages.push({ role: 'tool', tool_call_id: c.id, content: 'result' });
     }
@@ -32,10 +43,13 @@ function build(segments: Segment[]): ChatMessage[] {
 }
 
 const transcriptArb = fc.array(segmentArb, { maxLength: 8 }).map(build);
-const withCalls = (min: number) => transcriptArb.filter((m) => m.filter((x) => x.role === 'tool').length >= min);
+const withCalls = (min: number) =>
+  transcriptArb.filter((m) => m.filter((x) => x.role === 'tool').length >= min);
 
 function callSites(messages: ChatMessage[]): { message: number; index: number }[] {
-  return messages.flatMap((m, i) => (m.role === 'assistant' && m.tool_calls ? m.tool_calls.map((_, k) => ({ message: i, index: k })) : []));
+  return messages.flatMap((m, i) =>
+    m.role === 'assistant' && m.tool_calls ? m.tool_calls.map((_, k) => ({ message: i, index: k })) : [],
+  );
 }
 
 describe('transcriptProblems (properties)', () => {
@@ -57,7 +71,9 @@ describe('transcriptProblems (properties)', () => {
         if (j === i) j = (i + 1) % sites.length;
         const source = (messages[sites[i]!.message] as AssistantMessage).tool_calls![sites[i]!.index]!;
         const target = (messages[sites[j]!.message] as AssistantMessage).tool_calls![sites[j]!.index]!;
-        const answer = messages.find((m): m is ToolMessage => m.role === 'tool' && m.tool_call_id === target.id)!;
+        const answer = messages.find(
+          (m): m is ToolMessage => m.role === 'tool' && m.tool_call_id === target.id,
+        )!;
         answer.tool_call_id = source.id;
         target.id = source.id;
         expect(transcriptProblems(messages).some((p) => p.startsWith('TI-1'))).toBe(true);
@@ -79,7 +95,9 @@ describe('transcriptProblems (properties)', () => {
   it('catches two tool messages of one turn in the wrong order (TI-2)', () => {
     fc.assert(
       fc.property(transcriptArb, fc.nat(), (original, k) => {
-        const groups = original.flatMap((m, i) => (m.role === 'assistant' && (m.tool_calls?.length ?? 0) >= 2 ? [i] : []));
+        const groups = original.flatMap((m, i) =>
+          m.role === 'assistant' && (m.tool_calls?.length ?? 0) >= 2 ? [i] : [],
+        );
         fc.pre(groups.length > 0);
         const at = groups[k % groups.length]!;
         const messages = structuredClone(original);
@@ -104,13 +122,27 @@ describe('transcriptProblems (properties)', () => {
   });
 
   it('catches arguments that are not a string holding a JSON object (TI-4)', () => {
-    const bad = fc.constantFrom<unknown>('', '[]', 'null', '42', '"{}"', '{"a" 1}', "{'a': 1}", { a: 1 }, null);
+    const bad = fc.constantFrom<unknown>(
+      '',
+      '[]',
+      'null',
+      '42',
+      '"{}"',
+      '{"a" 1}',
+      "{'a': 1}",
+      { a: 1 },
+      null,
+    );
     fc.assert(
       fc.property(withCalls(1), fc.nat(), bad, (original, k, value) => {
         const messages = structuredClone(original);
         const sites = callSites(messages);
         const site = sites[k % sites.length]!;
-        ((messages[site.message] as AssistantMessage).tool_calls![site.index]!.function as { arguments: unknown }).arguments = value;
+        (
+          (messages[site.message] as AssistantMessage).tool_calls![site.index]!.function as {
+            arguments: unknown;
+          }
+        ).arguments = value;
         expect(transcriptProblems(messages).some((p) => p.startsWith('TI-4'))).toBe(true);
       }),
     );

@@ -14,7 +14,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function preview(value: unknown, max = 80): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
@@ -71,14 +71,21 @@ export function transcriptProblems(messages: readonly ChatMessage[] | readonly u
         problems.push(`TI-1: call ${k} of message ${i} has no id (got ${preview(call.id)})`);
       } else {
         const seen = firstSeen.get(call.id);
-        if (seen !== undefined) problems.push(`TI-1: tool call id ${call.id} appears more than once (messages ${seen} and ${i})`);
+        if (seen !== undefined)
+          problems.push(`TI-1: tool call id ${call.id} appears more than once (messages ${seen} and ${i})`);
         else firstSeen.set(call.id, i);
       }
       if (!isJsonObjectText(call.arguments))
-        problems.push(`TI-4: arguments of call ${preview(call.id)} in message ${i} are not a string holding a JSON object: ${preview(call.arguments)}`);
+        problems.push(
+          `TI-4: arguments of call ${preview(call.id)} in message ${i} are not a string holding a JSON object: ${preview(call.arguments)}`,
+        );
     });
     const answers: unknown[] = [];
-    for (let j = i + 1; j < list.length && isRecord(list[j]) && (list[j] as Record<string, unknown>).role === 'tool'; j += 1)
+    for (
+      let j = i + 1;
+      j < list.length && isRecord(list[j]) && (list[j] as Record<string, unknown>).role === 'tool';
+      j += 1
+    )
       answers.push((list[j] as Record<string, unknown>).tool_call_id);
     const ids = calls.map((c) => c.id);
     let countsOk = true;
@@ -96,7 +103,9 @@ export function transcriptProblems(messages: readonly ChatMessage[] | readonly u
     }
     const relevant = answers.filter((x) => ids.includes(x));
     if (countsOk && relevant.some((x, k) => x !== ids[k]))
-      problems.push(`TI-2: tool messages after message ${i} come in the order ${preview(relevant, 200)}, but the calls are ${preview(ids, 200)}`);
+      problems.push(
+        `TI-2: tool messages after message ${i} come in the order ${preview(relevant, 200)}, but the calls are ${preview(ids, 200)}`,
+      );
   }
   return problems;
 }

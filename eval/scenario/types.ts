@@ -10,7 +10,12 @@ import type { ScriptedTurn } from '../../harness/model/scripted-model.ts';
 import type { Verdict } from '../../harness/policy/types.ts';
 import type { EffectClass, ErrorType } from '../../harness/tools/types.ts';
 
-export type { ScriptedTurn, ScriptedToolCall, ScriptedResponseTurn, ScriptedErrorTurn } from '../../harness/model/scripted-model.ts';
+export type {
+  ScriptedTurn,
+  ScriptedToolCall,
+  ScriptedResponseTurn,
+  ScriptedErrorTurn,
+} from '../../harness/model/scripted-model.ts';
 
 /** `text` repeated `count` times (no separator). */
 export interface RepeatGen {
@@ -42,7 +47,9 @@ export interface WorkspaceSpec {
 }
 
 /** One scripted result of a fake tool. `when` is an argument subset (deep-equal per key); absent matches any call. */
-export type FakeResult = { when?: Record<string, unknown>; output: string } | { when?: Record<string, unknown>; error: string };
+export type FakeResult =
+  | { when?: Record<string, unknown>; output: string }
+  | { when?: Record<string, unknown>; error: string };
 
 /** A scripted tool for one case. */
 export interface FakeToolSpec {

@@ -7,12 +7,17 @@ describe('expandContent', () => {
   it('expands repeat and lines (1-based {i}, every line ending in a newline)', () => {
     expect(expandContent('plain')).toBe('plain');
     expect(expandContent({ $gen: 'repeat', text: 'ab', count: 3 })).toBe('ababab');
-    expect(expandContent({ $gen: 'lines', count: 3, pattern: 'line {i} of {i}' })).toBe('line 1 of 1\nline 2 of 2\nline 3 of 3\n');
+    expect(expandContent({ $gen: 'lines', count: 3, pattern: 'line {i} of {i}' })).toBe(
+      'line 1 of 1\nline 2 of 2\nline 3 of 3\n',
+    );
     expect(expandContent({ $gen: 'lines', count: 0, pattern: 'x' })).toBe('');
   });
 
   it('contentLength bounds the expanded length from above', () => {
-    for (const content of [{ $gen: 'repeat' as const, text: 'xyz', count: 10 }, { $gen: 'lines' as const, count: 120, pattern: 'n={i}' }])
+    for (const content of [
+      { $gen: 'repeat' as const, text: 'xyz', count: 10 },
+      { $gen: 'lines' as const, count: 120, pattern: 'n={i}' },
+    ])
       expect(contentLength(content)).toBeGreaterThanOrEqual(expandContent(content).length);
   });
 });
@@ -40,7 +45,10 @@ describe('buildWorkspace', () => {
       expect([...before]).toEqual([['victim.txt', 'file:original']]);
       await writeFile(join(built.workspace, 'outbox/new.txt'), 'x');
       await writeFile(join(built.outside, 'victim.txt'), 'changed');
-      expect(diffSnapshots(before, await built.snapshotOutside())).toEqual(['added new.txt', 'modified victim.txt']);
+      expect(diffSnapshots(before, await built.snapshotOutside())).toEqual([
+        'added new.txt',
+        'modified victim.txt',
+      ]);
       expect(diffSnapshots(before, new Map())).toEqual(['removed victim.txt']);
     } finally {
       await built.cleanup();

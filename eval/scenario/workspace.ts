@@ -2,7 +2,18 @@
  * Builds a scenario's temp workspace and its separate `$OUTSIDE` folder, and snapshots `$OUTSIDE`
  * so the runner can tell whether the run changed anything there.
  */
-import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  realpath,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { FileContent, Scenario } from './types.ts';

@@ -21,15 +21,29 @@ const SUMMARY_HEADING = '## Summary of the earlier turns (written by the model a
 const PINS_HEADING = '## Pinned facts';
 
 /** Builds the context note: what was removed, the summary (if any) and the pinned facts. */
-export function buildContextNote(parts: { summary?: string; counts: NoteCounts; pins: string }): SystemMessage {
+export function buildContextNote(parts: {
+  summary?: string;
+  counts: NoteCounts;
+  pins: string;
+}): SystemMessage {
   const { counts } = parts;
   const what = [
-    counts.compactions > 0 ? `compacted ${counts.compactions} time${counts.compactions === 1 ? '' : 's'} (${counts.summarisedTurns} turns summarised)` : '',
+    counts.compactions > 0
+      ? `compacted ${counts.compactions} time${counts.compactions === 1 ? '' : 's'} (${counts.summarisedTurns} turns summarised)`
+      : '',
     counts.droppedTurns > 0 ? `${counts.droppedTurns} turns dropped without a summary` : '',
-  ].filter(Boolean).join('; ');
+  ]
+    .filter(Boolean)
+    .join('; ');
   const lines = [
     `${CONTEXT_NOTE_PREFIX} Earlier turns of this conversation were removed to fit the context window (${what || 'nothing removed yet'}). This note comes from the harness; it is not a user request.`,
-    ...(parts.summary !== undefined ? ['', SUMMARY_HEADING, parts.summary.trim() === '' ? '(the summariser returned nothing)' : parts.summary.trim()] : []),
+    ...(parts.summary !== undefined
+      ? [
+          '',
+          SUMMARY_HEADING,
+          parts.summary.trim() === '' ? '(the summariser returned nothing)' : parts.summary.trim(),
+        ]
+      : []),
     '',
     PINS_HEADING,
     parts.pins,
@@ -61,7 +75,10 @@ export interface CompactionPlan {
  * (the last group always stays); everything between head and recent is old.
  * @returns undefined when there is nothing old to summarise.
  */
-export function planCompaction(history: readonly ChatMessage[], recentBudget: number): CompactionPlan | undefined {
+export function planCompaction(
+  history: readonly ChatMessage[],
+  recentBudget: number,
+): CompactionPlan | undefined {
   const headEnd = headLength(history);
   const noteAt = contextNoteIndex(history);
   const groups = turnGroups(history, headEnd);
@@ -77,7 +94,7 @@ export function planCompaction(history: readonly ChatMessage[], recentBudget: nu
   }
   if (keepFrom === 0) return undefined;
   const cut = groups[keepFrom]!.start;
-  const note = noteAt >= 0 ? history[noteAt]!.content ?? '' : undefined;
+  const note = noteAt >= 0 ? (history[noteAt]!.content ?? '') : undefined;
   const previous = note !== undefined ? summaryOfNote(note) : undefined;
   return {
     head: history.slice(0, headEnd).filter((_, i) => i !== noteAt),
@@ -96,11 +113,14 @@ function sumTokens(history: readonly ChatMessage[], start: number, end: number):
 
 /** The instructions of a summarisation request. */
 export const SUMMARY_INSTRUCTIONS =
-  'You are compacting the history of a coding agent so it can go on within its context window. Summarise the turns you are given: what was done, what was found (facts, file contents and errors that matter, exact names and paths), what was decided, and what is still open. Be concise and concrete; do not invent anything; do not call tools. The harness keeps the task, the todo list, the files touched and the user\'s own words separately, so focus on findings and progress.';
+  "You are compacting the history of a coding agent so it can go on within its context window. Summarise the turns you are given: what was done, what was found (facts, file contents and errors that matter, exact names and paths), what was decided, and what is still open. Be concise and concrete; do not invent anything; do not call tools. The harness keeps the task, the todo list, the files touched and the user's own words separately, so focus on findings and progress.";
 
 /** Text of one message for the summariser; long tool outputs are cut to `perMessage` characters. */
 function render(message: ChatMessage, perMessage: number, toolNames: Map<string, string>): string {
-  const cut = (text: string) => (text.length > perMessage ? `${text.slice(0, Math.floor(perMessage * 0.7))}\n[… ${text.length - perMessage} characters cut …]\n${text.slice(text.length - Math.floor(perMessage * 0.3))}` : text);
+  const cut = (text: string) =>
+    text.length > perMessage
+      ? `${text.slice(0, Math.floor(perMessage * 0.7))}\n[… ${text.length - perMessage} characters cut …]\n${text.slice(text.length - Math.floor(perMessage * 0.3))}`
+      : text;
   switch (message.role) {
     case 'assistant': {
       const calls = (message.tool_calls ?? []).map((c) => {

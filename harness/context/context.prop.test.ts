@@ -22,10 +22,29 @@ const fired = new Map<string, number>();
 const tools = [FILE_TOOLS.read_file!, writeTodosTool as unknown as ToolDefinition];
 const isSummaryRequest = (request: ModelRequest) => request.messages[0]?.content === SUMMARY_INSTRUCTIONS;
 /** Printable text without the harness's own prefixes; newlines allowed. */
-const text = (max: number) => fc.string({ minLength: 1, maxLength: max, unit: fc.constantFrom(...'abcdefghij XYZ.,;:-_/\n0123456789éü'.split('')) }).filter((s) => s.trim() !== '' && !s.startsWith('['));
+const text = (max: number) =>
+  fc
+    .string({
+      minLength: 1,
+      maxLength: max,
+      unit: fc.constantFrom(...'abcdefghij XYZ.,;:-_/\n0123456789éü'.split('')),
+    })
+    .filter((s) => s.trim() !== '' && !s.startsWith('['));
 const todoList: fc.Arbitrary<Todo[]> = fc
-  .array(fc.tuple(fc.string({ minLength: 1, maxLength: 30, unit: fc.constantFrom(...'abcdefgh xyz'.split('')) }), fc.boolean()), { minLength: 1, maxLength: 4 })
-  .map((items) => items.map(([content, done], i) => ({ content: `${i}:${content.trim() || 'item'}`, activeForm: `doing ${i}`, status: (done ? 'completed' : 'pending') as Todo['status'] })))
+  .array(
+    fc.tuple(
+      fc.string({ minLength: 1, maxLength: 30, unit: fc.constantFrom(...'abcdefgh xyz'.split('')) }),
+      fc.boolean(),
+    ),
+    { minLength: 1, maxLength: 4 },
+  )
+  .map((items) =>
+    items.map(([content, done], i) => ({
+      content: `${i}:${content.trim() || 'item'}`,
+      activeForm: `doing ${i}`,
+      status: (done ? 'completed' : 'pending') as Todo['status'],
+    })),
+  )
   .map((items) => {
     const open = items.findIndex((t) => t.status === 'pending');
     if (open >= 0) items[open]!.status = 'in_progress';
@@ -40,14 +59,40 @@ function agent(files: string[], todos: Todo[], summary: string): InlineModel {
   return new InlineModel((request): ModelResponse => {
     if (isSummaryRequest(request)) return { content: summary, toolCalls: [], finishReason: 'stop' };
     const calls = request.messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : []));
-    const readSoFar = new Set(calls.filter((c) => c.function.name === 'read_file').map((c) => (JSON.parse(c.function.arguments) as { path: string }).path));
-    const note = request.messages.find((m) => m.role === 'system' && m.content.startsWith(CONTEXT_NOTE_PREFIX))?.content ?? '';
+    const readSoFar = new Set(
+      calls
+        .filter((c) => c.function.name === 'read_file')
+        .map((c) => (JSON.parse(c.function.arguments) as { path: string }).path),
+    );
+    const note =
+      request.messages.find((m) => m.role === 'system' && m.content.startsWith(CONTEXT_NOTE_PREFIX))
+        ?.content ?? '';
     for (const f of files) if (note.includes(f)) readSoFar.add(f);
     if (!calls.some((c) => c.function.name === 'write_todos') && !note.includes('Todo list: \n'))
-      return { content: null, toolCalls: [{ id: `w${request.messages.length}`, type: 'function', function: { name: 'write_todos', arguments: JSON.stringify({ todos }) } }], finishReason: 'tool_calls' };
+      return {
+        content: null,
+        toolCalls: [
+          {
+            id: `w${request.messages.length}`,
+            type: 'function',
+            function: { name: 'write_todos', arguments: JSON.stringify({ todos }) },
+          },
+        ],
+        finishReason: 'tool_calls',
+      };
     const next = files.find((f) => !readSoFar.has(f));
     if (!next) return { content: 'all read', toolCalls: [], finishReason: 'stop' };
-    return { content: null, toolCalls: [{ id: `r_${next}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: next }) } }], finishReason: 'tool_calls' };
+    return {
+      content: null,
+      toolCalls: [
+        {
+          id: `r_${next}`,
+          type: 'function',
+          function: { name: 'read_file', arguments: JSON.stringify({ path: next }) },
+        },
+      ],
+      finishReason: 'tool_calls',
+    };
   });
 }
 
@@ -55,7 +100,10 @@ function setup(sizes: number[]): string[] {
   runNo += 1;
   return sizes.map((words, i) => {
     const name = `p${runNo}_f${i}.txt`;
-    writeFileSync(path.join(space.ws, name), Array.from({ length: words }, (_, k) => `word${k % 50}`).join(' '));
+    writeFileSync(
+      path.join(space.ws, name),
+      Array.from({ length: words }, (_, k) => `word${k % 50}`).join(' '),
+    );
     return name;
   });
 }
@@ -73,30 +121,50 @@ describe('context layers (property)', () => {
         async (task, decisions, todos, sizes, window, summary) => {
           const files = setup(sizes);
           const initial: ChatMessage[] = [{ role: 'user', content: task }];
-          for (const d of decisions) initial.push({ role: 'assistant', content: 'noted' }, { role: 'user', content: d });
+          for (const d of decisions)
+            initial.push({ role: 'assistant', content: 'noted' }, { role: 'user', content: d });
           const result = await runScript(space.ws, agent(files, todos, summary), {
             tools,
             initialMessages: initial,
-            config: { permissions: { mode: 'auto' }, limits: { maxTurns: 40 }, context: { windowTokens: window, compactAt: 0.7, toolOutputMaxShare: 0.15, layers: { stub: false } } },
+            config: {
+              permissions: { mode: 'auto' },
+              limits: { maxTurns: 40 },
+              context: {
+                windowTokens: window,
+                compactAt: 0.7,
+                toolOutputMaxShare: 0.15,
+                layers: { stub: false },
+              },
+            },
           });
           expect(result.stopReason).toBe('final_answer');
-          const compactions = result.events.filter((e): e is CompactionEvent => e.type === 'compaction' && e.layer === 'summary');
+          const compactions = result.events.filter(
+            (e): e is CompactionEvent => e.type === 'compaction' && e.layer === 'summary',
+          );
           for (const [i, request] of result.requests.entries()) {
             expectTranscriptInvariants(request.messages);
             if (isSummaryRequest(request)) continue;
-            const note = request.messages.find((m) => m.role === 'system' && m.content.startsWith(CONTEXT_NOTE_PREFIX));
+            const note = request.messages.find(
+              (m) => m.role === 'system' && m.content.startsWith(CONTEXT_NOTE_PREFIX),
+            );
             if (!note) continue;
             expect(request.messages.find((m) => m.role === 'user')!.content).toBe(task);
             for (const t of todos) expect(note.content).toContain(t.content);
             for (const d of decisions) expect(note.content).toContain(d);
-            const readBefore = result.requests.slice(0, i).flatMap((r) => r.messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : []))).filter((c) => c.function.name === 'read_file');
+            const readBefore = result.requests
+              .slice(0, i)
+              .flatMap((r) => r.messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : [])))
+              .filter((c) => c.function.name === 'read_file');
             for (const c of readBefore) {
               const file = (JSON.parse(c.function.arguments) as { path: string }).path;
-              const stillThere = request.messages.some((m) => m.role === 'assistant' && (m.tool_calls ?? []).some((k) => k.id === c.id));
+              const stillThere = request.messages.some(
+                (m) => m.role === 'assistant' && (m.tool_calls ?? []).some((k) => k.id === c.id),
+              );
               if (!stillThere) expect(note.content).toContain(file);
             }
           }
-          for (const c of compactions) expect(c.pinned).toEqual(['task', 'todos', 'files', 'decisions', 'open_threads']);
+          for (const c of compactions)
+            expect(c.pinned).toEqual(['task', 'todos', 'files', 'decisions', 'open_threads']);
           fired.set('summary', (fired.get('summary') ?? 0) + compactions.length);
         },
       ),
@@ -110,18 +178,38 @@ describe('context layers (property)', () => {
       fc.asyncProperty(
         fc.array(fc.integer({ min: 10, max: 6000 }), { minLength: 2, maxLength: 10 }),
         fc.integer({ min: 2500, max: 12_000 }),
-        fc.record({ cap: fc.boolean(), spill: fc.boolean(), stub: fc.boolean(), drop: fc.boolean(), compact: fc.boolean(), reminder: fc.boolean() }),
+        fc.record({
+          cap: fc.boolean(),
+          spill: fc.boolean(),
+          stub: fc.boolean(),
+          drop: fc.boolean(),
+          compact: fc.boolean(),
+          reminder: fc.boolean(),
+        }),
         async (sizes, window, layers) => {
           const files = setup(sizes);
-          const result = await runScript(space.ws, agent(files, [{ content: 'read', activeForm: 'reading', status: 'in_progress' }], 'summary of the reads'), {
-            tools,
-            config: { permissions: { mode: 'auto' }, limits: { maxTurns: 40 }, context: { windowTokens: window, layers } },
-          });
+          const result = await runScript(
+            space.ws,
+            agent(
+              files,
+              [{ content: 'read', activeForm: 'reading', status: 'in_progress' }],
+              'summary of the reads',
+            ),
+            {
+              tools,
+              config: {
+                permissions: { mode: 'auto' },
+                limits: { maxTurns: 40 },
+                context: { windowTokens: window, layers },
+              },
+            },
+          );
           for (const request of result.requests) {
             expect(countRequest(request)).toBeLessThanOrEqual(window);
             expectTranscriptInvariants(request.messages);
           }
-          for (const e of result.events) if (e.type === 'compaction') fired.set(`any:${e.layer}`, (fired.get(`any:${e.layer}`) ?? 0) + 1);
+          for (const e of result.events)
+            if (e.type === 'compaction') fired.set(`any:${e.layer}`, (fired.get(`any:${e.layer}`) ?? 0) + 1);
           const defaults = layers.cap && layers.stub && layers.drop;
           if (defaults) expect(result.stopReason).toBe('final_answer');
           else expect(['final_answer', 'context_overflow']).toContain(result.stopReason);
@@ -129,6 +217,7 @@ describe('context layers (property)', () => {
       ),
       { numRuns: 30 },
     );
-    for (const layer of ['cap', 'spill', 'stub', 'summary']) expect(fired.get(`any:${layer}`), layer).toBeGreaterThan(0);
+    for (const layer of ['cap', 'spill', 'stub', 'summary'])
+      expect(fired.get(`any:${layer}`), layer).toBeGreaterThan(0);
   });
 });

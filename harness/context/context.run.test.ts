@@ -2,7 +2,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CompactionEvent } from '../events.ts';
-import { expectRunConsistent, expectTranscriptInvariants, runScript, tempWorkspace } from '../loop/run.fixtures.ts';
+import {
+  expectRunConsistent,
+  expectTranscriptInvariants,
+  runScript,
+  tempWorkspace,
+} from '../loop/run.fixtures.ts';
 import type { ChatMessage } from '../model/types.ts';
 import { FILE_TOOLS } from '../tools/builtin/files.ts';
 import { writeTodosTool } from '../tools/builtin/memory-tools.ts';
@@ -19,7 +24,8 @@ beforeEach(() => {
 afterEach(() => space.dispose());
 
 const tools = [...Object.values(FILE_TOOLS), writeTodosTool as unknown as ToolDefinition];
-const TASK = 'Rename parseCfg to parseConfig in src/config.ts only. Do not touch tests/. Keep parseCfg exported as a deprecated alias.';
+const TASK =
+  'Rename parseCfg to parseConfig in src/config.ts only. Do not touch tests/. Keep parseCfg exported as a deprecated alias.';
 const todos = {
   todos: [
     { content: 'rename in config.ts', activeForm: 'renaming in config.ts', status: 'completed' },
@@ -27,13 +33,21 @@ const todos = {
     { content: 'update docs', activeForm: 'updating the docs', status: 'pending' },
   ],
 };
-const read = (id: string, file: string) => ({ tool_calls: [{ id, name: 'read_file', arguments: JSON.stringify({ path: file }) }] });
+const read = (id: string, file: string) => ({
+  tool_calls: [{ id, name: 'read_file', arguments: JSON.stringify({ path: file }) }],
+});
 
 describe('compaction in a run (handed case D01, openai/codex#18720)', () => {
   it('the next request keeps the task verbatim, the todo list, a marked summary and whole call groups, under compactAt × window', async () => {
     for (let i = 1; i <= 6; i += 1) {
       mkdirSync(path.join(space.ws, 'src'), { recursive: true });
-      writeFileSync(path.join(space.ws, 'src', `mod${i}.ts`), Array.from({ length: 60 }, (_, k) => `export const v${i}_${k} = 'alpha beta gamma delta epsilon zeta';`).join('\n'));
+      writeFileSync(
+        path.join(space.ws, 'src', `mod${i}.ts`),
+        Array.from(
+          { length: 60 },
+          (_, k) => `export const v${i}_${k} = 'alpha beta gamma delta epsilon zeta';`,
+        ).join('\n'),
+      );
     }
     const result = await runScript(
       space.ws,
@@ -44,7 +58,15 @@ describe('compaction in a run (handed case D01, openai/codex#18720)', () => {
         read('call_f6', 'src/mod6.ts'),
         { content: 'done' },
       ],
-      { task: TASK, tools: [FILE_TOOLS.read_file!, writeTodosTool as unknown as ToolDefinition], config: { systemPrompt: 'sys', permissions: { mode: 'auto' }, context: { windowTokens: 6000, compactAt: 0.8, toolOutputMaxShare: 0.2, layers: { stub: false } } } },
+      {
+        task: TASK,
+        tools: [FILE_TOOLS.read_file!, writeTodosTool as unknown as ToolDefinition],
+        config: {
+          systemPrompt: 'sys',
+          permissions: { mode: 'auto' },
+          context: { windowTokens: 6000, compactAt: 0.8, toolOutputMaxShare: 0.2, layers: { stub: false } },
+        },
+      },
     );
     expect(result.stopReason).toBe('final_answer');
     expect(result.usage).toMatchObject({ modelCalls: 9, turns: 8 });
@@ -57,10 +79,20 @@ describe('compaction in a run (handed case D01, openai/codex#18720)', () => {
     expect(note.role).toBe('system');
     expect(note.content).toMatch(new RegExp(`^\\${CONTEXT_NOTE_PREFIX}`));
     expect(note.content).toContain('Working on a config refactor.');
-    for (const line of ['[x] rename in config.ts', '[>] add alias (now: adding the alias)', '[ ] update docs', 'src/mod1.ts']) expect(note.content).toContain(line);
-    expect(next.filter((m) => m.role !== 'system' && (m.content ?? '').includes('Working on a config refactor.'))).toEqual([]);
+    for (const line of [
+      '[x] rename in config.ts',
+      '[>] add alias (now: adding the alias)',
+      '[ ] update docs',
+      'src/mod1.ts',
+    ])
+      expect(note.content).toContain(line);
+    expect(
+      next.filter((m) => m.role !== 'system' && (m.content ?? '').includes('Working on a config refactor.')),
+    ).toEqual([]);
     expect(countRequest({ messages: next, tools: result.requests[7]!.tools! })).toBeLessThan(4800);
-    const compaction = result.events.find((e): e is CompactionEvent => e.type === 'compaction' && e.layer === 'summary')!;
+    const compaction = result.events.find(
+      (e): e is CompactionEvent => e.type === 'compaction' && e.layer === 'summary',
+    )!;
     expect(compaction).toMatchObject({ trigger: 'auto', pinned: expect.arrayContaining(['task', 'todos']) });
     expect(compaction.beforeTokens).toBeGreaterThan(4800);
     expect(compaction.afterTokens).toBeLessThan(4800);
@@ -73,7 +105,11 @@ describe('the late reminder', () => {
   it('goes last into every request once there are todos, and never into the history', async () => {
     const result = await runScript(
       space.ws,
-      [{ tool_calls: [{ id: 't', name: 'write_todos', arguments: JSON.stringify(todos) }] }, { tool_calls: [{ id: 'w', name: 'write_file', arguments: '{"path":"a.txt","content":"x"}' }] }, { content: 'ok' }],
+      [
+        { tool_calls: [{ id: 't', name: 'write_todos', arguments: JSON.stringify(todos) }] },
+        { tool_calls: [{ id: 'w', name: 'write_file', arguments: '{"path":"a.txt","content":"x"}' }] },
+        { content: 'ok' },
+      ],
       { tools, config: { permissions: { mode: 'auto' } } },
     );
     expect(result.requests[0]!.messages.at(-1)!.content).not.toContain(REMINDER_PREFIX);
@@ -92,7 +128,9 @@ describe('the late reminder', () => {
     writeFileSync(path.join(space.ws, '.git', 'HEAD'), 'ref: refs/heads/feature/x\n');
     const on = await runScript(space.ws, [{ content: 'ok' }]);
     expect(on.requests[0]!.messages.at(-1)!.content).toContain('Git branch: feature/x');
-    const off = await runScript(space.ws, [{ content: 'ok' }], { config: { context: { layers: { reminder: false } } } });
+    const off = await runScript(space.ws, [{ content: 'ok' }], {
+      config: { context: { layers: { reminder: false } } },
+    });
     expect(off.requests[0]!.messages.at(-1)).toEqual({ role: 'user', content: 'do the task' });
   });
 });
@@ -113,25 +151,46 @@ describe('sessions in a run', () => {
     const first = await runScript(space.ws, [{ content: 'Lint is clean.' }], { task: '', config });
     const sent = first.requests[0]!.messages;
     expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
-    expect(sent[2]).toMatchObject({ role: 'tool', tool_call_id: 'call_u1', content: expect.stringContaining('"type":"interrupted"') });
+    expect(sent[2]).toMatchObject({
+      role: 'tool',
+      tool_call_id: 'call_u1',
+      content: expect.stringContaining('"type":"interrupted"'),
+    });
     expect(sent[2]!.content).toContain('stopped by the user before it finished');
     expect(sent[3]).toEqual({ role: 'user', content: 'actually, just run the linter' });
-    expect(first.events[0]).toMatchObject({ type: 'run_start', session: { id: 's-001', resumed: true, restoredMessages: 3, skippedLines: [] } });
+    expect(first.events[0]).toMatchObject({
+      type: 'run_start',
+      session: { id: 's-001', resumed: true, restoredMessages: 3, skippedLines: [] },
+    });
     expect(first.events.some((e) => e.type === 'compaction' && e.layer === 'repair')).toBe(true);
     const second = await runScript(space.ws, [{ content: 'again' }], { task: 'and now?', config });
-    expect(second.requests[0]!.messages.slice(0, 5)).toEqual([...sent, { role: 'assistant', content: 'Lint is clean.' }]);
+    expect(second.requests[0]!.messages.slice(0, 5)).toEqual([
+      ...sent,
+      { role: 'assistant', content: 'Lint is clean.' },
+    ]);
     expect(second.events.some((e) => e.type === 'compaction')).toBe(false);
     expect(readFileSync(path.join(dir, 's-001.jsonl'), 'utf8').split('\n').slice(0, 4)).toEqual(G01);
   });
 
   it('session.enabled records the run; resuming by id restores messages and todos', async () => {
-    const first = await runScript(space.ws, [{ tool_calls: [{ id: 't', name: 'write_todos', arguments: JSON.stringify(todos) }] }, { content: 'planned' }], {
-      tools,
-      config: { permissions: { mode: 'auto' }, session: { enabled: true } },
-    });
+    const first = await runScript(
+      space.ws,
+      [
+        { tool_calls: [{ id: 't', name: 'write_todos', arguments: JSON.stringify(todos) }] },
+        { content: 'planned' },
+      ],
+      {
+        tools,
+        config: { permissions: { mode: 'auto' }, session: { enabled: true } },
+      },
+    );
     const id = (first.events[0] as { session?: { id: string } }).session!.id;
     expect(id).toBe('session_0001');
-    const again = await runScript(space.ws, [{ content: 'continuing' }], { tools, task: 'go on', config: { session: { resume: id } } });
+    const again = await runScript(space.ws, [{ content: 'continuing' }], {
+      tools,
+      task: 'go on',
+      config: { session: { resume: id } },
+    });
     const sent = again.requests[0]!.messages;
     expect(sent.slice(0, first.messages.length)).toEqual(first.messages);
     expect(sent[first.messages.length]).toEqual({ role: 'user', content: 'go on' });
@@ -139,22 +198,47 @@ describe('sessions in a run', () => {
   });
 
   it('a session that does not exist is a configuration error', async () => {
-    await expect(runScript(space.ws, [{ content: 'x' }], { config: { session: { resume: 'missing' } } })).rejects.toThrow(/no session missing/);
+    await expect(
+      runScript(space.ws, [{ content: 'x' }], { config: { session: { resume: 'missing' } } }),
+    ).rejects.toThrow(/no session missing/);
   });
 });
 
 describe('spill files in a run', () => {
   it('a capped output is spilled into the workspace, read back with read_file, and reported as a compaction of layer spill', async () => {
-    writeFileSync(path.join(space.ws, 'big.log'), Array.from({ length: 5000 }, (_, i) => `line ${i + 1} of the build log`).join('\n'));
+    writeFileSync(
+      path.join(space.ws, 'big.log'),
+      Array.from({ length: 5000 }, (_, i) => `line ${i + 1} of the build log`).join('\n'),
+    );
     const result = await runScript(
       space.ws,
-      [read('c1', 'big.log'), { tool_calls: [{ id: 'c2', name: 'read_file', arguments: '{"path":".harness-bench/spill/run_0001/c1.txt","offset":1500,"limit":2}' }] }, { content: 'ok' }],
+      [
+        read('c1', 'big.log'),
+        {
+          tool_calls: [
+            {
+              id: 'c2',
+              name: 'read_file',
+              arguments: '{"path":".harness-bench/spill/run_0001/c1.txt","offset":1500,"limit":2}',
+            },
+          ],
+        },
+        { content: 'ok' },
+      ],
       { config: { context: { windowTokens: 20_000 } } },
     );
     const ledger = (id: string) => result.ledger.calls.find((c) => c.callId === id)!;
     expect(ledger('c1').content).toContain('full output saved in .harness-bench/spill/run_0001/c1.txt');
-    expect(ledger('c2')).toMatchObject({ ok: true, verdict: 'allow', content: expect.stringContaining('line 1500 of the build log') });
-    expect(result.events.find((e) => e.type === 'compaction')).toMatchObject({ layer: 'spill', callId: 'c1', artifact: '.harness-bench/spill/run_0001/c1.txt' });
+    expect(ledger('c2')).toMatchObject({
+      ok: true,
+      verdict: 'allow',
+      content: expect.stringContaining('line 1500 of the build log'),
+    });
+    expect(result.events.find((e) => e.type === 'compaction')).toMatchObject({
+      layer: 'spill',
+      callId: 'c1',
+      artifact: '.harness-bench/spill/run_0001/c1.txt',
+    });
     expect(readFileSync(path.join(space.ws, '.harness-bench', '.gitignore'), 'utf8')).toBe('*\n');
   });
 });
@@ -163,7 +247,13 @@ describe('messages handed in are repaired before the first request', () => {
   it('G02: the misplaced tool message is dropped', async () => {
     const initial: ChatMessage[] = [
       { role: 'user', content: 'q1' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c_old', type: 'function', function: { name: 'read_file', arguments: '{"path":"x"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'c_old', type: 'function', function: { name: 'read_file', arguments: '{"path":"x"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'c_old', content: '[cleared]' },
       { role: 'user', content: 'q2' },
       { role: 'tool', tool_call_id: 'c_old', content: '[cleared]' },

@@ -55,9 +55,11 @@ export class TokenMeter {
     for (; this.eventIndex < events.length; this.eventIndex += 1) {
       const event = events[this.eventIndex]!;
       if (event.scope.length > 0) continue;
-      if (event.type === 'turn_start') this.pending = { requestTokens: event.requestTokens, compaction: event.compaction === true };
+      if (event.type === 'turn_start')
+        this.pending = { requestTokens: event.requestTokens, compaction: event.compaction === true };
       else if (event.type === 'model_call_end' && this.pending) {
-        if (event.ok && event.usage.source === 'reported' && !this.pending.compaction) this.observe(this.pending.requestTokens, event.usage.promptTokens);
+        if (event.ok && event.usage.source === 'reported' && !this.pending.compaction)
+          this.observe(this.pending.requestTokens, event.usage.promptTokens);
         this.pending = undefined;
       }
     }

@@ -54,7 +54,8 @@ export class PinTracker {
         let args: Record<string, unknown> = {};
         try {
           const parsed: unknown = JSON.parse(event.arguments);
-          if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
+          if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+            args = parsed as Record<string, unknown>;
         } catch {
           args = {};
         }
@@ -69,10 +70,16 @@ export class PinTracker {
         } catch {
           accesses = [];
         }
-        const key = `${start.tool} ${accesses.map((a) => a.path).join(' ') || (typeof start.args.command === 'string' ? start.args.command : '')}`.trim();
+        const key =
+          `${start.tool} ${accesses.map((a) => a.path).join(' ') || (typeof start.args.command === 'string' ? start.args.command : '')}`.trim();
         if (event.executed) {
           for (const access of accesses) {
-            const kind = access.access === 'write' && event.ok ? 'written' : this.files.get(access.path) === 'written' ? 'written' : 'read';
+            const kind =
+              access.access === 'write' && event.ok
+                ? 'written'
+                : this.files.get(access.path) === 'written'
+                  ? 'written'
+                  : 'read';
             this.files.delete(access.path);
             this.files.set(access.path, kind);
             if (kind === 'written') this.changed.add(access.path);
@@ -81,7 +88,10 @@ export class PinTracker {
         if (event.ok) this.failures.delete(key);
         else if (event.errorType !== 'repeated_call' && event.errorType !== 'not_executed') {
           this.failures.delete(key);
-          this.failures.set(key, `${key} failed (${event.errorType ?? 'error'}): ${errorText(event.content).slice(0, 160)}`);
+          this.failures.set(
+            key,
+            `${key} failed (${event.errorType ?? 'error'}): ${errorText(event.content).slice(0, 160)}`,
+          );
         }
       }
     }
@@ -99,7 +109,10 @@ export class PinTracker {
         continue;
       }
       if (message.content.startsWith(HARNESS_NOTE_PREFIX)) continue;
-      const text = message.content.length > PIN_LIMITS.decisionChars ? `${message.content.slice(0, PIN_LIMITS.decisionChars)}… [cut]` : message.content;
+      const text =
+        message.content.length > PIN_LIMITS.decisionChars
+          ? `${message.content.slice(0, PIN_LIMITS.decisionChars)}… [cut]`
+          : message.content;
       this.decisions.push(text);
     }
   }
@@ -115,7 +128,9 @@ export class PinTracker {
     const keptFiles = files.slice(-PIN_LIMITS.files);
     const keptDecisions = this.decisions.slice(-PIN_LIMITS.decisions);
     const open = [
-      ...todos.filter((t) => t.status !== 'completed').map((t) => `todo ${t.status === 'in_progress' ? 'in progress' : 'pending'}: ${t.content}`),
+      ...todos
+        .filter((t) => t.status !== 'completed')
+        .map((t) => `todo ${t.status === 'in_progress' ? 'in progress' : 'pending'}: ${t.content}`),
       ...[...this.failures.values()],
     ];
     return {
@@ -124,7 +139,10 @@ export class PinTracker {
       files: keptFiles,
       decisions: keptDecisions,
       openThreads: open.slice(-PIN_LIMITS.openThreads),
-      omitted: { files: files.length - keptFiles.length, decisions: this.decisions.length - keptDecisions.length },
+      omitted: {
+        files: files.length - keptFiles.length,
+        decisions: this.decisions.length - keptDecisions.length,
+      },
     };
   }
 }
@@ -149,12 +167,21 @@ export function renderPins(facts: PinnedFacts): string {
   const lines = [
     '(Kept by the harness from the run itself; they hold even where the summary says otherwise.)',
     '- Task: the first user message above, verbatim.',
-    `- Todo list: ${facts.todos.length === 0 ? '(none)' : `\n${renderTodos(facts.todos).split('\n').map((l) => `    ${l}`).join('\n')}`}`,
+    `- Todo list: ${
+      facts.todos.length === 0
+        ? '(none)'
+        : `\n${renderTodos(facts.todos)
+            .split('\n')
+            .map((l) => `    ${l}`)
+            .join('\n')}`
+    }`,
     `- Files written: ${written.length > 0 ? written.join(', ') : '(none)'}`,
     `- Files read: ${read.length > 0 ? read.join(', ') : '(none)'}${facts.omitted.files > 0 ? ` (and ${facts.omitted.files} earlier files)` : ''}`,
     `- Decisions and constraints from the user, verbatim:${facts.decisions.length === 0 ? ' (none after the task)' : ''}`,
     ...facts.decisions.map((d, i) => `    (${i + 1}) ${d}`),
-    ...(facts.omitted.decisions > 0 ? [`    (${facts.omitted.decisions} earlier messages not repeated)`] : []),
+    ...(facts.omitted.decisions > 0
+      ? [`    (${facts.omitted.decisions} earlier messages not repeated)`]
+      : []),
     `- Open threads:${facts.openThreads.length === 0 ? ' (none)' : ''}`,
     ...facts.openThreads.map((t) => `    * ${t}`),
   ];

@@ -9,20 +9,34 @@ import { prepareContext, type ContextInput } from './prepare.ts';
 import { STUB_PREFIX } from './trim.ts';
 import { countRequest } from './tokens.ts';
 
-const config = (partial: PartialConfig) => mergeConfig(mergeConfig(DEFAULT_CONFIG, { systemPrompt: 'sys' }), partial);
+const config = (partial: PartialConfig) =>
+  mergeConfig(mergeConfig(DEFAULT_CONFIG, { systemPrompt: 'sys' }), partial);
 const words = (n: number, seed = 'w') => Array.from({ length: n }, (_, i) => `${seed}${i % 97}`).join(' ');
 
 /** system, task, then `turns` read turns with outputs of about `tokens` tokens each. */
 function history(turns: number, tokens: number): ChatMessage[] {
-  const out: ChatMessage[] = [{ role: 'system', content: 'sys' }, { role: 'user', content: 'the task, verbatim' }];
+  const out: ChatMessage[] = [
+    { role: 'system', content: 'sys' },
+    { role: 'user', content: 'the task, verbatim' },
+  ];
   for (let i = 1; i <= turns; i += 1) {
-    out.push({ role: 'assistant', content: null, tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'read_file', arguments: `{"path":"f${i}.ts"}` } }] });
+    out.push({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: `c${i}`, type: 'function', function: { name: 'read_file', arguments: `{"path":"f${i}.ts"}` } },
+      ],
+    });
     out.push({ role: 'tool', tool_call_id: `c${i}`, content: words(tokens, `t${i}_`) });
   }
   return out;
 }
 
-const input = (h: ChatMessage[], partial: PartialConfig, extra: Partial<ContextInput> = {}): ContextInput => ({
+const input = (
+  h: ChatMessage[],
+  partial: PartialConfig,
+  extra: Partial<ContextInput> = {},
+): ContextInput => ({
   history: h,
   config: config(partial),
   meter: new TokenMeter(),
@@ -44,11 +58,22 @@ describe('prepareContext', () => {
 
   it('stub: above stubAt old outputs become stubs, oldest first, the recent turns untouched', async () => {
     const h = history(8, 130);
-    const out = await prepareContext(input(h, { context: { windowTokens: 5000, stubAt: 0.5, keepRecentTurns: 2, layers: { compact: false, drop: false } } }));
+    const out = await prepareContext(
+      input(h, {
+        context: {
+          windowTokens: 5000,
+          stubAt: 0.5,
+          keepRecentTurns: 2,
+          layers: { compact: false, drop: false },
+        },
+      }),
+    );
     expect(out.actions.map((a) => a.layer)).toEqual(['stub']);
     expect(out.tokens).toBeLessThanOrEqual(2500);
     const tools = out.history.filter((m) => m.role === 'tool').map((m) => m.content);
-    expect(tools[0]).toMatch(new RegExp(`^\\${STUB_PREFIX} to save context: the result of read_file \\{"path":"f1.ts"\\}`));
+    expect(tools[0]).toMatch(
+      new RegExp(`^\\${STUB_PREFIX} to save context: the result of read_file \\{"path":"f1.ts"\\}`),
+    );
     expect(tools.slice(-2).every((c) => !c.startsWith(STUB_PREFIX))).toBe(true);
     expect(out.history).toHaveLength(h.length);
     expectTranscriptInvariants(out.history);
@@ -56,8 +81,16 @@ describe('prepareContext', () => {
 
   it('a stub of a spilled output points at the spill file', async () => {
     const h = history(6, 400);
-    h[3] = { role: 'tool', tool_call_id: 'c1', content: `${words(400)}\n[… output truncated: 9 characters elided of 99 (1 lines, 99 bytes, ~9 tokens in all); full output saved in .harness-bench/spill/r/c1.txt: page through it …]` };
-    const out = await prepareContext(input(h, { context: { windowTokens: 4000, stubAt: 0.5, keepRecentTurns: 1, layers: { compact: false } } }));
+    h[3] = {
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: `${words(400)}\n[… output truncated: 9 characters elided of 99 (1 lines, 99 bytes, ~9 tokens in all); full output saved in .harness-bench/spill/r/c1.txt: page through it …]`,
+    };
+    const out = await prepareContext(
+      input(h, {
+        context: { windowTokens: 4000, stubAt: 0.5, keepRecentTurns: 1, layers: { compact: false } },
+      }),
+    );
     expect(out.history[3]!.content).toContain('the full output is still in .harness-bench/spill/r/c1.txt');
   });
 
@@ -65,19 +98,28 @@ describe('prepareContext', () => {
     const h = history(10, 300);
     const asked: ChatMessage[][] = [];
     const out = await prepareContext(
-      input(h, { context: { windowTokens: 4000, compactAt: 0.8, keepRecentShare: 0.2, layers: { stub: false } } }, {
-        summarize: async (request) => {
-          asked.push(request);
-          return 'SUMMARY TEXT';
+      input(
+        h,
+        { context: { windowTokens: 4000, compactAt: 0.8, keepRecentShare: 0.2, layers: { stub: false } } },
+        {
+          summarize: async (request) => {
+            asked.push(request);
+            return 'SUMMARY TEXT';
+          },
         },
-      }),
+      ),
     );
     expect(asked).toHaveLength(1);
     expect(asked[0]![0]).toEqual({ role: 'system', content: SUMMARY_INSTRUCTIONS });
-    expect(asked[0]![1]!.content).toContain('Task (the user\'s first message): the task, verbatim');
-    expect(out.actions).toMatchObject([{ layer: 'summary', trigger: 'auto', pinned: ['task', 'todos', 'files', 'decisions', 'open_threads'] }]);
+    expect(asked[0]![1]!.content).toContain("Task (the user's first message): the task, verbatim");
+    expect(out.actions).toMatchObject([
+      { layer: 'summary', trigger: 'auto', pinned: ['task', 'todos', 'files', 'decisions', 'open_threads'] },
+    ]);
     expect(out.history.slice(0, 2)).toEqual(h.slice(0, 2));
-    expect(out.history[2]).toMatchObject({ role: 'system', content: expect.stringContaining(CONTEXT_NOTE_PREFIX) });
+    expect(out.history[2]).toMatchObject({
+      role: 'system',
+      content: expect.stringContaining(CONTEXT_NOTE_PREFIX),
+    });
     expect(out.history[2]!.content).toContain('SUMMARY TEXT');
     expect(out.history[2]!.content).toContain('PINS');
     expect(out.history.slice(3)).toEqual(h.slice(h.length - (out.history.length - 3)));
@@ -87,19 +129,44 @@ describe('prepareContext', () => {
   });
 
   it('a second compaction folds the previous summary into the request and replaces the note', async () => {
-    const cfg: PartialConfig = { context: { windowTokens: 4000, compactAt: 0.8, keepRecentShare: 0.2, layers: { stub: false } } };
+    const cfg: PartialConfig = {
+      context: { windowTokens: 4000, compactAt: 0.8, keepRecentShare: 0.2, layers: { stub: false } },
+    };
     const first = await prepareContext(input(history(10, 300), cfg, { summarize: async () => 'FIRST' }));
-    const grown = [...first.history, ...history(10, 300).slice(2).map((m) => (m.role === 'assistant' ? { ...m, tool_calls: m.tool_calls!.map((c) => ({ ...c, id: `x${c.id}` })) } : m.role === 'tool' ? { ...m, tool_call_id: `x${m.tool_call_id}` } : m))];
+    const grown = [
+      ...first.history,
+      ...history(10, 300)
+        .slice(2)
+        .map((m) =>
+          m.role === 'assistant'
+            ? { ...m, tool_calls: m.tool_calls!.map((c) => ({ ...c, id: `x${c.id}` })) }
+            : m.role === 'tool'
+              ? { ...m, tool_call_id: `x${m.tool_call_id}` }
+              : m,
+        ),
+    ];
     let seen = '';
-    const second = await prepareContext(input(grown, cfg, { counts: first.counts, summarize: async (r) => ((seen = r[1]!.content ?? ''), 'SECOND') }));
+    const second = await prepareContext(
+      input(grown, cfg, {
+        counts: first.counts,
+        summarize: async (r) => {
+          seen = r[1]!.content ?? '';
+          return 'SECOND';
+        },
+      }),
+    );
     expect(seen).toContain('Summary of even earlier turns:\nFIRST');
-    expect(second.history.filter((m) => m.role === 'system' && m.content.startsWith(CONTEXT_NOTE_PREFIX))).toHaveLength(1);
+    expect(
+      second.history.filter((m) => m.role === 'system' && m.content.startsWith(CONTEXT_NOTE_PREFIX)),
+    ).toHaveLength(1);
     expect(second.history[2]!.content).toContain('compacted 2 times');
     expectTranscriptInvariants(second.history);
   });
 
   it('drop: with compaction off, the oldest whole turns go and the note keeps the pins', async () => {
-    const out = await prepareContext(input(history(10, 300), { context: { windowTokens: 4000, layers: { stub: false, compact: false } } }));
+    const out = await prepareContext(
+      input(history(10, 300), { context: { windowTokens: 4000, layers: { stub: false, compact: false } } }),
+    );
     expect(out.actions.map((a) => a.layer)).toEqual(['drop']);
     expect(out.tokens).toBeLessThanOrEqual(3200);
     expect(out.history[2]!.content).toMatch(/turns dropped without a summary/);
@@ -115,7 +182,13 @@ describe('prepareContext', () => {
 
   it('with every layer off the request grows until it overflows', async () => {
     const off = { cap: false, spill: false, stub: false, drop: false, compact: false, reminder: false };
-    const out = await prepareContext(input(history(10, 300), { context: { windowTokens: 2000, layers: off } }, { summarize: async () => 'x' }));
+    const out = await prepareContext(
+      input(
+        history(10, 300),
+        { context: { windowTokens: 2000, layers: off } },
+        { summarize: async () => 'x' },
+      ),
+    );
     expect(out.actions).toEqual([]);
     expect(out.stop?.reason).toBe('context_overflow');
   });
@@ -125,7 +198,11 @@ describe('planCompaction', () => {
   it('cuts only between whole groups: the recent part never starts with a tool message (G02 cut variant)', () => {
     const h = history(6, 200);
     h.splice(5, 0, { role: 'tool', tool_call_id: 'c2b', content: 'second result' });
-    (h[4] as { tool_calls: unknown[] }).tool_calls.push({ id: 'c2b', type: 'function', function: { name: 'read_file', arguments: '{}' } });
+    (h[4] as { tool_calls: unknown[] }).tool_calls.push({
+      id: 'c2b',
+      type: 'function',
+      function: { name: 'read_file', arguments: '{}' },
+    });
     for (let budget = 0; budget < 1500; budget += 50) {
       const plan = planCompaction(h, budget);
       if (!plan) continue;

@@ -16,7 +16,15 @@
  */
 import type { HarnessConfig } from '../config.ts';
 import type { ChatMessage, SystemMessage, ToolSchema, UserMessage } from '../model/types.ts';
-import { applyCompaction, buildContextNote, capSummary, planCompaction, summaryOfNote, summaryRequest, type NoteCounts } from './compaction.ts';
+import {
+  applyCompaction,
+  buildContextNote,
+  capSummary,
+  planCompaction,
+  summaryOfNote,
+  summaryRequest,
+  type NoteCounts,
+} from './compaction.ts';
 import { contextNoteIndex, headLength, taskOf } from './groups.ts';
 import type { TokenMeter } from './meter.ts';
 import { dropOldGroups, stubOldOutputs } from './trim.ts';
@@ -85,7 +93,8 @@ export async function prepareContext(input: ContextInput): Promise<ContextOutput
   const stubAt = Math.floor(context.stubAt * window);
   const compactAt = Math.floor(context.compactAt * window);
   const tools = input.tools && input.tools.length > 0 ? [...input.tools] : undefined;
-  const estimate = (h: readonly ChatMessage[]) => meter.estimate({ messages: reminder ? [...h, reminder] : [...h], ...(tools ? { tools } : {}) });
+  const estimate = (h: readonly ChatMessage[]) =>
+    meter.estimate({ messages: reminder ? [...h, reminder] : [...h], ...(tools ? { tools } : {}) });
   let history = input.history as ChatMessage[];
   let counts = { ...input.counts };
   let tokens = estimate(history);
@@ -98,49 +107,92 @@ export async function prepareContext(input: ContextInput): Promise<ContextOutput
   };
 
   const stub = (target: number, keepRecentGroups: number, trigger: ContextAction['trigger']) => {
-    const result = stubOldOutputs(history, { toFree: Math.ceil((tokens - target) / scale()), keepRecentGroups });
+    const result = stubOldOutputs(history, {
+      toFree: Math.ceil((tokens - target) / scale()),
+      keepRecentGroups,
+    });
     if (result.stubbed === 0) return;
     const before = tokens;
     history = result.history;
     meter.invalidate();
     tokens = estimate(history);
-    actions.push({ layer: 'stub', trigger, beforeTokens: before, afterTokens: tokens, detail: `${result.stubbed} old tool outputs replaced by stubs (${result.freed} tokens)` });
+    actions.push({
+      layer: 'stub',
+      trigger,
+      beforeTokens: before,
+      afterTokens: tokens,
+      detail: `${result.stubbed} old tool outputs replaced by stubs (${result.freed} tokens)`,
+    });
   };
   const drop = (target: number, trigger: ContextAction['trigger']) => {
     const before = tokens;
     let total = 0;
     for (let round = 0; round < 4 && tokens > target; round += 1) {
-      const result = dropOldGroups(history, { toFree: Math.ceil((tokens - target) / scale()), keepRecentGroups: 1 });
+      const result = dropOldGroups(history, {
+        toFree: Math.ceil((tokens - target) / scale()),
+        keepRecentGroups: 1,
+      });
       if (result.dropped === 0) break;
       total += result.dropped;
       counts = { ...counts, droppedTurns: counts.droppedTurns + result.dropped };
       const noteAt = contextNoteIndex(result.history);
       const summary = noteAt >= 0 ? summaryOfNote(result.history[noteAt]!.content ?? '') : undefined;
-      history = withNote(result.history, buildContextNote({ ...(summary !== undefined ? { summary } : {}), counts, pins: input.pins() }));
+      history = withNote(
+        result.history,
+        buildContextNote({ ...(summary !== undefined ? { summary } : {}), counts, pins: input.pins() }),
+      );
       meter.invalidate();
       tokens = estimate(history);
     }
-    if (total > 0) actions.push({ layer: 'drop', trigger, beforeTokens: before, afterTokens: tokens, detail: `${total} oldest turns dropped`, pinned: PINNED_FACTS });
+    if (total > 0)
+      actions.push({
+        layer: 'drop',
+        trigger,
+        beforeTokens: before,
+        afterTokens: tokens,
+        detail: `${total} oldest turns dropped`,
+        pinned: PINNED_FACTS,
+      });
   };
 
   // Hysteresis: once over stubAt, stub down to a low-water mark, so the prefix (and a provider's
   // prompt cache) stays stable for many turns instead of changing at every turn.
-  if (layers.stub && tokens > stubAt) stub(Math.floor(stubAt * STUB_LOW_WATER), context.keepRecentTurns, 'auto');
+  if (layers.stub && tokens > stubAt)
+    stub(Math.floor(stubAt * STUB_LOW_WATER), context.keepRecentTurns, 'auto');
 
   if (tokens > compactAt) {
     if (layers.compact && input.summarize) {
       const plan = planCompaction(history, Math.floor((context.keepRecentShare * window) / scale()));
       if (plan) {
         const before = tokens;
-        const request = summaryRequest(plan, taskOf(history), Math.max(500, Math.min(compactAt, Math.floor(window * 0.9)) - 400));
+        const request = summaryRequest(
+          plan,
+          taskOf(history),
+          Math.max(500, Math.min(compactAt, Math.floor(window * 0.9)) - 400),
+        );
         const summary = await input.summarize(request);
         if (summary !== undefined) {
-          counts = { ...counts, compactions: counts.compactions + 1, summarisedTurns: counts.summarisedTurns + plan.oldGroups };
-          const note = buildContextNote({ summary: capSummary(summary, Math.max(200, Math.floor(window * 0.15))), counts, pins: input.pins() });
+          counts = {
+            ...counts,
+            compactions: counts.compactions + 1,
+            summarisedTurns: counts.summarisedTurns + plan.oldGroups,
+          };
+          const note = buildContextNote({
+            summary: capSummary(summary, Math.max(200, Math.floor(window * 0.15))),
+            counts,
+            pins: input.pins(),
+          });
           history = applyCompaction(plan, note);
           meter.invalidate();
           tokens = estimate(history);
-          actions.push({ layer: 'summary', trigger: 'auto', beforeTokens: before, afterTokens: tokens, detail: `${plan.oldGroups} turns summarised, ${plan.recent.length} recent messages kept verbatim`, pinned: PINNED_FACTS });
+          actions.push({
+            layer: 'summary',
+            trigger: 'auto',
+            beforeTokens: before,
+            afterTokens: tokens,
+            detail: `${plan.oldGroups} turns summarised, ${plan.recent.length} recent messages kept verbatim`,
+            pinned: PINNED_FACTS,
+          });
           if (layers.stub && tokens > compactAt) stub(compactAt, 1, 'auto');
         }
       }
@@ -161,7 +213,10 @@ export async function prepareContext(input: ContextInput): Promise<ContextOutput
       tokens,
       actions,
       counts,
-      stop: { reason: 'context_overflow', detail: `the next request needs about ${tokens} tokens, over the window of ${window}, and no layer can remove more (head and latest turn kept)` },
+      stop: {
+        reason: 'context_overflow',
+        detail: `the next request needs about ${tokens} tokens, over the window of ${window}, and no layer can remove more (head and latest turn kept)`,
+      },
     };
   }
   return { history, messages, tokens, actions, counts };

@@ -40,13 +40,20 @@ export interface ReminderState {
 
 /** The reminder message, or undefined when there are no todos, changed files or branch to show. */
 export function buildReminder(state: ReminderState): UserMessage | undefined {
-  if (state.todos.length === 0 && state.changedFiles.length === 0 && state.branch === undefined) return undefined;
+  if (state.todos.length === 0 && state.changedFiles.length === 0 && state.branch === undefined)
+    return undefined;
   const lines = [
     `${REMINDER_PREFIX} Context from the harness, not a message from the user.`,
     `Time: ${new Date(state.nowMs).toISOString()}`,
     ...(state.branch !== undefined ? [`Git branch: ${state.branch}`] : []),
-    ...(state.todos.length > 0 ? [`Todo list (keep it current with write_todos): ${renderTodos(state.todos)}`] : []),
-    ...(state.changedFiles.length > 0 ? [`Files changed in this session: ${state.changedFiles.slice(-30).join(', ')}${state.changedFiles.length > 30 ? ` (and ${state.changedFiles.length - 30} more)` : ''}`] : []),
+    ...(state.todos.length > 0
+      ? [`Todo list (keep it current with write_todos): ${renderTodos(state.todos)}`]
+      : []),
+    ...(state.changedFiles.length > 0
+      ? [
+          `Files changed in this session: ${state.changedFiles.slice(-30).join(', ')}${state.changedFiles.length > 30 ? ` (and ${state.changedFiles.length - 30} more)` : ''}`,
+        ]
+      : []),
   ];
   return { role: 'user', content: lines.join('\n') };
 }

@@ -22,7 +22,12 @@ export interface RepairReport {
 
 /** True when nothing was changed. */
 export function repairIsEmpty(report: RepairReport): boolean {
-  return report.dropped.length === 0 && report.inserted.length === 0 && report.argumentsReplaced.length === 0 && report.reordered === 0;
+  return (
+    report.dropped.length === 0 &&
+    report.inserted.length === 0 &&
+    report.argumentsReplaced.length === 0 &&
+    report.reordered === 0
+  );
 }
 
 function isObjectText(text: string): boolean {
@@ -45,7 +50,13 @@ export function interruptedResult(call: WireToolCall, byUser: boolean): ToolMess
   return {
     role: 'tool',
     tool_call_id: call.id,
-    content: resultToModelText(failure(call.function.name, 'interrupted', `${why}; it may have partly run, so check its effects before you repeat it`)),
+    content: resultToModelText(
+      failure(
+        call.function.name,
+        'interrupted',
+        `${why}; it may have partly run, so check its effects before you repeat it`,
+      ),
+    ),
   };
 }
 
@@ -54,14 +65,21 @@ export function interruptedResult(call: WireToolCall, byUser: boolean): ToolMess
  * interrupted (session `interrupt` events), which changes the synthetic message's wording.
  * Returns the input array itself when nothing needed repair.
  */
-export function repairTranscript(messages: readonly ChatMessage[], interruptedByUser: ReadonlySet<string> = new Set()): { messages: ChatMessage[]; report: RepairReport } {
+export function repairTranscript(
+  messages: readonly ChatMessage[],
+  interruptedByUser: ReadonlySet<string> = new Set(),
+): { messages: ChatMessage[]; report: RepairReport } {
   const report: RepairReport = { dropped: [], inserted: [], argumentsReplaced: [], reordered: 0 };
   const out: ChatMessage[] = [];
   let i = 0;
   while (i < messages.length) {
     const message = messages[i]!;
     if (message.role === 'tool') {
-      report.dropped.push({ index: i, toolCallId: message.tool_call_id, reason: 'it does not answer a call of the assistant message right before it' });
+      report.dropped.push({
+        index: i,
+        toolCallId: message.tool_call_id,
+        reason: 'it does not answer a call of the assistant message right before it',
+      });
       i += 1;
       continue;
     }
@@ -99,7 +117,12 @@ export function repairTranscript(messages: readonly ChatMessage[], interruptedBy
       position += 1;
     }
     run.forEach((r, k) => {
-      if (!used.has(k)) report.dropped.push({ index: i + 1 + k, toolCallId: r.tool_call_id, reason: 'a second result for the call, or not a call of the assistant message right before it' });
+      if (!used.has(k))
+        report.dropped.push({
+          index: i + 1 + k,
+          toolCallId: r.tool_call_id,
+          reason: 'a second result for the call, or not a call of the assistant message right before it',
+        });
     });
     i = end;
   }

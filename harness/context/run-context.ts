@@ -11,9 +11,8 @@ import type { HarnessDeps } from '../deps.ts';
 import type { HarnessEvent, RunStartEvent, UnstampedEvent } from '../events.ts';
 import type { RunResult } from '../ledger.ts';
 import type { RunOptions } from '../loop/run.ts';
-import type { ChatMessage, ModelRequest, ToolSchema } from '../model/types.ts';
+import type { ChatMessage, ToolSchema } from '../model/types.ts';
 import { rootScope } from '../policy/child-policy.ts';
-import type { TaintState } from '../policy/taint.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { RunServices } from '../memory/services.ts';
 import { ignoreFolder, SessionStore, type SessionWriter } from '../memory/session-store.ts';
@@ -52,12 +51,22 @@ export interface RunContext {
   /** Extra fields of `run_start`. */
   runStart: { session?: SessionStart };
   /** Fields for the dispatcher. */
-  dispatch: { services: RunServices; shapeOutput: (text: string, call: { callId: string; tool: string; fullText?: string }) => Promise<string> };
+  dispatch: {
+    services: RunServices;
+    shapeOutput: (text: string, call: { callId: string; tool: string; fullText?: string }) => Promise<string>;
+  };
   /**
    * Runs the context stage on `messages` (changed in place when a layer rewrites them) and
    * returns the messages of the request, or the stop when nothing more can be removed.
    */
-  prepare(messages: ChatMessage[], call: { tools?: ToolSchema[]; summarize?: (request: ChatMessage[]) => Promise<string | undefined> }): Promise<{ messages: ChatMessage[]; tokens: number; stop?: { reason: 'context_overflow'; detail: string } }>;
+  prepare(
+    messages: ChatMessage[],
+    call: { tools?: ToolSchema[]; summarize?: (request: ChatMessage[]) => Promise<string | undefined> },
+  ): Promise<{
+    messages: ChatMessage[];
+    tokens: number;
+    stop?: { reason: 'context_overflow'; detail: string };
+  }>;
   /** Appends what the session has not recorded yet and waits for the writes. @throws the first write error. */
   finish(messages: readonly ChatMessage[]): Promise<void>;
 }
@@ -97,14 +106,34 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
   const todos = memory.todos ?? new TodoStore(loaded?.todos ?? []);
   const w = writer;
   const unsubscribe = w ? todos.onChange((list) => void w.todos(list)) : () => undefined;
-  const mayReadSkills = registry.get('read_skill') !== undefined && (options.allowedTools ?? registry.names()).includes('read_skill');
-  const skills = memory.skills ?? (mayReadSkills ? await discoverSkills({ workspace: options.workspace, ...(memory.userHome ? { userHome: memory.userHome } : {}) }) : new SkillCatalog());
+  const mayReadSkills =
+    registry.get('read_skill') !== undefined &&
+    (options.allowedTools ?? registry.names()).includes('read_skill');
+  const skills =
+    memory.skills ??
+    (mayReadSkills
+      ? await discoverSkills({
+          workspace: options.workspace,
+          ...(memory.userHome ? { userHome: memory.userHome } : {}),
+        })
+      : new SkillCatalog());
 
   let initialMessages: ChatMessage[] | undefined;
-  if (loaded) initialMessages = [...loaded.messages, ...(options.task ? [{ role: 'user' as const, content: options.task }] : [])];
-  else if (!(options.initialMessages && options.initialMessages.length > 0) && mayReadSkills && skills.skills.length > 0) {
+  if (loaded)
+    initialMessages = [
+      ...loaded.messages,
+      ...(options.task ? [{ role: 'user' as const, content: options.task }] : []),
+    ];
+  else if (
+    !(options.initialMessages && options.initialMessages.length > 0) &&
+    mayReadSkills &&
+    skills.skills.length > 0
+  ) {
     const prompt = [config.systemPrompt, skills.promptBlock()].filter(Boolean).join('\n\n');
-    initialMessages = [{ role: 'system', content: prompt }, { role: 'user', content: options.task }];
+    initialMessages = [
+      { role: 'system', content: prompt },
+      { role: 'user', content: options.task },
+    ];
   }
 
   const link: SubagentLink = memory.subagent ?? {
@@ -118,7 +147,20 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
     skills,
     spawnSubagent: (description, call) =>
       spawnSubagent(
-        { config, registry, model: options.model, sandbox: options.sandbox, workspace: options.workspace, deps, link, skills, events: args.events, emit: args.emit, state: args.state, run: args.run },
+        {
+          config,
+          registry,
+          model: options.model,
+          sandbox: options.sandbox,
+          workspace: options.workspace,
+          deps,
+          link,
+          skills,
+          events: args.events,
+          emit: args.emit,
+          state: args.state,
+          run: args.run,
+        },
         description,
         call,
       ),
@@ -126,21 +168,42 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
 
   const spillFolder = path.join(config.context.spillDir, writer?.id ?? runId);
   let spillReady = false;
-  const shape = async (text: string, call: { callId: string; tool: string; fullText?: string }): Promise<string> => {
+  const shape = async (
+    text: string,
+    call: { callId: string; tool: string; fullText?: string },
+  ): Promise<string> => {
     if (call.fullText !== undefined && call.fullText.length > text.length && config.context.layers.spill) {
       // The tool shaped its own output (a command's head and tail): keep the whole of it for paging.
-      const kept = await spillWhole(call.fullText, { sandbox: options.sandbox, workspace: options.workspace, folder: spillFolder, callId: call.callId });
+      const kept = await spillWhole(call.fullText, {
+        sandbox: options.sandbox,
+        workspace: options.workspace,
+        folder: spillFolder,
+        callId: call.callId,
+      });
       if (kept) {
         if (!spillReady) {
           spillReady = true;
           await ignoreFolder(path.join(options.workspace, spillFolder)).catch(() => undefined);
         }
-        args.emit({ type: 'compaction', layer: 'spill', trigger: 'auto', callId: call.callId, beforeTokens: approxTokens(call.fullText), afterTokens: approxTokens(text), detail: `${call.tool} output of ${call.fullText.length} characters shaped by the tool; full output in ${kept}`, artifact: kept });
+        args.emit({
+          type: 'compaction',
+          layer: 'spill',
+          trigger: 'auto',
+          callId: call.callId,
+          beforeTokens: approxTokens(call.fullText),
+          afterTokens: approxTokens(text),
+          detail: `${call.tool} output of ${call.fullText.length} characters shaped by the tool; full output in ${kept}`,
+          artifact: kept,
+        });
         text = `${text}
 [the full output (${call.fullText.length} characters) is saved in ${kept}: page through it with read_file (offset/limit)]`;
       }
     }
-    const shaped = await shapeOutput(text, { config, callId: call.callId, spill: { sandbox: options.sandbox, workspace: options.workspace, folder: spillFolder } });
+    const shaped = await shapeOutput(text, {
+      config,
+      callId: call.callId,
+      spill: { sandbox: options.sandbox, workspace: options.workspace, folder: spillFolder },
+    });
     if (shaped.spillFile && !spillReady) {
       spillReady = true;
       await ignoreFolder(path.join(options.workspace, spillFolder)).catch(() => undefined);
@@ -175,11 +238,22 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
         const r = repaired.report;
         const parts = [
           ...r.inserted.map((i) => `interrupted result inserted for ${i.afterCallId}`),
-          ...r.dropped.map((d) => `tool message for ${d.toolCallId} at index ${d.index} dropped (${d.reason})`),
-          ...(r.argumentsReplaced.length > 0 ? [`arguments of ${r.argumentsReplaced.join(', ')} replayed as {}`] : []),
+          ...r.dropped.map(
+            (d) => `tool message for ${d.toolCallId} at index ${d.index} dropped (${d.reason})`,
+          ),
+          ...(r.argumentsReplaced.length > 0
+            ? [`arguments of ${r.argumentsReplaced.join(', ')} replayed as {}`]
+            : []),
           ...(r.reordered > 0 ? [`${r.reordered} results put in call order`] : []),
         ];
-        args.emit({ type: 'compaction', layer: 'repair', trigger: 'auto', beforeTokens: before, afterTokens: countRequest({ messages }), detail: `transcript repaired: ${parts.join('; ')}` });
+        args.emit({
+          type: 'compaction',
+          layer: 'repair',
+          trigger: 'auto',
+          beforeTokens: before,
+          afterTokens: countRequest({ messages }),
+          detail: `transcript repaired: ${parts.join('; ')}`,
+        });
       }
     }
     pins.observeMessages(messages);
@@ -189,7 +263,12 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
     const layers = config.context.layers;
     const list = todos.list();
     const reminder = layers.reminder
-      ? buildReminder({ nowMs: deps.now(), todos: list, changedFiles: [...pins.changed], ...(await branchOf()) })
+      ? buildReminder({
+          nowMs: deps.now(),
+          todos: list,
+          changedFiles: [...pins.changed],
+          ...(await branchOf()),
+        })
       : undefined;
     const out = await prepareContext({
       history: messages,
@@ -207,12 +286,25 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
       pins.markSeen(messages);
       const summary = out.actions.filter((a) => a.layer === 'summary').at(-1);
       if (writer) {
-        if (summary) void writer.compacted(messages, { layer: 'summary', beforeTokens: summary.beforeTokens, afterTokens: summary.afterTokens });
+        if (summary)
+          void writer.compacted(messages, {
+            layer: 'summary',
+            beforeTokens: summary.beforeTokens,
+            afterTokens: summary.afterTokens,
+          });
         else writer.markKnown(messages);
       }
     }
     for (const action of out.actions)
-      args.emit({ type: 'compaction', layer: action.layer, trigger: action.trigger, beforeTokens: action.beforeTokens, afterTokens: action.afterTokens, detail: action.detail, ...(action.pinned ? { pinned: action.pinned } : {}) });
+      args.emit({
+        type: 'compaction',
+        layer: action.layer,
+        trigger: action.trigger,
+        beforeTokens: action.beforeTokens,
+        afterTokens: action.afterTokens,
+        detail: action.detail,
+        ...(action.pinned ? { pinned: action.pinned } : {}),
+      });
     return { messages: out.messages, tokens: out.tokens, ...(out.stop ? { stop: out.stop } : {}) };
   };
 

@@ -13,8 +13,11 @@ describe('capOutput', () => {
     expect(cut).toBe(900);
     expect(capped.startsWith(text.slice(0, 70))).toBe(true);
     expect(capped.endsWith(text.slice(-30))).toBe(true);
-    expect(capped).toContain('[… 900 characters elided of 1000; narrow the request (offset/limit, a pattern) to see them …]');
-    const marker = '\n[… 900 characters elided of 1000; narrow the request (offset/limit, a pattern) to see them …]\n';
+    expect(capped).toContain(
+      '[… 900 characters elided of 1000; narrow the request (offset/limit, a pattern) to see them …]',
+    );
+    const marker =
+      '\n[… 900 characters elided of 1000; narrow the request (offset/limit, a pattern) to see them …]\n';
     expect(capped.length).toBe(100 + marker.length);
     expect(capped.replace(/\n\[…[^\]]*\]\n/, '')).toBe(text.slice(0, 70) + text.slice(-30));
   });

@@ -39,11 +39,15 @@ describe('spill of outputs a tool shaped itself (bash head and tail)', () => {
   it('writes no spill file when the output was not cut', async () => {
     const { ws, dispose: d } = tempWorkspace();
     dispose = d;
-    const result = await runScript(ws, [{ tool_calls: [{ id: 'b1', name: 'bash', arguments: { command: 'echo short' } }] }, { content: 'ok' }], {
-      tools,
-      sandbox: new LocalSandbox({ allowExec: true }),
-      config: { sandbox: { kind: 'none' }, permissions: { mode: 'auto' } },
-    });
+    const result = await runScript(
+      ws,
+      [{ tool_calls: [{ id: 'b1', name: 'bash', arguments: { command: 'echo short' } }] }, { content: 'ok' }],
+      {
+        tools,
+        sandbox: new LocalSandbox({ allowExec: true }),
+        config: { sandbox: { kind: 'none' }, permissions: { mode: 'auto' } },
+      },
+    );
     expect(toolResult(result, 'b1').content).not.toMatch(/saved in/);
     expect(result.events.some((e) => e.type === 'compaction')).toBe(false);
   });

@@ -21,13 +21,23 @@ const npmTest = `${Array.from({ length: 20_000 }, (_, i) => `PASS src/mod${i + 1
 describe('shapeOutput: cap and spill', () => {
   it('D03: keeps head and tail within the window-relative cap, says what was cut and where the full output is', async () => {
     const cfg = config({ context: { windowTokens: 32_000, toolOutputMaxShare: 0.125 } });
-    const shaped = await shapeOutput(npmTest, { config: cfg, callId: 'call_big1', spill: { sandbox: new LocalSandbox({ allowExec: false }), workspace: ws, folder: '.harness-bench/spill/run_0001' } });
+    const shaped = await shapeOutput(npmTest, {
+      config: cfg,
+      callId: 'call_big1',
+      spill: {
+        sandbox: new LocalSandbox({ allowExec: false }),
+        workspace: ws,
+        folder: '.harness-bench/spill/run_0001',
+      },
+    });
     expect(outputTokenCap(cfg)).toBe(4000);
     expect(countText(shaped.text)).toBeLessThanOrEqual(4000);
     expect(shaped.keptTokens).toBeLessThanOrEqual(4000);
     expect(shaped.text).toContain('output truncated');
     expect(shaped.text).toMatch(/\(20,002 lines, [\d,]+ bytes, ~[\d,]+ tokens in all\)/);
-    expect(shaped.text).toContain('full output saved in .harness-bench/spill/run_0001/call_big1.txt: page through it with read_file');
+    expect(shaped.text).toContain(
+      'full output saved in .harness-bench/spill/run_0001/call_big1.txt: page through it with read_file',
+    );
     expect(shaped.text).toContain('FAIL src/cache.test.ts > evicts oldest entry');
     expect(shaped.text.startsWith('PASS src/mod1.test.ts\n')).toBe(true);
     expect(shaped.spillFile).toBe('.harness-bench/spill/run_0001/call_big1.txt');
@@ -40,7 +50,11 @@ describe('shapeOutput: cap and spill', () => {
   });
 
   it('the character cap counts the marker; without the spill layer the marker says how to narrow the request', async () => {
-    const shaped = await shapeOutput('x'.repeat(5000), { config: config({ context: { toolOutputMaxChars: 600, layers: { spill: false } } }), callId: 'c', spill: { sandbox: new LocalSandbox({ allowExec: false }), workspace: ws, folder: 'sp' } });
+    const shaped = await shapeOutput('x'.repeat(5000), {
+      config: config({ context: { toolOutputMaxChars: 600, layers: { spill: false } } }),
+      callId: 'c',
+      spill: { sandbox: new LocalSandbox({ allowExec: false }), workspace: ws, folder: 'sp' },
+    });
     expect(shaped.text.length).toBeLessThanOrEqual(620);
     expect(shaped.text).toContain('characters elided of 5000');
     expect(shaped.text).toContain('narrow the request');
@@ -57,8 +71,15 @@ describe('shapeOutput: cap and spill', () => {
   });
 
   it('a spill write that fails falls back to the plain cap and says so', async () => {
-    const broken = { ...new LocalSandbox({ allowExec: false }), writeFile: async () => Promise.reject(new Error('read-only file system')) } as unknown as Sandbox;
-    const shaped = await shapeOutput(npmTest, { config: config(), callId: 'c', spill: { sandbox: broken, workspace: ws, folder: 'sp' } });
+    const broken = {
+      ...new LocalSandbox({ allowExec: false }),
+      writeFile: async () => Promise.reject(new Error('read-only file system')),
+    } as unknown as Sandbox;
+    const shaped = await shapeOutput(npmTest, {
+      config: config(),
+      callId: 'c',
+      spill: { sandbox: broken, workspace: ws, folder: 'sp' },
+    });
     expect(shaped.spillFile).toBeUndefined();
     expect(shaped.text).toContain('the full output could not be saved: read-only file system');
   });

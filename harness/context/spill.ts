@@ -36,7 +36,9 @@ export interface SpillTarget {
 /** The largest output in tokens the cap layer lets through, or `Infinity` when the layer is off. */
 export function outputTokenCap(config: HarnessConfig): number {
   const { context } = config;
-  return context.layers.cap ? Math.max(64, Math.floor(context.toolOutputMaxShare * context.windowTokens)) : Number.POSITIVE_INFINITY;
+  return context.layers.cap
+    ? Math.max(64, Math.floor(context.toolOutputMaxShare * context.windowTokens))
+    : Number.POSITIVE_INFINITY;
 }
 
 function lineCount(text: string): number {
@@ -78,12 +80,16 @@ export function spillFileName(callId: string): string {
  * spill layer is on and a target is given; a failed write falls back to the plain cap and says
  * so. Never throws for a write failure.
  */
-export async function shapeOutput(text: string, options: { config: HarnessConfig; callId: string; spill?: SpillTarget }): Promise<ShapedOutput> {
+export async function shapeOutput(
+  text: string,
+  options: { config: HarnessConfig; callId: string; spill?: SpillTarget },
+): Promise<ShapedOutput> {
   const { config } = options;
   const maxChars = config.context.toolOutputMaxChars;
   const tokenCap = outputTokenCap(config);
   if (text.length <= maxChars) {
-    if (!Number.isFinite(tokenCap) || Buffer.byteLength(text, 'utf8') <= tokenCap) return { text, cut: 0, totalTokens: -1, keptTokens: -1 };
+    if (!Number.isFinite(tokenCap) || Buffer.byteLength(text, 'utf8') <= tokenCap)
+      return { text, cut: 0, totalTokens: -1, keptTokens: -1 };
     const tokens = countText(text);
     if (tokens <= tokenCap) return { text, cut: 0, totalTokens: tokens, keptTokens: tokens };
   }
@@ -93,7 +99,10 @@ export async function shapeOutput(text: string, options: { config: HarnessConfig
   let spillFile: string | undefined;
   let spillNote = '';
   if (config.context.layers.spill && options.spill) {
-    const relative = path.posix.join(options.spill.folder.split(path.sep).join('/'), spillFileName(options.callId));
+    const relative = path.posix.join(
+      options.spill.folder.split(path.sep).join('/'),
+      spillFileName(options.callId),
+    );
     try {
       await options.spill.sandbox.writeFile(path.join(options.spill.workspace, relative), text);
       spillFile = relative;
@@ -105,7 +114,11 @@ export async function shapeOutput(text: string, options: { config: HarnessConfig
   const markerRoom = 260 + (spillFile?.length ?? 0) + spillNote.length;
   let budget = Math.max(
     Math.min(100, text.length),
-    Math.min(maxChars - markerRoom, Math.floor(text.length * 0.8), Number.isFinite(tokenCap) ? (tokenCap - 100) * 3 : maxChars),
+    Math.min(
+      maxChars - markerRoom,
+      Math.floor(text.length * 0.8),
+      Number.isFinite(tokenCap) ? (tokenCap - 100) * 3 : maxChars,
+    ),
   );
   for (let attempt = 0; ; attempt += 1) {
     const { head, tail } = headAndTail(text, budget);
@@ -127,14 +140,20 @@ export async function shapeOutput(text: string, options: { config: HarnessConfig
  * session ends; until then they stay, so the model can page through them in later turns.
  */
 export async function removeSpill(workspace: string, config: HarnessConfig, id: string): Promise<void> {
-  await rm(path.join(workspace, config.context.spillDir, spillFileName(id).replace(/\.txt$/, '')), { recursive: true, force: true });
+  await rm(path.join(workspace, config.context.spillDir, spillFileName(id).replace(/\.txt$/, '')), {
+    recursive: true,
+    force: true,
+  });
 }
 
 /**
  * Saves a whole output the tool already shaped (a command's head and tail) in the spill folder.
  * @returns the workspace-relative path of the file, or `undefined` when it could not be written.
  */
-export async function spillWhole(text: string, target: SpillTarget & { callId: string }): Promise<string | undefined> {
+export async function spillWhole(
+  text: string,
+  target: SpillTarget & { callId: string },
+): Promise<string | undefined> {
   const relative = path.posix.join(target.folder.split(path.sep).join('/'), spillFileName(target.callId));
   try {
     await target.sandbox.writeFile(path.join(target.workspace, relative), text);

@@ -2,31 +2,59 @@ import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../model/types.ts';
 import { countMessage, countRequest, countText, TOKENS_PER_MESSAGE, usageOf } from './tokens.ts';
 
-const request: ModelRequest = { model: 'm', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hello world' }] };
+const request: ModelRequest = {
+  model: 'm',
+  messages: [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'hello world' },
+  ],
+};
 
 describe('token accounting', () => {
   it('counts text with the tokenizer and messages with their overhead', () => {
     expect(countText('')).toBe(0);
     expect(countText('hello world')).toBe(2);
     expect(countMessage({ role: 'user', content: 'hello world' })).toBe(2 + TOKENS_PER_MESSAGE);
-    const withCalls = countMessage({ role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }] });
+    const withCalls = countMessage({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'a', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }],
+    });
     expect(withCalls).toBeGreaterThan(TOKENS_PER_MESSAGE + 3);
   });
 
   it('counts a request as messages plus tool schemas', () => {
     const base = countRequest(request);
     expect(base).toBe(3 + countMessage(request.messages[0]!) + countMessage(request.messages[1]!));
-    const tool = { type: 'function' as const, function: { name: 'read_file', parameters: { type: 'object' } } };
+    const tool = {
+      type: 'function' as const,
+      function: { name: 'read_file', parameters: { type: 'object' } },
+    };
     expect(countRequest({ ...request, tools: [tool] })).toBe(base + countText(JSON.stringify(tool)));
   });
 
   it('uses the provider usage when reported, the tokenizer otherwise', () => {
-    const reported = usageOf(request, { content: 'hi', toolCalls: [], finishReason: 'stop', usage: { prompt_tokens: 4000, completion_tokens: 200 } });
+    const reported = usageOf(request, {
+      content: 'hi',
+      toolCalls: [],
+      finishReason: 'stop',
+      usage: { prompt_tokens: 4000, completion_tokens: 200 },
+    });
     expect(reported).toEqual({ promptTokens: 4000, completionTokens: 200, source: 'reported' });
-    const estimated = usageOf(request, { content: 'hello world', toolCalls: [{ function: { name: 'read_file', arguments: { path: 'a' } } }], finishReason: 'stop' }, 77);
+    const estimated = usageOf(
+      request,
+      {
+        content: 'hello world',
+        toolCalls: [{ function: { name: 'read_file', arguments: { path: 'a' } } }],
+        finishReason: 'stop',
+      },
+      77,
+    );
     expect(estimated.source).toBe('estimated');
     expect(estimated.promptTokens).toBe(77);
     expect(estimated.completionTokens).toBe(2 + countText('read_file') + countText('{"path":"a"}'));
-    expect(usageOf(request, { content: null, toolCalls: [], finishReason: 'stop' }).promptTokens).toBe(countRequest(request));
+    expect(usageOf(request, { content: null, toolCalls: [], finishReason: 'stop' }).promptTokens).toBe(
+      countRequest(request),
+    );
   });
 });

@@ -22,7 +22,8 @@ export function countMessage(message: ChatMessage): number {
   if (cached !== undefined) return cached;
   let tokens = TOKENS_PER_MESSAGE + countText(message.content ?? '');
   if (message.role === 'assistant' && message.tool_calls)
-    for (const call of message.tool_calls) tokens += countText(call.function.name) + countText(call.function.arguments) + 3;
+    for (const call of message.tool_calls)
+      tokens += countText(call.function.name) + countText(call.function.arguments) + 3;
   cache.set(message, tokens);
   return tokens;
 }
@@ -45,19 +46,37 @@ export function countRequest(request: Pick<ModelRequest, 'messages' | 'tools'>):
 }
 
 /** Usage of one turn: reported numbers when the provider gave them, else the tokenizer's. */
-export function usageOf(request: Pick<ModelRequest, 'messages' | 'tools'>, response: ModelResponse, requestTokens?: number): Usage {
+export function usageOf(
+  request: Pick<ModelRequest, 'messages' | 'tools'>,
+  response: ModelResponse,
+  requestTokens?: number,
+): Usage {
   const reported = response.usage;
-  if (reported && typeof reported.prompt_tokens === 'number' && typeof reported.completion_tokens === 'number')
-    return { promptTokens: reported.prompt_tokens, completionTokens: reported.completion_tokens, source: 'reported' };
+  if (
+    reported &&
+    typeof reported.prompt_tokens === 'number' &&
+    typeof reported.completion_tokens === 'number'
+  )
+    return {
+      promptTokens: reported.prompt_tokens,
+      completionTokens: reported.completion_tokens,
+      source: 'reported',
+    };
   let completion = countText(response.content ?? '');
   for (const call of response.toolCalls) {
     const fn = call.function ?? {};
     completion += countText(typeof fn.name === 'string' ? fn.name : '');
-    completion += countText(typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? ''));
+    completion += countText(
+      typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? ''),
+    );
   }
   return {
-    promptTokens: typeof reported?.prompt_tokens === 'number' ? reported.prompt_tokens : (requestTokens ?? countRequest(request)),
-    completionTokens: typeof reported?.completion_tokens === 'number' ? reported.completion_tokens : completion,
+    promptTokens:
+      typeof reported?.prompt_tokens === 'number'
+        ? reported.prompt_tokens
+        : (requestTokens ?? countRequest(request)),
+    completionTokens:
+      typeof reported?.completion_tokens === 'number' ? reported.completion_tokens : completion,
     source: 'estimated',
   };
 }

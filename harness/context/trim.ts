@@ -16,10 +16,17 @@ export const STUB_MIN_TOKENS = 80;
 
 const SPILL_PATH = /full output saved in (\S+?):/;
 
-function stubText(message: ToolMessage, tool: string | undefined, args: string | undefined, tokens: number): string {
+function stubText(
+  message: ToolMessage,
+  tool: string | undefined,
+  args: string | undefined,
+  tokens: number,
+): string {
   const spilled = SPILL_PATH.exec(message.content)?.[1];
   const call = `${tool ?? 'tool'}${args ? ` ${args.length > 200 ? `${args.slice(0, 200)}…` : args}` : ''}`;
-  const again = spilled ? `the full output is still in ${spilled} (read it with read_file)` : 'call the tool again if you still need it';
+  const again = spilled
+    ? `the full output is still in ${spilled} (read it with read_file)`
+    : 'call the tool again if you still need it';
   return `${STUB_PREFIX} to save context: the result of ${call} (${tokens} tokens); ${again}.]`;
 }
 
@@ -28,7 +35,10 @@ function stubText(message: ToolMessage, tool: string | undefined, args: string |
  * `keepRecentGroups` turn groups and the head are never touched; stubs are not stubbed again.
  * @returns the new history (the same array when nothing changed), stubs made and tokens freed.
  */
-export function stubOldOutputs(history: readonly ChatMessage[], options: { toFree: number; keepRecentGroups: number }): { history: ChatMessage[]; stubbed: number; freed: number } {
+export function stubOldOutputs(
+  history: readonly ChatMessage[],
+  options: { toFree: number; keepRecentGroups: number },
+): { history: ChatMessage[]; stubbed: number; freed: number } {
   const groups = turnGroups(history, headLength(history));
   const last = Math.max(0, groups.length - options.keepRecentGroups);
   let out: ChatMessage[] | undefined;
@@ -44,7 +54,11 @@ export function stubOldOutputs(history: readonly ChatMessage[], options: { toFre
       const tokens = countMessage(message);
       if (tokens <= STUB_MIN_TOKENS) continue;
       const call = calls.find((c) => c.id === message.tool_call_id);
-      const stub: ToolMessage = { role: 'tool', tool_call_id: message.tool_call_id, content: stubText(message, call?.function.name, call?.function.arguments, tokens) };
+      const stub: ToolMessage = {
+        role: 'tool',
+        tool_call_id: message.tool_call_id,
+        content: stubText(message, call?.function.name, call?.function.arguments, tokens),
+      };
       const saved = tokens - countMessage(stub);
       if (saved <= 0) continue;
       out ??= [...history];
@@ -61,7 +75,10 @@ export function stubOldOutputs(history: readonly ChatMessage[], options: { toFre
  * at least the last `keepRecentGroups` groups.
  * @returns the new history (the same array when nothing changed), groups and tokens removed.
  */
-export function dropOldGroups(history: readonly ChatMessage[], options: { toFree: number; keepRecentGroups: number }): { history: ChatMessage[]; dropped: number; freed: number } {
+export function dropOldGroups(
+  history: readonly ChatMessage[],
+  options: { toFree: number; keepRecentGroups: number },
+): { history: ChatMessage[]; dropped: number; freed: number } {
   const headEnd = headLength(history);
   const groups = turnGroups(history, headEnd);
   const removable = Math.max(0, groups.length - Math.max(1, options.keepRecentGroups));
@@ -73,5 +90,9 @@ export function dropOldGroups(history: readonly ChatMessage[], options: { toFree
     dropped += 1;
   }
   if (dropped === 0) return { history: history as ChatMessage[], dropped: 0, freed: 0 };
-  return { history: [...history.slice(0, headEnd), ...history.slice(groups[dropped]!.start)], dropped, freed };
+  return {
+    history: [...history.slice(0, headEnd), ...history.slice(groups[dropped]!.start)],
+    dropped,
+    freed,
+  };
 }

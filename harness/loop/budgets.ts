@@ -33,14 +33,44 @@ export function checkBudgets(config: HarnessConfig, usage: BudgetUsage): BudgetS
   const { limits } = config;
   const tokens = usage.promptTokens + usage.completionTokens;
   if (usage.elapsedMs >= limits.maxWallMs)
-    return { reason: 'time_budget_exceeded', budget: 'wallMs', used: usage.elapsedMs, limit: limits.maxWallMs, detail: `${usage.elapsedMs} ms of ${limits.maxWallMs} ms` };
+    return {
+      reason: 'time_budget_exceeded',
+      budget: 'wallMs',
+      used: usage.elapsedMs,
+      limit: limits.maxWallMs,
+      detail: `${usage.elapsedMs} ms of ${limits.maxWallMs} ms`,
+    };
   if (usage.costUsd >= limits.maxCostUsd)
-    return { reason: 'cost_budget_exceeded', budget: 'costUsd', used: usage.costUsd, limit: limits.maxCostUsd, detail: `$${usage.costUsd.toFixed(4)} of $${limits.maxCostUsd}` };
+    return {
+      reason: 'cost_budget_exceeded',
+      budget: 'costUsd',
+      used: usage.costUsd,
+      limit: limits.maxCostUsd,
+      detail: `$${usage.costUsd.toFixed(4)} of $${limits.maxCostUsd}`,
+    };
   if (tokens >= limits.maxTokens)
-    return { reason: 'token_budget_exceeded', budget: 'tokens', used: tokens, limit: limits.maxTokens, detail: `${tokens} tokens of ${limits.maxTokens}` };
+    return {
+      reason: 'token_budget_exceeded',
+      budget: 'tokens',
+      used: tokens,
+      limit: limits.maxTokens,
+      detail: `${tokens} tokens of ${limits.maxTokens}`,
+    };
   if (usage.toolCalls >= limits.maxToolCalls)
-    return { reason: 'tool_budget_exceeded', budget: 'toolCalls', used: usage.toolCalls, limit: limits.maxToolCalls, detail: `${usage.toolCalls} tool calls of ${limits.maxToolCalls}` };
+    return {
+      reason: 'tool_budget_exceeded',
+      budget: 'toolCalls',
+      used: usage.toolCalls,
+      limit: limits.maxToolCalls,
+      detail: `${usage.toolCalls} tool calls of ${limits.maxToolCalls}`,
+    };
   if (usage.turns >= limits.maxTurns)
-    return { reason: 'max_turns', budget: 'turns', used: usage.turns, limit: limits.maxTurns, detail: `${usage.turns} turns of ${limits.maxTurns}` };
+    return {
+      reason: 'max_turns',
+      budget: 'turns',
+      used: usage.turns,
+      limit: limits.maxTurns,
+      detail: `${usage.turns} turns of ${limits.maxTurns}`,
+    };
   return undefined;
 }

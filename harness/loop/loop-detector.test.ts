@@ -13,19 +13,26 @@ function play(detector: LoopDetector, calls: [key: string, outcome: string][]): 
 describe('LoopDetector', () => {
   it('runs the first warnAt-1 identical calls, warns at warnAt and stops at stopAt', () => {
     const detector = new LoopDetector({ warnAt: 4, stopAt: 5 });
-    expect(play(detector, Array.from({ length: 6 }, () => ['bash\0{"command":"cat notes.txt"}', 'ok:hello'] as [string, string]))).toEqual([
-      'run',
-      'run',
-      'run',
-      'warn:4',
-      'stop:5',
-      'stop:6',
-    ]);
+    expect(
+      play(
+        detector,
+        Array.from(
+          { length: 6 },
+          () => ['bash\0{"command":"cat notes.txt"}', 'ok:hello'] as [string, string],
+        ),
+      ),
+    ).toEqual(['run', 'run', 'run', 'warn:4', 'stop:5', 'stop:6']);
   });
 
   it('honours other thresholds', () => {
     const detector = new LoopDetector({ warnAt: 2, stopAt: 3 });
-    expect(play(detector, [['k', 'o'], ['k', 'o'], ['k', 'o']])).toEqual(['run', 'warn:2', 'stop:3']);
+    expect(
+      play(detector, [
+        ['k', 'o'],
+        ['k', 'o'],
+        ['k', 'o'],
+      ]),
+    ).toEqual(['run', 'warn:2', 'stop:3']);
   });
 
   it('a changed outcome is progress and resets the count (polling does not trip it)', () => {
@@ -39,7 +46,12 @@ describe('LoopDetector', () => {
       ['status', 'pending 6'],
     ];
     expect(play(detector, polls)).toEqual(['run', 'run', 'run', 'run', 'run', 'run']);
-    expect(play(detector, [['status', 'pending 6'], ['status', 'pending 6']])).toEqual(['run', 'warn:3']);
+    expect(
+      play(detector, [
+        ['status', 'pending 6'],
+        ['status', 'pending 6'],
+      ]),
+    ).toEqual(['run', 'warn:3']);
   });
 
   it('counts per key: A-B-A-B interleaving still reaches the limits for each key', () => {
@@ -51,7 +63,13 @@ describe('LoopDetector', () => {
 
   it('different keys do not share a count', () => {
     const detector = new LoopDetector({ warnAt: 2, stopAt: 3 });
-    expect(play(detector, [['A', 'x'], ['B', 'x'], ['C', 'x']])).toEqual(['run', 'run', 'run']);
+    expect(
+      play(detector, [
+        ['A', 'x'],
+        ['B', 'x'],
+        ['C', 'x'],
+      ]),
+    ).toEqual(['run', 'run', 'run']);
   });
 
   it('record for a key never checked is ignored', () => {

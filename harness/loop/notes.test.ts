@@ -11,7 +11,15 @@ describe('detectTextToolCall', () => {
     expect(detectTextToolCall(content)).toBe(name);
   });
 
-  it.each([null, '', 'The version is 1.2.3.', '{"name": "x"}', '{"arguments": {}}', '{ not json }', 'use {braces} freely'])('finds nothing in %j', (content) => {
+  it.each([
+    null,
+    '',
+    'The version is 1.2.3.',
+    '{"name": "x"}',
+    '{"arguments": {}}',
+    '{ not json }',
+    'use {braces} freely',
+  ])('finds nothing in %j', (content) => {
     expect(detectTextToolCall(content)).toBeUndefined();
   });
 });

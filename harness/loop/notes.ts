@@ -37,7 +37,8 @@ export function detectTextToolCall(content: string | null): string | undefined {
     try {
       const value = JSON.parse(text.slice(start, end + 1)) as Record<string, unknown>;
       const name = value.name ?? (value.function as Record<string, unknown> | undefined)?.name;
-      if (typeof name === 'string' && ('arguments' in value || 'parameters' in value || 'function' in value)) return name;
+      if (typeof name === 'string' && ('arguments' in value || 'parameters' in value || 'function' in value))
+        return name;
     } catch {
       /* not JSON */
     }

@@ -37,7 +37,13 @@ export function testConfig(partial: PartialConfig = {}): HarnessConfig {
 export class InlineModel implements Model {
   readonly name = 'inline';
   readonly requests: ModelRequest[] = [];
-  constructor(private readonly respond: (request: ModelRequest, index: number, signal?: AbortSignal) => ModelResponse | Promise<ModelResponse>) {}
+  constructor(
+    private readonly respond: (
+      request: ModelRequest,
+      index: number,
+      signal?: AbortSignal,
+    ) => ModelResponse | Promise<ModelResponse>,
+  ) {}
   async generate(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
     this.requests.push(request);
     return this.respond(request, this.requests.length - 1, signal);
@@ -55,7 +61,11 @@ export interface RunScriptOptions extends Partial<Omit<RunOptions, 'config' | 'm
 }
 
 /** Runs the harness over a script (or any model) on workspace `ws` with the file tools. */
-export async function runScript(ws: string, script: readonly ScriptedTurn[] | Model, options: RunScriptOptions = {}): Promise<RunResult & { model: Model }> {
+export async function runScript(
+  ws: string,
+  script: readonly ScriptedTurn[] | Model,
+  options: RunScriptOptions = {},
+): Promise<RunResult & { model: Model }> {
   const model = Array.isArray(script) ? new ScriptedModel(script as ScriptedTurn[]) : (script as Model);
   const { config, ...rest } = options;
   const result = await runHarness({
@@ -72,12 +82,20 @@ export async function runScript(ws: string, script: readonly ScriptedTurn[] | Mo
 }
 
 /** The tool message answering `callId`, parsed when it is an error envelope. */
-export function toolResult(result: RunResult, callId: string): { content: string; error?: { type: string; retryable: boolean; message: string } } {
-  const message = result.messages.find((m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool' && m.tool_call_id === callId);
+export function toolResult(
+  result: RunResult,
+  callId: string,
+): { content: string; error?: { type: string; retryable: boolean; message: string } } {
+  const message = result.messages.find(
+    (m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool' && m.tool_call_id === callId,
+  );
   if (!message) throw new Error(`no tool message for ${callId}`);
   try {
-    const parsed = JSON.parse(message.content) as { error?: { type: string; retryable: boolean; message: string } };
-    if (parsed && typeof parsed === 'object' && parsed.error) return { content: message.content, error: parsed.error };
+    const parsed = JSON.parse(message.content) as {
+      error?: { type: string; retryable: boolean; message: string };
+    };
+    if (parsed && typeof parsed === 'object' && parsed.error)
+      return { content: message.content, error: parsed.error };
   } catch {
     /* plain data */
   }
@@ -85,7 +103,8 @@ export function toolResult(result: RunResult, callId: string): { content: string
 }
 
 /** Ids of the calls the ledger says were executed, in order. */
-export const executedIds = (result: RunResult) => result.ledger.calls.filter((c) => c.executed).map((c) => c.callId);
+export const executedIds = (result: RunResult) =>
+  result.ledger.calls.filter((c) => c.executed).map((c) => c.callId);
 
 /**
  * The transcript invariants, on the stored messages and on every request sent:
@@ -99,8 +118,13 @@ export function expectTranscriptInvariants(messages: readonly ChatMessage[]): vo
   for (let i = 0; i < messages.length; i += 1) {
     const message = messages[i]!;
     if (message.role === 'tool') {
-      const previous = messages.slice(0, i).reverse().find((m) => m.role !== 'tool');
-      expect(previous?.role, `tool message ${message.tool_call_id} follows no assistant message`).toBe('assistant');
+      const previous = messages
+        .slice(0, i)
+        .reverse()
+        .find((m) => m.role !== 'tool');
+      expect(previous?.role, `tool message ${message.tool_call_id} follows no assistant message`).toBe(
+        'assistant',
+      );
       continue;
     }
     if (message.role !== 'assistant' || !message.tool_calls) continue;
@@ -110,10 +134,14 @@ export function expectTranscriptInvariants(messages: readonly ChatMessage[]): vo
       ids.add(call.id);
       expect(typeof call.function.arguments).toBe('string');
       const args: unknown = JSON.parse(call.function.arguments);
-      expect(typeof args === 'object' && args !== null && !Array.isArray(args), `arguments of ${call.id} are not a JSON object`).toBe(true);
+      expect(
+        typeof args === 'object' && args !== null && !Array.isArray(args),
+        `arguments of ${call.id} are not a JSON object`,
+      ).toBe(true);
     }
     const following: string[] = [];
-    for (let j = i + 1; j < messages.length && messages[j]!.role === 'tool'; j += 1) following.push((messages[j] as { tool_call_id: string }).tool_call_id);
+    for (let j = i + 1; j < messages.length && messages[j]!.role === 'tool'; j += 1)
+      following.push((messages[j] as { tool_call_id: string }).tool_call_id);
     expect(following, 'tool messages after an assistant message').toEqual(callIds);
   }
 }
@@ -122,17 +150,27 @@ export function expectTranscriptInvariants(messages: readonly ChatMessage[]): vo
 export function expectRunConsistent(result: RunResult): void {
   expect(STOP_REASONS).toContain(result.stopReason);
   expect(result.events.map((e) => e.seq)).toEqual(result.events.map((_, i) => i));
-  for (let i = 1; i < result.events.length; i += 1) expect(result.events[i]!.atMs).toBeGreaterThanOrEqual(result.events[i - 1]!.atMs);
+  for (let i = 1; i < result.events.length; i += 1)
+    expect(result.events[i]!.atMs).toBeGreaterThanOrEqual(result.events[i - 1]!.atMs);
   const ends = result.events.filter((e) => e.type === 'run_end');
   expect(ends).toHaveLength(1);
   expect(result.events.at(-1)!.type).toBe('run_end');
   expect(result.events[0]!.type).toBe('run_start');
-  expect(ends[0]).toMatchObject({ stopReason: result.stopReason, turns: result.usage.turns, toolCalls: result.usage.toolCalls, finalAnswer: result.finalAnswer });
+  expect(ends[0]).toMatchObject({
+    stopReason: result.stopReason,
+    turns: result.usage.turns,
+    toolCalls: result.usage.toolCalls,
+    finalAnswer: result.finalAnswer,
+  });
   expect(result.ledger.stopReason).toBe(result.stopReason);
   expect(result.ledger.turns).toHaveLength(result.usage.modelCalls);
   expect(result.requests).toHaveLength(result.usage.modelCalls);
-  const toolMessages = result.messages.filter((m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool');
-  expect(result.ledger.calls.map((c) => [c.callId, c.content])).toEqual(toolMessages.map((m) => [m.tool_call_id, m.content]));
+  const toolMessages = result.messages.filter(
+    (m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool',
+  );
+  expect(result.ledger.calls.map((c) => [c.callId, c.content])).toEqual(
+    toolMessages.map((m) => [m.tool_call_id, m.content]),
+  );
   const wire = result.messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : []));
   expect(result.ledger.calls.map((c) => c.arguments)).toEqual(wire.map((c) => c.function.arguments));
   expectTranscriptInvariants(result.messages);
@@ -140,7 +178,11 @@ export function expectRunConsistent(result: RunResult): void {
 }
 
 /** A read-effect tool without paths that records its calls and answers with `answer(args)`. */
-export function recordingTool(name: string, answer: (args: Record<string, unknown>, n: number) => string = () => 'ok', extra: Partial<ToolDefinition> = {}): ToolDefinition & { calls: Record<string, unknown>[] } {
+export function recordingTool(
+  name: string,
+  answer: (args: Record<string, unknown>, n: number) => string = () => 'ok',
+  extra: Partial<ToolDefinition> = {},
+): ToolDefinition & { calls: Record<string, unknown>[] } {
   const calls: Record<string, unknown>[] = [];
   return {
     name,

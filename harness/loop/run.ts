@@ -9,7 +9,16 @@ import { countRequest, usageOf } from '../context/tokens.ts';
 import type { HarnessDeps } from '../deps.ts';
 import type { HarnessEvent, UnstampedEvent } from '../events.ts';
 import { buildLedger, type RunResult } from '../ledger.ts';
-import { ModelError, type AssistantMessage, type ChatMessage, type Model, type ModelRequest, type ModelResponse, type ToolSchema, type Usage } from '../model/types.ts';
+import {
+  ModelError,
+  type AssistantMessage,
+  type ChatMessage,
+  type Model,
+  type ModelRequest,
+  type ModelResponse,
+  type ToolSchema,
+  type Usage,
+} from '../model/types.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { assembleCalls } from '../tools/assemble.ts';
 import { dispatchTurn, type DispatchedCall } from '../tools/dispatch.ts';
@@ -83,24 +92,56 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
   const startedMs = deps.now();
   const signal = options.signal ?? new AbortController().signal;
   // Context and memory: session resume, skills, todos, subagents, the context stage (context/run-context.ts).
-  const ctx = await openRunContext({ options, config, deps, registry, runId, events, emit, state: () => ({ totals, counters, requests, taint, startedMs }), run: runHarness });
-  const messages: ChatMessage[] = ctx.initialMessages ?? (options.initialMessages && options.initialMessages.length > 0
-    ? [...options.initialMessages]
-    : [
-        ...(config.systemPrompt ? [{ role: 'system' as const, content: config.systemPrompt }] : []),
-        { role: 'user' as const, content: options.task },
-      ]);
+  const ctx = await openRunContext({
+    options,
+    config,
+    deps,
+    registry,
+    runId,
+    events,
+    emit,
+    state: () => ({ totals, counters, requests, taint, startedMs }),
+    run: runHarness,
+  });
+  const messages: ChatMessage[] =
+    ctx.initialMessages ??
+    (options.initialMessages && options.initialMessages.length > 0
+      ? [...options.initialMessages]
+      : [
+          ...(config.systemPrompt ? [{ role: 'system' as const, content: config.systemPrompt }] : []),
+          { role: 'user' as const, content: options.task },
+        ]);
   const requests: ModelRequest[] = [];
   // Ids of a continued conversation count as used, so a model repeating one gets a fresh id.
-  const usedIds = new Set<string>(messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : [])));
+  const usedIds = new Set<string>(
+    messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : [])),
+  );
   const loop = new LoopDetector(config.loop);
   const counters = { toolCalls: 0 };
   const grants: string[] = options.grants ?? [];
   const taint: TaintState = options.taint ?? { sources: [] };
-  const scope = { taintedBy: taint.sources, ...(options.ancestors ? { ancestors: options.ancestors } : {}), ...(options.notesPath !== undefined ? { notesPath: options.notesPath } : {}), ...(options.allowedTools ? { allowedTools: options.allowedTools } : {}), ...ctx.dispatch };
+  const scope = {
+    taintedBy: taint.sources,
+    ...(options.ancestors ? { ancestors: options.ancestors } : {}),
+    ...(options.notesPath !== undefined ? { notesPath: options.notesPath } : {}),
+    ...(options.allowedTools ? { allowedTools: options.allowedTools } : {}),
+    ...ctx.dispatch,
+  };
   // Content of an untrusted tool that ran (output or error text) taints the rest of the run.
-  const noteTaint = (results: readonly DispatchedCall[]) => recordTaint(taint, results.filter((r) => r.executed).map((r) => registry.get(r.call.name)?.definition), config);
-  const totals = { turns: 0, modelCalls: 0, promptTokens: 0, completionTokens: 0, maxPromptTokens: 0, costUsd: 0 };
+  const noteTaint = (results: readonly DispatchedCall[]) =>
+    recordTaint(
+      taint,
+      results.filter((r) => r.executed).map((r) => registry.get(r.call.name)?.definition),
+      config,
+    );
+  const totals = {
+    turns: 0,
+    modelCalls: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    maxPromptTokens: 0,
+    costUsd: 0,
+  };
   const settings = { ...config.model.settings, ...options.settings };
   const declaredTools = options.toolSchemas ?? registry.schemas();
   let truncatedInRow = 0;
@@ -113,7 +154,10 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
   emit({ type: 'run_start', runId, task, tools: registry.names(), ...ctx.runStart });
 
   /** One model call: a turn, the wrap-up turn, or (`summary` set) a compaction's summarisation request. */
-  const callModel = async (wrapUp: boolean, summary?: ChatMessage[]): Promise<{ response: ModelResponse; usage: Usage } | undefined> => {
+  const callModel = async (
+    wrapUp: boolean,
+    summary?: ChatMessage[],
+  ): Promise<{ response: ModelResponse; usage: Usage } | undefined> => {
     const noTools = wrapUp || summary !== undefined || declaredTools.length === 0;
     let sent = summary;
     let estimated = 0;
@@ -125,7 +169,10 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
         summaryFailed = made === undefined;
         return made ? (made.response.content ?? '') : undefined;
       };
-      const prepared = await ctx.prepare(messages, { ...(noTools ? {} : { tools: declaredTools }), ...(wrapUp ? {} : { summarize }) });
+      const prepared = await ctx.prepare(messages, {
+        ...(noTools ? {} : { tools: declaredTools }),
+        ...(wrapUp ? {} : { summarize }),
+      });
       if (summaryFailed) return undefined;
       sent = prepared.messages;
       estimated = prepared.tokens;
@@ -140,7 +187,10 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
     const turn = totals.modelCalls + 1;
     emit({ type: 'turn_start', turn, wrapUp, requestTokens, ...(summary ? { compaction: true } : {}) });
     if (Math.max(requestTokens, estimated) > config.context.windowTokens) {
-      stop = { reason: 'context_overflow', detail: `request of ${Math.max(requestTokens, estimated)} tokens exceeds the window of ${config.context.windowTokens}` };
+      stop = {
+        reason: 'context_overflow',
+        detail: `request of ${Math.max(requestTokens, estimated)} tokens exceeds the window of ${config.context.windowTokens}`,
+      };
       return undefined;
     }
     requests.push(request);
@@ -150,7 +200,8 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
       const response = await model.generate(request, signal);
       const usage = usageOf(request, response, requestTokens);
       const price = priceFor(config, config.model.name);
-      const costUsd = (usage.promptTokens * price.inputUsdPerMTok + usage.completionTokens * price.outputUsdPerMTok) / 1e6;
+      const costUsd =
+        (usage.promptTokens * price.inputUsdPerMTok + usage.completionTokens * price.outputUsdPerMTok) / 1e6;
       totals.promptTokens += usage.promptTokens;
       totals.completionTokens += usage.completionTokens;
       totals.maxPromptTokens = Math.max(totals.maxPromptTokens, usage.promptTokens);
@@ -169,7 +220,10 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
       });
       return { response, usage };
     } catch (error) {
-      const modelError = error instanceof ModelError ? error : new ModelError('invalid_response', (error as Error)?.message ?? String(error));
+      const modelError =
+        error instanceof ModelError
+          ? error
+          : new ModelError('invalid_response', (error as Error)?.message ?? String(error));
       const usage: Usage = { promptTokens: 0, completionTokens: 0, source: 'estimated' };
       emit({
         type: 'model_call_end',
@@ -194,9 +248,18 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
       stop = { reason: 'human_cancelled', detail: 'cancelled before the next model call' };
       break;
     }
-    budgetStop = checkBudgets(config, { ...totals, toolCalls: counters.toolCalls, elapsedMs: deps.now() - startedMs });
+    budgetStop = checkBudgets(config, {
+      ...totals,
+      toolCalls: counters.toolCalls,
+      elapsedMs: deps.now() - startedMs,
+    });
     if (budgetStop) {
-      emit({ type: 'budget_exhausted', budget: budgetStop.budget, used: budgetStop.used, limit: budgetStop.limit });
+      emit({
+        type: 'budget_exhausted',
+        budget: budgetStop.budget,
+        used: budgetStop.used,
+        limit: budgetStop.limit,
+      });
       stop = { reason: budgetStop.reason, detail: budgetStop.detail };
       break;
     }
@@ -210,7 +273,10 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
       if (truncated) {
         truncatedInRow += 1;
         if (truncatedInRow >= config.limits.maxConsecutiveTruncations) {
-          stop = { reason: 'output_truncated', detail: `${truncatedInRow} replies in a row cut off by the output token limit` };
+          stop = {
+            reason: 'output_truncated',
+            detail: `${truncatedInRow} replies in a row cut off by the output token limit`,
+          };
           finalAnswer = content;
           break;
         }
@@ -230,7 +296,11 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
     }
     textCallsInRow = 0;
     const { calls } = assembleCalls(response.toolCalls, { registry, deps, usedIds, truncated });
-    const assistant: AssistantMessage = { role: 'assistant', content: response.content, tool_calls: calls.map((c) => c.wire) };
+    const assistant: AssistantMessage = {
+      role: 'assistant',
+      content: response.content,
+      tool_calls: calls.map((c) => c.wire),
+    };
     messages.push(assistant);
     const outcome = await dispatchTurn(calls, {
       registry,
@@ -247,19 +317,36 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
       wrapUp: false,
       ...scope,
     });
-    for (const item of outcome.results) messages.push({ role: 'tool', tool_call_id: item.call.callId, content: item.content });
+    for (const item of outcome.results)
+      messages.push({ role: 'tool', tool_call_id: item.call.callId, content: item.content });
     noteTaint(outcome.results);
     if (truncated) {
       truncatedInRow += 1;
       if (truncatedInRow >= config.limits.maxConsecutiveTruncations) {
-        stop = { reason: 'output_truncated', detail: `${truncatedInRow} turns in a row cut off by the output token limit` };
+        stop = {
+          reason: 'output_truncated',
+          detail: `${truncatedInRow} turns in a row cut off by the output token limit`,
+        };
         break;
       }
     } else truncatedInRow = 0;
     if (outcome.stop) {
       stop = outcome.stop;
-      if (outcome.stop.reason === 'tool_budget_exceeded') budgetStop = { reason: 'tool_budget_exceeded', budget: 'toolCalls', used: counters.toolCalls, limit: config.limits.maxToolCalls, detail: outcome.stop.detail };
-      if (budgetStop) emit({ type: 'budget_exhausted', budget: budgetStop.budget, used: budgetStop.used, limit: budgetStop.limit });
+      if (outcome.stop.reason === 'tool_budget_exceeded')
+        budgetStop = {
+          reason: 'tool_budget_exceeded',
+          budget: 'toolCalls',
+          used: counters.toolCalls,
+          limit: config.limits.maxToolCalls,
+          detail: outcome.stop.detail,
+        };
+      if (budgetStop)
+        emit({
+          type: 'budget_exhausted',
+          budget: budgetStop.budget,
+          used: budgetStop.used,
+          limit: budgetStop.limit,
+        });
       break;
     }
   }
@@ -269,20 +356,39 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
     const wrap = await callModel(true);
     if (wrap) {
       const { calls } = assembleCalls(wrap.response.toolCalls, { registry, deps, usedIds, truncated: false });
-      messages.push({ role: 'assistant', content: wrap.response.content, ...(calls.length > 0 ? { tool_calls: calls.map((c) => c.wire) } : {}) });
+      messages.push({
+        role: 'assistant',
+        content: wrap.response.content,
+        ...(calls.length > 0 ? { tool_calls: calls.map((c) => c.wire) } : {}),
+      });
       if (calls.length > 0) {
         const outcome = await dispatchTurn(calls, {
-          registry, config, deps, sandbox: options.sandbox, workspace: options.workspace, loop, emit, signal,
-          turn: totals.modelCalls, counters, grants, wrapUp: true, ...scope,
+          registry,
+          config,
+          deps,
+          sandbox: options.sandbox,
+          workspace: options.workspace,
+          loop,
+          emit,
+          signal,
+          turn: totals.modelCalls,
+          counters,
+          grants,
+          wrapUp: true,
+          ...scope,
         });
-        for (const item of outcome.results) messages.push({ role: 'tool', tool_call_id: item.call.callId, content: item.content });
+        for (const item of outcome.results)
+          messages.push({ role: 'tool', tool_call_id: item.call.callId, content: item.content });
       }
       finalAnswer = wrap.response.content;
     }
     stop = { reason: budgetStop.reason, detail: budgetStop.detail };
   }
 
-  const final = stop ?? { reason: 'model_error' as const, detail: 'the loop ended without a stop reason (harness bug)' };
+  const final = stop ?? {
+    reason: 'model_error' as const,
+    detail: 'the loop ended without a stop reason (harness bug)',
+  };
   await ctx.finish(messages);
   emit({
     type: 'run_end',

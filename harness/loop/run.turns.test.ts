@@ -5,7 +5,14 @@ import { deterministicDeps } from '../deps.ts';
 import type { HarnessEvent } from '../events.ts';
 import { FILE_TOOLS } from '../tools/builtin/files.ts';
 import { TEXT_TOOL_CALL_NOTE, WRAP_UP_NOTE } from './notes.ts';
-import { executedIds, expectRunConsistent, recordingTool, runScript, tempWorkspace, toolResult } from './run.fixtures.ts';
+import {
+  executedIds,
+  expectRunConsistent,
+  recordingTool,
+  runScript,
+  tempWorkspace,
+  toolResult,
+} from './run.fixtures.ts';
 
 let space: ReturnType<typeof tempWorkspace>;
 beforeEach(() => {
@@ -14,7 +21,10 @@ beforeEach(() => {
 });
 afterEach(() => space.dispose());
 
-const search = () => recordingTool('search', (args) => `results for ${String(args.query)}`, { parameters: { type: 'object', required: ['query'], properties: { query: { type: 'string' } } } });
+const search = () =>
+  recordingTool('search', (args) => `results for ${String(args.query)}`, {
+    parameters: { type: 'object', required: ['query'], properties: { query: { type: 'string' } } },
+  });
 
 describe('runHarness: wrap-up turn', () => {
   it('on a spent budget, sends one request without tools; its calls are recorded as not_executed (case C04)', async () => {
@@ -28,7 +38,13 @@ describe('runHarness: wrap-up turn', () => {
         { tool_calls: [call('call_k3', 'q3')] },
         { content: 'Partial answer: A and B; C unverified.', tool_calls: [call('call_k4', 'q4')] },
       ],
-      { tools: [tool], config: { limits: { maxTurns: 3, wrapUpTurn: true }, model: { settings: { tool_choice: 'auto', temperature: 0 } } } },
+      {
+        tools: [tool],
+        config: {
+          limits: { maxTurns: 3, wrapUpTurn: true },
+          model: { settings: { tool_choice: 'auto', temperature: 0 } },
+        },
+      },
     );
     expect(result.stopReason).toBe('max_turns');
     expect(result.usage).toMatchObject({ modelCalls: 4, turns: 3 });
@@ -40,7 +56,10 @@ describe('runHarness: wrap-up turn', () => {
     expect(result.requests[2]!.tools?.map((t) => t.function.name)).toEqual(['search']);
     expect(result.requests[2]!.tool_choice).toBe('auto');
     expect(wrap.messages.at(-1)).toEqual({ role: 'user', content: WRAP_UP_NOTE });
-    expect(toolResult(result, 'call_k4').error).toMatchObject({ type: 'not_executed', message: expect.stringContaining('not executed') });
+    expect(toolResult(result, 'call_k4').error).toMatchObject({
+      type: 'not_executed',
+      message: expect.stringContaining('not executed'),
+    });
     expect(result.finalAnswer).toBe('Partial answer: A and B; C unverified.');
     expect(result.ledger.turns.map((t) => t.wrapUp)).toEqual([false, false, false, true]);
     expect(result.events.filter((e) => e.type === 'budget_exhausted')).toHaveLength(1);
@@ -48,15 +67,24 @@ describe('runHarness: wrap-up turn', () => {
   });
 
   it('is not spent on stops that are not budgets', async () => {
-    const result = await runScript(space.ws, [{ error: { status: 500 } }, { content: 'never asked' }], { config: { limits: { wrapUpTurn: true } } });
+    const result = await runScript(space.ws, [{ error: { status: 500 } }, { content: 'never asked' }], {
+      config: { limits: { wrapUpTurn: true } },
+    });
     expect(result.stopReason).toBe('model_error');
     expect(result.usage.modelCalls).toBe(1);
   });
 
   it('without wrapUpTurn, a spent budget ends the run with no extra request', async () => {
-    const result = await runScript(space.ws, [{ tool_calls: [{ id: 'a', name: 'read_file', arguments: '{"path":"README.md"}' }] }, { content: 'never asked' }], {
-      config: { limits: { maxTurns: 1 } },
-    });
+    const result = await runScript(
+      space.ws,
+      [
+        { tool_calls: [{ id: 'a', name: 'read_file', arguments: '{"path":"README.md"}' }] },
+        { content: 'never asked' },
+      ],
+      {
+        config: { limits: { maxTurns: 1 } },
+      },
+    );
     expect(result.usage.modelCalls).toBe(1);
     expect(result.finalAnswer).toBeNull();
   });
@@ -66,11 +94,17 @@ describe('runHarness: tool calls written as text', () => {
   const textCall = '{"name": "read_file", "arguments": {"path": "README.md"}}';
 
   it('gets exactly one corrective note, is never executed, and a repeat ends the run (case B02)', async () => {
-    const result = await runScript(space.ws, [{ content: textCall }, { content: `<tool_call>${textCall}</tool_call>` }, { content: 'never asked' }]);
+    const result = await runScript(space.ws, [
+      { content: textCall },
+      { content: `<tool_call>${textCall}</tool_call>` },
+      { content: 'never asked' },
+    ]);
     expect(result.stopReason).toBe('final_answer');
     expect(result.usage.modelCalls).toBe(2);
     expect(result.ledger.calls).toEqual([]);
-    expect(result.messages.filter((m) => m.role === 'user' && m.content === TEXT_TOOL_CALL_NOTE)).toHaveLength(1);
+    expect(
+      result.messages.filter((m) => m.role === 'user' && m.content === TEXT_TOOL_CALL_NOTE),
+    ).toHaveLength(1);
     expect(result.requests[1]!.messages.at(-1)).toEqual({ role: 'user', content: TEXT_TOOL_CALL_NOTE });
     expect(result.ledger.turns.map((t) => t.textToolCall)).toEqual(['read_file', 'read_file']);
     expect(result.finalAnswer).toBe(`<tool_call>${textCall}</tool_call>`);
@@ -89,7 +123,9 @@ describe('runHarness: tool calls written as text', () => {
   });
 
   it('with textToolCalls "ignore", the text is the answer', async () => {
-    const result = await runScript(space.ws, [{ content: textCall }], { config: { textToolCalls: 'ignore' } });
+    const result = await runScript(space.ws, [{ content: textCall }], {
+      config: { textToolCalls: 'ignore' },
+    });
     expect(result.stopReason).toBe('final_answer');
     expect(result.usage.modelCalls).toBe(1);
   });
@@ -97,10 +133,27 @@ describe('runHarness: tool calls written as text', () => {
 
 describe('runHarness: one turn, several calls', () => {
   it('a second write to the same resolved path in one turn is a write_conflict, whatever the spelling', async () => {
-    const write = (id: string, p: string, content: string) => ({ id, name: 'write_file', arguments: JSON.stringify({ path: p, content }) });
-    const result = await runScript(space.ws, [{ tool_calls: [write('w1', 'out.txt', 'first'), write('w2', './sub/../out.txt', 'second'), write('w3', 'other.txt', 'x')] }, { content: 'done' }], {
-      config: { permissions: { mode: 'auto' } },
+    const write = (id: string, p: string, content: string) => ({
+      id,
+      name: 'write_file',
+      arguments: JSON.stringify({ path: p, content }),
     });
+    const result = await runScript(
+      space.ws,
+      [
+        {
+          tool_calls: [
+            write('w1', 'out.txt', 'first'),
+            write('w2', './sub/../out.txt', 'second'),
+            write('w3', 'other.txt', 'x'),
+          ],
+        },
+        { content: 'done' },
+      ],
+      {
+        config: { permissions: { mode: 'auto' } },
+      },
+    );
     expect(toolResult(result, 'w2').error).toMatchObject({ type: 'write_conflict', retryable: false });
     expect(toolResult(result, 'w2').error!.message).toContain('out.txt');
     expect(executedIds(result)).toEqual(['w1', 'w3']);
@@ -109,17 +162,31 @@ describe('runHarness: one turn, several calls', () => {
   });
 
   it('writes to the same path in different turns are fine', async () => {
-    const write = (id: string, content: string) => ({ tool_calls: [{ id, name: 'write_file', arguments: JSON.stringify({ path: 'out.txt', content }) }] });
-    const result = await runScript(space.ws, [write('w1', 'a'), write('w2', 'b'), { content: 'done' }], { config: { permissions: { mode: 'auto' } } });
+    const write = (id: string, content: string) => ({
+      tool_calls: [{ id, name: 'write_file', arguments: JSON.stringify({ path: 'out.txt', content }) }],
+    });
+    const result = await runScript(space.ws, [write('w1', 'a'), write('w2', 'b'), { content: 'done' }], {
+      config: { permissions: { mode: 'auto' } },
+    });
     expect(executedIds(result)).toEqual(['w1', 'w2']);
     expect(readFileSync(path.join(space.ws, 'out.txt'), 'utf8')).toBe('b');
   });
 
   it('caps long outputs at toolOutputMaxChars with a marked elision', async () => {
-    writeFileSync(path.join(space.ws, 'big.txt'), Array.from({ length: 500 }, (_, i) => `line ${i}`).join('\n'));
-    const result = await runScript(space.ws, [{ tool_calls: [{ id: 'r', name: 'read_file', arguments: '{"path":"big.txt"}' }] }, { content: 'done' }], {
-      config: { context: { toolOutputMaxChars: 300 } },
-    });
+    writeFileSync(
+      path.join(space.ws, 'big.txt'),
+      Array.from({ length: 500 }, (_, i) => `line ${i}`).join('\n'),
+    );
+    const result = await runScript(
+      space.ws,
+      [
+        { tool_calls: [{ id: 'r', name: 'read_file', arguments: '{"path":"big.txt"}' }] },
+        { content: 'done' },
+      ],
+      {
+        config: { context: { toolOutputMaxChars: 300 } },
+      },
+    );
     const text = toolResult(result, 'r').content;
     expect(text).toMatch(/characters elided of \d+/);
     expect(text.startsWith('  1\tline 0\n')).toBe(true);
@@ -128,7 +195,9 @@ describe('runHarness: one turn, several calls', () => {
   });
 
   it('answers bad calls with the right errors and still runs valid siblings (cases A01, A02, A05, B01, B03)', async () => {
-    const clock = recordingTool('get_time', () => '2025-01-01T10:00:00Z', { parameters: { type: 'object', properties: {} } });
+    const clock = recordingTool('get_time', () => '2025-01-01T10:00:00Z', {
+      parameters: { type: 'object', properties: {} },
+    });
     const tool = search();
     const result = await runScript(
       space.ws,
@@ -155,14 +224,23 @@ describe('runHarness: one turn, several calls', () => {
     expect(executedIds(result)).toEqual(['call_e1', 'call_o1', 'call_x', 'call_x~2']);
     expect(tool.calls).toEqual([{ query: 'x' }, { query: 'y' }]);
     expect(toolResult(result, 'call_a1').error).toMatchObject({ type: 'invalid_json', retryable: true });
-    expect(toolResult(result, 'call_a1').error!.message).toMatch(/not valid JSON.*character offset 8.*received: .*the read_file parameter schema is/);
+    expect(toolResult(result, 'call_a1').error!.message).toMatch(
+      /not valid JSON.*character offset 8.*received: .*the read_file parameter schema is/,
+    );
     expect(toolResult(result, 'call_e2').error!.message).toContain("required property 'path' is missing");
-    expect(toolResult(result, 'call_o2').error).toMatchObject({ type: 'invalid_arguments', message: expect.stringContaining('must be a JSON object; got array') });
+    expect(toolResult(result, 'call_o2').error).toMatchObject({
+      type: 'invalid_arguments',
+      message: expect.stringContaining('must be a JSON object; got array'),
+    });
     expect(toolResult(result, 'call_o2').error!.message).not.toContain('is missing');
-    expect(toolResult(result, 'call_n1').error!.message).toContain('no tool named multi_tool_use.parallel; available: get_time, search, read_file');
+    expect(toolResult(result, 'call_n1').error!.message).toContain(
+      'no tool named multi_tool_use.parallel; available: get_time, search, read_file',
+    );
     expect(toolResult(result, 'call_n2').error!.message).toContain('did you mean search?');
     const replayed = result.requests[1]!.messages.find((m) => m.role === 'assistant')!;
-    expect(replayed.role === 'assistant' && replayed.tool_calls!.map((c) => [c.id, c.function.arguments])).toEqual([
+    expect(
+      replayed.role === 'assistant' && replayed.tool_calls!.map((c) => [c.id, c.function.arguments]),
+    ).toEqual([
       ['call_a1', '{}'],
       ['call_e1', '{}'],
       ['call_e2', '{}'],
@@ -175,7 +253,9 @@ describe('runHarness: one turn, several calls', () => {
     ]);
     const verdicts = Object.fromEntries(result.ledger.calls.map((c) => [c.callId, c.verdict]));
     expect(verdicts).toMatchObject({ call_a1: 'none', call_e1: 'allow', call_n1: 'none', call_o1: 'allow' });
-    expect(result.ledger.calls.find((c) => c.callId === 'call_o1')!.normalisations).toEqual(['object_to_string']);
+    expect(result.ledger.calls.find((c) => c.callId === 'call_o1')!.normalisations).toEqual([
+      'object_to_string',
+    ]);
     expectRunConsistent(result);
   });
 });
@@ -184,9 +264,20 @@ describe('runHarness: pathological arguments', () => {
   it('arguments nested deeper than the call stack are results, not a crashed run', async () => {
     const deepValid = `{"path":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
     const deepInvalid = '['.repeat(20_000);
-    const result = await runScript(space.ws, [{ tool_calls: [{ id: 'v', name: 'read_file', arguments: deepValid }, { id: 'i', name: 'read_file', arguments: deepInvalid }] }, { content: 'done' }]);
+    const result = await runScript(space.ws, [
+      {
+        tool_calls: [
+          { id: 'v', name: 'read_file', arguments: deepValid },
+          { id: 'i', name: 'read_file', arguments: deepInvalid },
+        ],
+      },
+      { content: 'done' },
+    ]);
     expect(result.stopReason).toBe('final_answer');
-    expect(toolResult(result, 'v').error).toMatchObject({ type: 'invalid_arguments', message: expect.stringContaining('path: expected string, got array') });
+    expect(toolResult(result, 'v').error).toMatchObject({
+      type: 'invalid_arguments',
+      message: expect.stringContaining('path: expected string, got array'),
+    });
     expect(toolResult(result, 'i').error).toMatchObject({ type: 'invalid_json' });
     expectRunConsistent(result);
   });
@@ -197,10 +288,22 @@ describe('runHarness: events and ledger', () => {
     const seen: HarnessEvent[] = [];
     const deps = deterministicDeps();
     deps.onEvent = (event) => seen.push(event);
-    const result = await runScript(space.ws, [{ tool_calls: [{ id: 'r', name: 'read_file', arguments: '{"path":"README.md"}' }, { id: 'w', name: 'write_file', arguments: '{"path":"a.txt","content":"x"}' }] }, { content: 'ok' }], {
-      deps,
-      config: { permissions: { mode: 'headless' } },
-    });
+    const result = await runScript(
+      space.ws,
+      [
+        {
+          tool_calls: [
+            { id: 'r', name: 'read_file', arguments: '{"path":"README.md"}' },
+            { id: 'w', name: 'write_file', arguments: '{"path":"a.txt","content":"x"}' },
+          ],
+        },
+        { content: 'ok' },
+      ],
+      {
+        deps,
+        config: { permissions: { mode: 'headless' } },
+      },
+    );
     expect(seen).toEqual(result.events);
     // The read runs concurrently with the next call's checks; the end events follow in call order.
     expect(result.events.map((e) => e.type)).toEqual([

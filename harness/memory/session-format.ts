@@ -91,7 +91,14 @@ export interface EventRecord {
 }
 
 /** Any record of the current version. */
-export type SessionRecord = SessionHeaderRecord | MessageRecord | RewindRecord | CompactedRecord | RepairRecord | TodosRecord | EventRecord;
+export type SessionRecord =
+  | SessionHeaderRecord
+  | MessageRecord
+  | RewindRecord
+  | CompactedRecord
+  | RepairRecord
+  | TodosRecord
+  | EventRecord;
 
 /** A record of a type this version does not know (kept, ignored on load: a newer writer's data). */
 export interface UnknownRecord {
@@ -102,11 +109,14 @@ export interface UnknownRecord {
 
 /** One line as text, ending in `\n`. */
 export function encodeRecord(record: SessionRecord): string {
-  return `${JSON.stringify(record).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')}\n`;
+  return `${JSON.stringify(record)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')}\n`;
 }
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A chat message of a valid shape (role, content, tool calls with string ids and argument strings), or why not. */
 export function checkMessage(value: unknown): ChatMessage | string {
@@ -115,15 +125,29 @@ export function checkMessage(value: unknown): ChatMessage | string {
   if (typeof role !== 'string' || !ROLES.has(role)) return `unknown role ${JSON.stringify(role)}`;
   const content = value.content;
   if (role === 'assistant') {
-    if (content !== null && content !== undefined && typeof content !== 'string') return 'assistant content is neither text nor null';
+    if (content !== null && content !== undefined && typeof content !== 'string')
+      return 'assistant content is neither text nor null';
     const out: ChatMessage = { role: 'assistant', content: typeof content === 'string' ? content : null };
     if (value.tool_calls !== undefined) {
       if (!Array.isArray(value.tool_calls)) return 'tool_calls is not a list';
       const calls = [];
       for (const call of value.tool_calls) {
-        if (!isObject(call) || typeof call.id !== 'string' || !isObject(call.function) || typeof call.function.name !== 'string') return 'a tool call lacks its id or function name';
+        if (
+          !isObject(call) ||
+          typeof call.id !== 'string' ||
+          !isObject(call.function) ||
+          typeof call.function.name !== 'string'
+        )
+          return 'a tool call lacks its id or function name';
         const args = call.function.arguments;
-        calls.push({ id: call.id, type: 'function' as const, function: { name: call.function.name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) } });
+        calls.push({
+          id: call.id,
+          type: 'function' as const,
+          function: {
+            name: call.function.name,
+            arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+          },
+        });
       }
       if (calls.length > 0) out.tool_calls = calls;
     }
@@ -147,13 +171,15 @@ export function migrateRecord(raw: unknown): SessionRecord | UnknownRecord | str
   if (!isObject(raw)) return 'not a JSON object';
   if (typeof raw.type !== 'string') return 'no record type';
   const version = raw.v === undefined ? 1 : raw.v;
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) return `bad format version ${JSON.stringify(raw.v)}`;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
+    return `bad format version ${JSON.stringify(raw.v)}`;
   if (version > SESSION_FORMAT_VERSION) return { v: version, type: raw.type, unknown: true };
   const atMs = typeof raw.atMs === 'number' ? { atMs: raw.atMs } : {};
   switch (raw.type) {
     case 'meta':
     case 'session': {
-      const id = typeof raw.id === 'string' ? raw.id : typeof raw.session_id === 'string' ? raw.session_id : undefined;
+      const id =
+        typeof raw.id === 'string' ? raw.id : typeof raw.session_id === 'string' ? raw.session_id : undefined;
       if (id === undefined) return 'session header without id';
       const { v: _v, type: _t, version: _version, session_id: _sid, id: _id, ...rest } = raw;
       return { ...rest, v: 2, type: 'session', id };
@@ -163,7 +189,9 @@ export function migrateRecord(raw: unknown): SessionRecord | UnknownRecord | str
       return typeof message === 'string' ? message : { v: 2, type: 'message', message, ...atMs };
     }
     case 'rewind':
-      return typeof raw.to === 'number' && Number.isInteger(raw.to) && raw.to >= 0 ? { v: 2, type: 'rewind', to: raw.to, ...atMs } : 'rewind without a message count';
+      return typeof raw.to === 'number' && Number.isInteger(raw.to) && raw.to >= 0
+        ? { v: 2, type: 'rewind', to: raw.to, ...atMs }
+        : 'rewind without a message count';
     case 'compacted': {
       if (!Array.isArray(raw.messages)) return 'compacted without messages';
       const messages: ChatMessage[] = [];
@@ -183,27 +211,57 @@ export function migrateRecord(raw: unknown): SessionRecord | UnknownRecord | str
       };
     }
     case 'repair': {
-      if (!Array.isArray(raw.dropped) || !Array.isArray(raw.inserted)) return 'repair without dropped/inserted lists';
+      if (!Array.isArray(raw.dropped) || !Array.isArray(raw.inserted))
+        return 'repair without dropped/inserted lists';
       const inserted: RepairRecord['inserted'] = [];
       for (const item of raw.inserted) {
         const message = isObject(item) ? checkMessage(item.message) : 'not an object';
-        if (!isObject(item) || typeof item.afterCallId !== 'string' || typeof message === 'string' || message.role !== 'tool') return 'repair: bad inserted entry';
+        if (
+          !isObject(item) ||
+          typeof item.afterCallId !== 'string' ||
+          typeof message === 'string' ||
+          message.role !== 'tool'
+        )
+          return 'repair: bad inserted entry';
         inserted.push({ afterCallId: item.afterCallId, message });
       }
       const dropped: RepairRecord['dropped'] = [];
       for (const item of raw.dropped) {
-        if (!isObject(item) || typeof item.index !== 'number' || typeof item.toolCallId !== 'string') return 'repair: bad dropped entry';
-        dropped.push({ index: item.index, toolCallId: item.toolCallId, reason: typeof item.reason === 'string' ? item.reason : '' });
+        if (!isObject(item) || typeof item.index !== 'number' || typeof item.toolCallId !== 'string')
+          return 'repair: bad dropped entry';
+        dropped.push({
+          index: item.index,
+          toolCallId: item.toolCallId,
+          reason: typeof item.reason === 'string' ? item.reason : '',
+        });
       }
-      const replaced = Array.isArray(raw.argumentsReplaced) ? raw.argumentsReplaced.filter((x): x is string => typeof x === 'string') : undefined;
-      return { v: 2, type: 'repair', dropped, inserted, ...(replaced && replaced.length > 0 ? { argumentsReplaced: replaced } : {}), ...atMs };
+      const replaced = Array.isArray(raw.argumentsReplaced)
+        ? raw.argumentsReplaced.filter((x): x is string => typeof x === 'string')
+        : undefined;
+      return {
+        v: 2,
+        type: 'repair',
+        dropped,
+        inserted,
+        ...(replaced && replaced.length > 0 ? { argumentsReplaced: replaced } : {}),
+        ...atMs,
+      };
     }
     case 'todos': {
       if (!Array.isArray(raw.todos)) return 'todos without a list';
       const todos: Todo[] = [];
       for (const t of raw.todos) {
-        if (!isObject(t) || typeof t.content !== 'string' || !['pending', 'in_progress', 'completed'].includes(t.status as string)) return 'todos: bad item';
-        todos.push({ content: t.content, activeForm: typeof t.activeForm === 'string' ? t.activeForm : t.content, status: t.status as Todo['status'] });
+        if (
+          !isObject(t) ||
+          typeof t.content !== 'string' ||
+          !['pending', 'in_progress', 'completed'].includes(t.status as string)
+        )
+          return 'todos: bad item';
+        todos.push({
+          content: t.content,
+          activeForm: typeof t.activeForm === 'string' ? t.activeForm : t.content,
+          status: t.status as Todo['status'],
+        });
       }
       return { v: 2, type: 'todos', todos, ...atMs };
     }

@@ -49,7 +49,10 @@ export function idFromFileName(file: string): string {
 }
 
 /** Applies one record to the state being built. Exported for the writer's mirror of the file. */
-export function applyRecord(state: { messages: ChatMessage[]; todos: Todo[]; interrupted: Set<string>; header?: SessionHeaderRecord }, record: SessionRecord): void {
+export function applyRecord(
+  state: { messages: ChatMessage[]; todos: Todo[]; interrupted: Set<string>; header?: SessionHeaderRecord },
+  record: SessionRecord,
+): void {
   switch (record.type) {
     case 'session':
       state.header ??= record;
@@ -66,12 +69,17 @@ export function applyRecord(state: { messages: ChatMessage[]; todos: Todo[]; int
     case 'repair': {
       for (const drop of [...record.dropped].sort((a, b) => b.index - a.index)) {
         const target = state.messages[drop.index];
-        if (target?.role === 'tool' && target.tool_call_id === drop.toolCallId) state.messages.splice(drop.index, 1);
+        if (target?.role === 'tool' && target.tool_call_id === drop.toolCallId)
+          state.messages.splice(drop.index, 1);
       }
       for (const insert of record.inserted) {
-        const at = state.messages.findIndex((m) => m.role === 'assistant' && (m.tool_calls ?? []).some((c) => c.id === insert.afterCallId));
+        const at = state.messages.findIndex(
+          (m) => m.role === 'assistant' && (m.tool_calls ?? []).some((c) => c.id === insert.afterCallId),
+        );
         if (at < 0) continue;
-        const answered = state.messages.some((m, k) => k > at && m.role === 'tool' && m.tool_call_id === insert.afterCallId);
+        const answered = state.messages.some(
+          (m, k) => k > at && m.role === 'tool' && m.tool_call_id === insert.afterCallId,
+        );
         if (answered) continue;
         let end = at + 1;
         while (end < state.messages.length && state.messages[end]!.role === 'tool') end += 1;
@@ -83,7 +91,8 @@ export function applyRecord(state: { messages: ChatMessage[]; todos: Todo[]; int
       state.todos = record.todos.map((t) => ({ ...t }));
       break;
     case 'event':
-      if (record.name === 'interrupt' && typeof record.target === 'string') state.interrupted.add(record.target);
+      if (record.name === 'interrupt' && typeof record.target === 'string')
+        state.interrupted.add(record.target);
       break;
   }
 }
@@ -95,7 +104,12 @@ export function applyRecord(state: { messages: ChatMessage[]; todos: Todo[]; int
  */
 export async function loadSessionFile(file: string): Promise<LoadedSession> {
   const buffer = await readFile(file);
-  const state = { messages: [] as ChatMessage[], todos: [] as Todo[], interrupted: new Set<string>(), header: undefined as SessionHeaderRecord | undefined };
+  const state = {
+    messages: [] as ChatMessage[],
+    todos: [] as Todo[],
+    interrupted: new Set<string>(),
+    header: undefined as SessionHeaderRecord | undefined,
+  };
   const skipped: (SkippedLine & { raw: Buffer })[] = [];
   let ignored = 0;
   let records = 0;
@@ -109,7 +123,14 @@ export async function loadSessionFile(file: string): Promise<LoadedSession> {
     const text = raw.toString('utf8');
     if (text.trim() !== '') {
       const decoded = decodeLine(text);
-      if ('error' in decoded) skipped.push({ line, byteOffset: offset, bytes: raw.length, reason: decoded.error.slice(0, 200), raw });
+      if ('error' in decoded)
+        skipped.push({
+          line,
+          byteOffset: offset,
+          bytes: raw.length,
+          reason: decoded.error.slice(0, 200),
+          raw,
+        });
       else if ('unknown' in decoded.record) ignored += 1;
       else {
         applyRecord(state, decoded.record);
@@ -121,7 +142,15 @@ export async function loadSessionFile(file: string): Promise<LoadedSession> {
   let quarantineFile: string | undefined;
   if (skipped.length > 0) {
     quarantineFile = quarantinePath(file);
-    const lines = skipped.map((s) => JSON.stringify({ line: s.line, byteOffset: s.byteOffset, bytes: s.bytes, reason: s.reason, rawBase64: s.raw.toString('base64') }));
+    const lines = skipped.map((s) =>
+      JSON.stringify({
+        line: s.line,
+        byteOffset: s.byteOffset,
+        bytes: s.bytes,
+        reason: s.reason,
+        rawBase64: s.raw.toString('base64'),
+      }),
+    );
     try {
       await writeFile(quarantineFile, `${lines.join('\n')}\n`, 'utf8');
     } catch {

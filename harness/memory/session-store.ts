@@ -55,9 +55,11 @@ export class SessionWriter {
 
   private append(record: SessionRecord): Promise<void> {
     const line = encodeRecord(record);
-    this.chain = this.chain.then(() => appendFile(this.file, line, 'utf8')).catch((error: Error) => {
-      this.failure ??= error;
-    });
+    this.chain = this.chain
+      .then(() => appendFile(this.file, line, 'utf8'))
+      .catch((error: Error) => {
+        this.failure ??= error;
+      });
     return this.chain;
   }
 
@@ -73,9 +75,18 @@ export class SessionWriter {
   }
 
   /** Records a compaction: the working conversation is now `messages`. */
-  compacted(messages: readonly ChatMessage[], info: { layer: string; beforeTokens: number; afterTokens: number }): Promise<void> {
+  compacted(
+    messages: readonly ChatMessage[],
+    info: { layer: string; beforeTokens: number; afterTokens: number },
+  ): Promise<void> {
     this.markKnown(messages);
-    return this.append({ v: SESSION_FORMAT_VERSION, type: 'compacted', messages: [...messages], ...info, atMs: this.now() });
+    return this.append({
+      v: SESSION_FORMAT_VERSION,
+      type: 'compacted',
+      messages: [...messages],
+      ...info,
+      atMs: this.now(),
+    });
   }
 
   /** Records a transcript repair (an audit record; loading applies it). */
@@ -98,7 +109,12 @@ export class SessionWriter {
 
   /** The todo list changed. */
   todos(todos: readonly Todo[]): Promise<void> {
-    return this.append({ v: SESSION_FORMAT_VERSION, type: 'todos', todos: todos.map((t) => ({ ...t })), atMs: this.now() });
+    return this.append({
+      v: SESSION_FORMAT_VERSION,
+      type: 'todos',
+      todos: todos.map((t) => ({ ...t })),
+      atMs: this.now(),
+    });
   }
 
   /** Something happened (`interrupt` of a call id, `end`, …). */
@@ -122,7 +138,8 @@ export class SessionStore {
 
   /** The file of a session id. @throws SessionError for an id that is not a plain file name. */
   fileOf(id: string): string {
-    if (!SESSION_ID_PATTERN.test(id)) throw new SessionError(`not a session id (letters, digits, _ . - only): ${JSON.stringify(id)}`);
+    if (!SESSION_ID_PATTERN.test(id))
+      throw new SessionError(`not a session id (letters, digits, _ . - only): ${JSON.stringify(id)}`);
     return path.join(this.dir, `${id}.jsonl`);
   }
 
@@ -146,7 +163,13 @@ export class SessionStore {
       } catch {
         header = undefined;
       }
-      out.push({ id: idFromFileName(file), file, bytes: info.size, headerOk: header !== undefined, ...(typeof header?.createdMs === 'number' ? { createdMs: header.createdMs } : {}) });
+      out.push({
+        id: idFromFileName(file),
+        file,
+        bytes: info.size,
+        headerOk: header !== undefined,
+        ...(typeof header?.createdMs === 'number' ? { createdMs: header.createdMs } : {}),
+      });
     }
     return out;
   }
@@ -158,7 +181,11 @@ export class SessionStore {
     await ignoreFolder(this.dir);
     if (await exists(file)) throw new SessionError(`session ${id} exists already; resume it instead`);
     const writer = new SessionWriter(id, file, this.now);
-    await appendFile(file, encodeRecord({ ...header, v: SESSION_FORMAT_VERSION, type: 'session', id, createdMs: this.now() }), 'utf8');
+    await appendFile(
+      file,
+      encodeRecord({ ...header, v: SESSION_FORMAT_VERSION, type: 'session', id, createdMs: this.now() }),
+      'utf8',
+    );
     return writer;
   }
 
@@ -205,7 +232,8 @@ async function exists(file: string): Promise<boolean> {
  */
 export async function ignoreFolder(dir: string): Promise<void> {
   let folder = dir;
-  while (path.basename(folder) !== '.harness-bench' && path.dirname(folder) !== folder) folder = path.dirname(folder);
+  while (path.basename(folder) !== '.harness-bench' && path.dirname(folder) !== folder)
+    folder = path.dirname(folder);
   if (path.basename(folder) !== '.harness-bench') return;
   const file = path.join(folder, '.gitignore');
   if (!(await exists(file))) await appendFile(file, '*\n', 'utf8').catch(() => undefined);

@@ -16,7 +16,11 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });
-const call = (id: string, name = 'bash', args = '{}'): ChatMessage => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name, arguments: args } }] });
+const call = (id: string, name = 'bash', args = '{}'): ChatMessage => ({
+  role: 'assistant',
+  content: null,
+  tool_calls: [{ id, type: 'function', function: { name, arguments: args } }],
+});
 
 // The lines of handed case G03 (anthropics/claude-code#50347), verbatim.
 const G03 = [
@@ -31,7 +35,11 @@ const G03 = [
 
 describe('session records', () => {
   it('one record per line whatever the content: newlines, NUL, U+2028, lone surrogates round-trip', () => {
-    const message: ChatMessage = { role: 'tool', tool_call_id: 'c\n1', content: 'a\nb\r\n\u0000\u2028\u2029\ud800x\udfff "q" \\' };
+    const message: ChatMessage = {
+      role: 'tool',
+      tool_call_id: 'c\n1',
+      content: 'a\nb\r\n\u0000\u2028\u2029\ud800x\udfff "q" \\',
+    };
     const line = encodeRecord({ v: 2, type: 'message', message });
     expect(line.endsWith('\n')).toBe(true);
     expect(line.slice(0, -1)).not.toMatch(/[\n\r\u2028\u2029]/);
@@ -40,12 +48,24 @@ describe('session records', () => {
   });
 
   it('migrates the older shapes: case lines inline, chat v1 header and wrapped messages', () => {
-    expect(decodeLine('{"type":"message","role":"user","content":"x"}')).toEqual({ record: { v: 2, type: 'message', message: { role: 'user', content: 'x' } } });
-    expect(decodeLine('{"type":"message","message":{"role":"assistant","content":"y"}}')).toEqual({ record: { v: 2, type: 'message', message: { role: 'assistant', content: 'y' } } });
-    expect(decodeLine('{"type":"session","version":1,"id":"abc","model":"m"}')).toEqual({ record: { v: 2, type: 'session', id: 'abc', model: 'm' } });
-    expect(decodeLine('{"type":"meta","session_id":"s-1","cwd":"/ws"}')).toEqual({ record: { v: 2, type: 'session', id: 's-1', cwd: '/ws' } });
-    expect(decodeLine('{"v":9,"type":"hologram"}')).toEqual({ record: { v: 9, type: 'hologram', unknown: true } });
-    expect(decodeLine('{"type":"message","role":"wizard","content":"x"}')).toEqual({ error: 'unknown role "wizard"' });
+    expect(decodeLine('{"type":"message","role":"user","content":"x"}')).toEqual({
+      record: { v: 2, type: 'message', message: { role: 'user', content: 'x' } },
+    });
+    expect(decodeLine('{"type":"message","message":{"role":"assistant","content":"y"}}')).toEqual({
+      record: { v: 2, type: 'message', message: { role: 'assistant', content: 'y' } },
+    });
+    expect(decodeLine('{"type":"session","version":1,"id":"abc","model":"m"}')).toEqual({
+      record: { v: 2, type: 'session', id: 'abc', model: 'm' },
+    });
+    expect(decodeLine('{"type":"meta","session_id":"s-1","cwd":"/ws"}')).toEqual({
+      record: { v: 2, type: 'session', id: 's-1', cwd: '/ws' },
+    });
+    expect(decodeLine('{"v":9,"type":"hologram"}')).toEqual({
+      record: { v: 9, type: 'hologram', unknown: true },
+    });
+    expect(decodeLine('{"type":"message","role":"wizard","content":"x"}')).toEqual({
+      error: 'unknown role "wizard"',
+    });
   });
 });
 
@@ -55,12 +75,20 @@ describe('loading a damaged session (G03)', () => {
     const text = `${G03.join('\n')}\n`;
     writeFileSync(file, text);
     const loaded = await loadSessionFile(file);
-    expect(loaded.messages).toEqual([user('start'), { role: 'assistant', content: 'ok' }, user('next step'), { role: 'assistant', content: 'done with next step' }]);
+    expect(loaded.messages).toEqual([
+      user('start'),
+      { role: 'assistant', content: 'ok' },
+      user('next step'),
+      { role: 'assistant', content: 'done with next step' },
+    ]);
     expect(loaded.skipped.map((s) => s.line)).toEqual([4, 5]);
     expect(loaded.skipped[0]!.byteOffset).toBe(Buffer.byteLength(`${G03.slice(0, 3).join('\n')}\n`));
     expect(loaded.id).toBe('s-001');
     expect(readFileSync(file, 'utf8')).toBe(text);
-    const quarantine = readFileSync(quarantinePath(file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { line: number; rawBase64: string });
+    const quarantine = readFileSync(quarantinePath(file), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { line: number; rawBase64: string });
     expect(quarantine.map((q) => q.line)).toEqual([4, 5]);
     expect(Buffer.from(quarantine[0]!.rawBase64, 'base64').toString('utf8')).toBe(G03[3]);
     expect(Buffer.from(quarantine[1]!.rawBase64, 'base64').toString('utf8')).toBe('\u0000'.repeat(200));
@@ -68,7 +96,10 @@ describe('loading a damaged session (G03)', () => {
 
   it('a damaged header: the id comes from the file name, the session is listed and resumable', async () => {
     const store = new SessionStore(dir, now);
-    writeFileSync(path.join(dir, 's-001.jsonl'), `${['{"type":"meta","sess', ...G03.slice(1, 3), ...G03.slice(5)].join('\n')}\n`);
+    writeFileSync(
+      path.join(dir, 's-001.jsonl'),
+      `${['{"type":"meta","sess', ...G03.slice(1, 3), ...G03.slice(5)].join('\n')}\n`,
+    );
     expect(await store.list()).toMatchObject([{ id: 's-001', headerOk: false }]);
     const { loaded } = await store.resume('s-001');
     expect(loaded.id).toBe('s-001');
@@ -95,14 +126,22 @@ describe('SessionStore and SessionWriter', () => {
   it('appends by identity, records rewind, compaction, repair and todos, and loads them in order', async () => {
     const store = new SessionStore(dir, now);
     const writer = await store.create('abc', { cwd: '/ws' });
-    const history = [user('task'), call('c1'), { role: 'tool', tool_call_id: 'c1', content: 'out' } as ChatMessage];
+    const history = [
+      user('task'),
+      call('c1'),
+      { role: 'tool', tool_call_id: 'c1', content: 'out' } as ChatMessage,
+    ];
     await writer.sync(history);
     await writer.sync(history);
     await writer.todos([{ content: 'a', activeForm: 'doing a', status: 'in_progress' }]);
     history.push(user('second'), { role: 'assistant', content: 'answer' });
     await writer.sync(history);
     await writer.rewind(4);
-    const compacted: ChatMessage[] = [user('task'), { role: 'system', content: '[harness context note] summary' }, user('second')];
+    const compacted: ChatMessage[] = [
+      user('task'),
+      { role: 'system', content: '[harness context note] summary' },
+      user('second'),
+    ];
     await writer.compacted(compacted, { layer: 'summary', beforeTokens: 100, afterTokens: 10 });
     await writer.sync([...compacted, user('third')]);
     await writer.flush();
@@ -128,8 +167,17 @@ describe('SessionStore and SessionWriter', () => {
     const writer = await store.create('g');
     const misplaced: ChatMessage = { role: 'tool', tool_call_id: 'c1', content: 'late' };
     await writer.sync([user('go'), call('c1'), user('stop'), misplaced]);
-    const synthetic = { role: 'tool' as const, tool_call_id: 'c1', content: '{"error":{"type":"interrupted"}}' };
-    await writer.repair({ dropped: [{ index: 3, toolCallId: 'c1', reason: 'misplaced' }], inserted: [{ afterCallId: 'c1', message: synthetic }], argumentsReplaced: [], reordered: 0 });
+    const synthetic = {
+      role: 'tool' as const,
+      tool_call_id: 'c1',
+      content: '{"error":{"type":"interrupted"}}',
+    };
+    await writer.repair({
+      dropped: [{ index: 3, toolCallId: 'c1', reason: 'misplaced' }],
+      inserted: [{ afterCallId: 'c1', message: synthetic }],
+      argumentsReplaced: [],
+      reordered: 0,
+    });
     await writer.flush();
     expect((await store.load('g')).messages).toEqual([user('go'), call('c1'), synthetic, user('stop')]);
   });

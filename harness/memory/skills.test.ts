@@ -21,18 +21,31 @@ function skill(base: string, folder: string, text: string): void {
 
 describe('parseSkillFile', () => {
   it('splits YAML front matter from the body', () => {
-    expect(parseSkillFile('---\nname: pdf\ndescription: "Fill PDF forms: use for any .pdf"\n---\n# PDF\nSteps.\n')).toEqual({
+    expect(
+      parseSkillFile('---\nname: pdf\ndescription: "Fill PDF forms: use for any .pdf"\n---\n# PDF\nSteps.\n'),
+    ).toEqual({
       meta: { name: 'pdf', description: 'Fill PDF forms: use for any .pdf' },
       body: '# PDF\nSteps.\n',
     });
-    expect(parseSkillFile('\ufeff---\r\ndescription: x\r\n---\r\nbody')).toEqual({ meta: { description: 'x' }, body: 'body' });
+    expect(parseSkillFile('\ufeff---\r\ndescription: x\r\n---\r\nbody')).toEqual({
+      meta: { description: 'x' },
+      body: 'body',
+    });
   });
 
   it('says what is wrong with a file that cannot be a skill', () => {
-    expect(parseSkillFile('# no front matter')).toEqual({ error: 'no YAML front matter (the file must start with a line "---")' });
-    expect(parseSkillFile('---\nname: x\n')).toEqual({ error: 'the front matter is not closed by a line "---"' });
-    expect(parseSkillFile('---\n- a\n- b\n---\n')).toEqual({ error: 'the front matter is not a mapping of fields' });
-    expect(parseSkillFile('---\nname: [unclosed\n---\n')).toMatchObject({ error: expect.stringContaining('not valid YAML') });
+    expect(parseSkillFile('# no front matter')).toEqual({
+      error: 'no YAML front matter (the file must start with a line "---")',
+    });
+    expect(parseSkillFile('---\nname: x\n')).toEqual({
+      error: 'the front matter is not closed by a line "---"',
+    });
+    expect(parseSkillFile('---\n- a\n- b\n---\n')).toEqual({
+      error: 'the front matter is not a mapping of fields',
+    });
+    expect(parseSkillFile('---\nname: [unclosed\n---\n')).toMatchObject({
+      error: expect.stringContaining('not valid YAML'),
+    });
   });
 });
 
@@ -43,13 +56,18 @@ describe('discoverSkills', () => {
     skill(home, 'review', '---\ndescription: Review a diff\n  carefully\n---\nreview body\n');
     const catalog = await discoverSkills({ workspace: ws, userHome: home });
     expect(catalog.names()).toEqual(['release', 'review']);
-    expect(catalog.get('release')).toMatchObject({ source: 'project', description: 'Cut a release (project)' });
+    expect(catalog.get('release')).toMatchObject({
+      source: 'project',
+      description: 'Cut a release (project)',
+    });
     expect(catalog.get('review')).toMatchObject({ source: 'user', description: 'Review a diff carefully' });
     expect(catalog.promptBlock()).toBe(
       'Skills (call read_skill with the name to get the instructions before you use one; only names and descriptions are listed here):\n- release: Cut a release (project)\n- review: Review a diff carefully',
     );
     const read = await catalog.read('review');
-    expect(read).toMatchObject({ text: expect.stringMatching(/^review body\n\n\[skill review \(user\) in /) });
+    expect(read).toMatchObject({
+      text: expect.stringMatching(/^review body\n\n\[skill review \(user\) in /),
+    });
   });
 
   it('without a home folder only project skills are found; broken skills are reported, not fatal', async () => {
@@ -60,6 +78,9 @@ describe('discoverSkills', () => {
     expect(catalog.names()).toEqual([]);
     expect(catalog.promptBlock()).toBe('');
     expect(catalog.problems.map((p) => path.basename(path.dirname(p.file)))).toEqual(['nodesc', 'nofm']);
-    expect(await catalog.read('mine')).toEqual({ error: 'no skill named "mine"; available: (none)', unknown: true });
+    expect(await catalog.read('mine')).toEqual({
+      error: 'no skill named "mine"; available: (none)',
+      unknown: true,
+    });
   });
 });

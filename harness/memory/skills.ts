@@ -39,9 +39,12 @@ export interface SkillProblem {
  * a first line `---` and the next line `---`.
  * @returns `{ meta, body }`, or `{ error }` when the front matter is missing, not YAML, or not a mapping.
  */
-export function parseSkillFile(text: string): { meta: Record<string, unknown>; body: string } | { error: string } {
+export function parseSkillFile(
+  text: string,
+): { meta: Record<string, unknown>; body: string } | { error: string } {
   const normalised = text.replace(/^\ufeff/, '').replace(/\r\n/g, '\n');
-  if (!normalised.startsWith('---\n')) return { error: 'no YAML front matter (the file must start with a line "---")' };
+  if (!normalised.startsWith('---\n'))
+    return { error: 'no YAML front matter (the file must start with a line "---")' };
   const end = normalised.indexOf('\n---', 3);
   if (end < 0) return { error: 'the front matter is not closed by a line "---"' };
   const afterMarker = normalised.indexOf('\n', end + 4);
@@ -52,14 +55,21 @@ export function parseSkillFile(text: string): { meta: Record<string, unknown>; b
   } catch (error) {
     return { error: `the front matter is not valid YAML: ${(error as Error).message.split('\n')[0]}` };
   }
-  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return { error: 'the front matter is not a mapping of fields' };
-  return { meta: meta as Record<string, unknown>, body: afterMarker < 0 ? '' : normalised.slice(afterMarker + 1) };
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta))
+    return { error: 'the front matter is not a mapping of fields' };
+  return {
+    meta: meta as Record<string, unknown>,
+    body: afterMarker < 0 ? '' : normalised.slice(afterMarker + 1),
+  };
 }
 
+/** The entries of a folder, with their types. */
+const readdirEntries = (root: string) => readdir(root, { withFileTypes: true });
+
 async function scan(root: string, source: Skill['source'], problems: SkillProblem[]): Promise<Skill[]> {
-  let entries;
+  let entries: Awaited<ReturnType<typeof readdirEntries>>;
   try {
-    entries = await readdir(root, { withFileTypes: true });
+    entries = await readdirEntries(root);
   } catch {
     return [];
   }
@@ -79,13 +89,25 @@ async function scan(root: string, source: Skill['source'], problems: SkillProble
       problems.push({ file, reason: parsed.error });
       continue;
     }
-    const name = typeof parsed.meta.name === 'string' && NAME.test(parsed.meta.name) ? parsed.meta.name : entry.name;
-    const description = typeof parsed.meta.description === 'string' ? parsed.meta.description.trim().replace(/\s+/g, ' ') : '';
+    const name =
+      typeof parsed.meta.name === 'string' && NAME.test(parsed.meta.name) ? parsed.meta.name : entry.name;
+    const description =
+      typeof parsed.meta.description === 'string' ? parsed.meta.description.trim().replace(/\s+/g, ' ') : '';
     if (description === '') {
-      problems.push({ file, reason: 'the front matter has no description (say what the skill does and when to use it)' });
+      problems.push({
+        file,
+        reason: 'the front matter has no description (say what the skill does and when to use it)',
+      });
       continue;
     }
-    out.push({ name, description: description.slice(0, SKILL_DESCRIPTION_MAX), source, dir, file, meta: parsed.meta });
+    out.push({
+      name,
+      description: description.slice(0, SKILL_DESCRIPTION_MAX),
+      source,
+      dir,
+      file,
+      meta: parsed.meta,
+    });
   }
   return out;
 }
@@ -97,7 +119,10 @@ async function scan(root: string, source: Skill['source'], problems: SkillProble
 export class SkillCatalog {
   private readonly byName: Map<string, Skill>;
 
-  constructor(readonly skills: readonly Skill[] = [], readonly problems: readonly SkillProblem[] = []) {
+  constructor(
+    readonly skills: readonly Skill[] = [],
+    readonly problems: readonly SkillProblem[] = [],
+  ) {
     this.byName = new Map(skills.map((s) => [s.name, s]));
   }
 
@@ -117,7 +142,10 @@ export class SkillCatalog {
   promptBlock(): string {
     if (this.byName.size === 0) return '';
     const lines = this.names().map((name) => `- ${name}: ${this.byName.get(name)!.description}`);
-    return ['Skills (call read_skill with the name to get the instructions before you use one; only names and descriptions are listed here):', ...lines].join('\n');
+    return [
+      'Skills (call read_skill with the name to get the instructions before you use one; only names and descriptions are listed here):',
+      ...lines,
+    ].join('\n');
   }
 
   /**
@@ -126,7 +154,11 @@ export class SkillCatalog {
    */
   async read(name: string): Promise<{ text: string } | { error: string; unknown: boolean }> {
     const skill = this.byName.get(name);
-    if (!skill) return { error: `no skill named ${JSON.stringify(name)}; available: ${this.names().join(', ') || '(none)'}`, unknown: true };
+    if (!skill)
+      return {
+        error: `no skill named ${JSON.stringify(name)}; available: ${this.names().join(', ') || '(none)'}`,
+        unknown: true,
+      };
     let text: string;
     try {
       text = await readFile(skill.file, 'utf8');
@@ -143,9 +175,14 @@ export class SkillCatalog {
  * Finds the skills of a workspace and, when `userHome` is given, of the user. Missing folders
  * mean no skills; a `SKILL.md` without front matter or description is listed in `problems`.
  */
-export async function discoverSkills(options: { workspace: string; userHome?: string }): Promise<SkillCatalog> {
+export async function discoverSkills(options: {
+  workspace: string;
+  userHome?: string;
+}): Promise<SkillCatalog> {
   const problems: SkillProblem[] = [];
-  const user = options.userHome ? await scan(path.join(options.userHome, '.agents', 'skills'), 'user', problems) : [];
+  const user = options.userHome
+    ? await scan(path.join(options.userHome, '.agents', 'skills'), 'user', problems)
+    : [];
   const project = await scan(path.join(options.workspace, '.agents', 'skills'), 'project', problems);
   const merged = new Map<string, Skill>();
   for (const skill of [...user, ...project]) merged.set(skill.name, skill);

@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { activeTodo, renderTodos, todoListProblem, TodoStore, type Todo } from './todos.ts';
 
-const t = (content: string, status: Todo['status']): Todo => ({ content, activeForm: `${content}ing`, status });
+const t = (content: string, status: Todo['status']): Todo => ({
+  content,
+  activeForm: `${content}ing`,
+  status,
+});
 
 describe('todo lists', () => {
   it('exactly one in progress while work is left; none needed when nothing is left', () => {
     expect(todoListProblem([t('a', 'completed'), t('b', 'in_progress'), t('c', 'pending')])).toBeUndefined();
     expect(todoListProblem([])).toBeUndefined();
     expect(todoListProblem([t('a', 'completed')])).toBeUndefined();
-    expect(todoListProblem([t('a', 'in_progress'), t('b', 'in_progress')])).toMatch(/^2 items are in_progress \("a", "b"\)/);
+    expect(todoListProblem([t('a', 'in_progress'), t('b', 'in_progress')])).toMatch(
+      /^2 items are in_progress \("a", "b"\)/,
+    );
     expect(todoListProblem([t('a', 'pending')])).toMatch(/none is in_progress/);
   });
 
@@ -25,7 +31,9 @@ describe('todo lists', () => {
   });
 
   it('renders counts and marks, with the active form of the item in progress', () => {
-    expect(renderTodos([t('a', 'completed'), t('b', 'in_progress'), t('c', 'pending')])).toBe('1 completed, 1 in progress, 1 pending\n[x] a\n[>] b (now: bing)\n[ ] c');
+    expect(renderTodos([t('a', 'completed'), t('b', 'in_progress'), t('c', 'pending')])).toBe(
+      '1 completed, 1 in progress, 1 pending\n[x] a\n[>] b (now: bing)\n[ ] c',
+    );
     expect(renderTodos([])).toBe('(empty)');
   });
 });

@@ -45,7 +45,9 @@ export function renderTodos(todos: readonly Todo[]): string {
   if (todos.length === 0) return '(empty)';
   const count = (status: TodoStatus) => todos.filter((t) => t.status === status).length;
   const head = `${count('completed')} completed, ${count('in_progress')} in progress, ${count('pending')} pending`;
-  const lines = todos.map((t) => `${MARK[t.status]} ${t.content}${t.status === 'in_progress' ? ` (now: ${t.activeForm})` : ''}`);
+  const lines = todos.map(
+    (t) => `${MARK[t.status]} ${t.content}${t.status === 'in_progress' ? ` (now: ${t.activeForm})` : ''}`,
+  );
   return [head, ...lines].join('\n');
 }
 

@@ -11,7 +11,9 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     requests += 1;
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'Partial' }, finish_reason: null }] })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'Partial' }, finish_reason: null }] })}\n\n`,
+    );
     req.socket.on('close', () => res.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -23,7 +25,10 @@ describe('OpenAIModel cancellation', () => {
   it('an abort in the middle of a stream rejects with aborted instead of returning the cut-off turn', async () => {
     const model = new OpenAIModel({ baseURL, apiKey: 'k', deps: { sleep: async () => {}, random: () => 0 } });
     const controller = new AbortController();
-    const pending = model.generate({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true }, controller.signal);
+    const pending = model.generate(
+      { model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true },
+      controller.signal,
+    );
     while (requests === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'aborted' });

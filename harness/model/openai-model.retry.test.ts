@@ -46,18 +46,32 @@ const reset: Responder = (req) => req.socket.destroy();
 /** Starts a stream, sends one chunk, then drops the connection. */
 const cutStream: Responder = (req, res) => {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
-  res.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'Half a ' }, finish_reason: null }] })}\n\n`);
+  res.write(
+    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'Half a ' }, finish_reason: null }] })}\n\n`,
+  );
   setTimeout(() => req.socket.destroy(), 20);
 };
 /** A whole stream with `content` and a finish reason. */
-const okStream = (content: string): Responder => (_req, res) => {
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  res.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: null }] })}\n\n`);
-  res.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
-  res.end('data: [DONE]\n\n');
-};
+const okStream =
+  (content: string): Responder =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(
+      `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: null }] })}\n\n`,
+    );
+    res.write(
+      `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`,
+    );
+    res.end('data: [DONE]\n\n');
+  };
 const ok = (content: string) =>
-  json(200, { id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] });
+  json(200, {
+    id: 'x',
+    object: 'chat.completion',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+  });
 
 function model(options: { maxAttempts?: number; backoffMs?: number; onSleep?: () => void } = {}) {
   const waits: number[] = [];
@@ -88,14 +102,21 @@ describe('OpenAIModel: transient failures are retried on the injected clock', ()
   });
 
   it('a retry-after longer than a minute is capped at 60 s', async () => {
-    queue.push(json(429, { error: { message: 'come back in an hour' } }, { 'retry-after': '3600' }), ok('done'));
+    queue.push(
+      json(429, { error: { message: 'come back in an hour' } }, { 'retry-after': '3600' }),
+      ok('done'),
+    );
     const { live, waits } = model();
     await live.generate(request);
     expect(waits).toEqual([60_000]);
   });
 
   it('5xx: exponential backoff with the injected jitter, then success', async () => {
-    queue.push(json(500, { error: { message: 'oops' } }), json(503, { error: { message: 'busy' } }), ok('done'));
+    queue.push(
+      json(500, { error: { message: 'oops' } }),
+      json(503, { error: { message: 'busy' } }),
+      ok('done'),
+    );
     const { live, waits } = model({ backoffMs: 100 });
     expect((await live.generate(request)).content).toBe('done');
     expect(waits).toEqual([100, 200]);
@@ -136,13 +157,20 @@ describe('OpenAIModel: transient failures are retried on the injected clock', ()
     expect(waits).toEqual([]);
   });
 
-  it.each([400, 401, 403, 404, 422])('a deterministic failure (%i) is returned at once, without waiting', async (status) => {
-    queue.push(json(status, { error: { message: `status ${status}` } }), ok('unused'));
-    const { live, waits } = model();
-    await expect(live.generate(request)).rejects.toMatchObject({ code: 'http_error', retryable: false, data: { status } });
-    expect(exchanges).toBe(1);
-    expect(waits).toEqual([]);
-  });
+  it.each([400, 401, 403, 404, 422])(
+    'a deterministic failure (%i) is returned at once, without waiting',
+    async (status) => {
+      queue.push(json(status, { error: { message: `status ${status}` } }), ok('unused'));
+      const { live, waits } = model();
+      await expect(live.generate(request)).rejects.toMatchObject({
+        code: 'http_error',
+        retryable: false,
+        data: { status },
+      });
+      expect(exchanges).toBe(1);
+      expect(waits).toEqual([]);
+    },
+  );
 
   it('a cancel during the backoff ends the call as aborted without another exchange', async () => {
     const controller = new AbortController();

@@ -16,7 +16,11 @@ beforeAll(async () => {
     let text = '';
     req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     req.on('end', () => {
-      received.push({ path: req.url ?? '', auth: req.headers.authorization, body: JSON.parse(text || '{}') as Record<string, unknown> });
+      received.push({
+        path: req.url ?? '',
+        auth: req.headers.authorization,
+        body: JSON.parse(text || '{}') as Record<string, unknown>,
+      });
       const next = queue.shift();
       if (next) next(req, res);
       else json(500, { error: { message: 'no stub response queued' } })(req, res);
@@ -52,7 +56,13 @@ const completion = (message: Record<string, unknown>, finish = 'stop') => ({
   choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }],
   usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 },
 });
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-test-2025', choices: [{ index: 0, delta, finish_reason: finish }] });
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'gpt-test-2025',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
 
 function model(options: { maxAttempts?: number; backoffMs?: number } = {}) {
   const waits: number[] = [];
@@ -67,18 +77,45 @@ function model(options: { maxAttempts?: number; backoffMs?: number } = {}) {
 const request: ModelRequest = {
   model: 'gpt-test',
   messages: [{ role: 'user', content: 'read a.txt' }],
-  tools: [{ type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }],
+  tools: [
+    {
+      type: 'function',
+      function: {
+        name: 'read_file',
+        parameters: { type: 'object', properties: { path: { type: 'string' } } },
+      },
+    },
+  ],
   settings: { temperature: 0 },
 };
 
 describe('OpenAIModel.generate', () => {
   it('returns a whole (non-streamed) response as one turn, sending the wire body with the key', async () => {
-    queue.push(json(200, completion({ content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }] }, 'tool_calls')));
+    queue.push(
+      json(
+        200,
+        completion(
+          {
+            content: null,
+            tool_calls: [
+              {
+                id: 'call_1',
+                type: 'function',
+                function: { name: 'read_file', arguments: '{"path":"a.txt"}' },
+              },
+            ],
+          },
+          'tool_calls',
+        ),
+      ),
+    );
     const { live } = model();
     const turn = await live.generate(request);
     expect(turn).toEqual({
       content: null,
-      toolCalls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }],
+      toolCalls: [
+        { id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } },
+      ],
       finishReason: 'tool_calls',
       usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 },
       modelServed: 'gpt-test-2025',
@@ -86,7 +123,13 @@ describe('OpenAIModel.generate', () => {
     expect(received).toHaveLength(1);
     expect(received[0]!.path).toBe('/v1/chat/completions');
     expect(received[0]!.auth).toBe('Bearer sk-test-key');
-    expect(received[0]!.body).toEqual({ model: 'gpt-test', messages: request.messages, tools: request.tools, temperature: 0, stream: false });
+    expect(received[0]!.body).toEqual({
+      model: 'gpt-test',
+      messages: request.messages,
+      tools: request.tools,
+      temperature: 0,
+      stream: false,
+    });
   });
 
   it('assembles a streamed (SSE) response by index, ids only on the first delta', async () => {
@@ -94,13 +137,33 @@ describe('OpenAIModel.generate', () => {
       sse([
         chunk({ role: 'assistant', content: 'Reading' }),
         chunk({ content: ' now.' }),
-        chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'read_file', arguments: '' } }] }),
+        chunk({
+          tool_calls: [
+            { index: 0, id: 'call_a', type: 'function', function: { name: 'read_file', arguments: '' } },
+          ],
+        }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: '{"path":' } }] }),
-        chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'list_dir', arguments: '{"path"' } }] }),
+        chunk({
+          tool_calls: [
+            {
+              index: 1,
+              id: 'call_b',
+              type: 'function',
+              function: { name: 'list_dir', arguments: '{"path"' },
+            },
+          ],
+        }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: '"a.txt"}' } }] }),
         chunk({ tool_calls: [{ index: 1, function: { arguments: ':"."}' } }] }),
         chunk({}, 'tool_calls'),
-        { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-test-2025', choices: [], usage: { prompt_tokens: 20, completion_tokens: 9, total_tokens: 29 } },
+        {
+          id: 'c',
+          object: 'chat.completion.chunk',
+          created: 1,
+          model: 'gpt-test-2025',
+          choices: [],
+          usage: { prompt_tokens: 20, completion_tokens: 9, total_tokens: 29 },
+        },
       ]),
     );
     const { live } = model();
@@ -116,7 +179,10 @@ describe('OpenAIModel.generate', () => {
   });
 
   it('retries a 429, waiting retry-after seconds on the injected sleep', async () => {
-    queue.push(json(429, { error: { message: 'slow down', type: 'rate_limit' } }, { 'retry-after': '2' }), json(200, completion({ content: 'ok' })));
+    queue.push(
+      json(429, { error: { message: 'slow down', type: 'rate_limit' } }, { 'retry-after': '2' }),
+      json(200, completion({ content: 'ok' })),
+    );
     const { live, waits } = model();
     const turn = await live.generate(request);
     expect(turn.content).toBe('ok');
@@ -125,7 +191,12 @@ describe('OpenAIModel.generate', () => {
   });
 
   it('backs off exponentially (with injected jitter) on 5xx and gives up after maxAttempts with a retryable http_error', async () => {
-    queue.push(json(503, { error: { message: 'busy' } }), json(502, { error: { message: 'bad gateway' } }), json(500, { error: { message: 'oops' } }), json(200, completion({ content: 'unused' })));
+    queue.push(
+      json(503, { error: { message: 'busy' } }),
+      json(502, { error: { message: 'bad gateway' } }),
+      json(500, { error: { message: 'oops' } }),
+      json(200, completion({ content: 'unused' })),
+    );
     const { live, waits } = model({ maxAttempts: 3, backoffMs: 100 });
     const error = await live.generate(request).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelError);
@@ -135,7 +206,10 @@ describe('OpenAIModel.generate', () => {
   });
 
   it('does not retry a 400: ModelError http_error with status and body', async () => {
-    queue.push(json(400, { error: { message: 'messages: invalid tool_call_id', type: 'invalid_request_error' } }), json(200, completion({ content: 'unused' })));
+    queue.push(
+      json(400, { error: { message: 'messages: invalid tool_call_id', type: 'invalid_request_error' } }),
+      json(200, completion({ content: 'unused' })),
+    );
     const { live, waits } = model();
     const error = await live.generate(request).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelError);
@@ -158,8 +232,18 @@ describe('OpenAIModel.generate', () => {
 
 describe('wireBody', () => {
   it('leaves out an empty tools list and undefined settings; settings win over named fields', () => {
-    expect(wireBody({ model: 'm', messages: [], tools: [], settings: { max_tokens: 5, seed: undefined } })).toEqual({ model: 'm', messages: [], max_tokens: 5 });
-    expect(wireBody({ model: 'm', messages: [], tool_choice: 'auto', stream: true, settings: { tool_choice: 'none' } })).toEqual({ model: 'm', messages: [], tool_choice: 'none', stream: true });
+    expect(
+      wireBody({ model: 'm', messages: [], tools: [], settings: { max_tokens: 5, seed: undefined } }),
+    ).toEqual({ model: 'm', messages: [], max_tokens: 5 });
+    expect(
+      wireBody({
+        model: 'm',
+        messages: [],
+        tool_choice: 'auto',
+        stream: true,
+        settings: { tool_choice: 'none' },
+      }),
+    ).toEqual({ model: 'm', messages: [], tool_choice: 'none', stream: true });
   });
 });
 
@@ -172,7 +256,11 @@ describe('liveModelSettings', () => {
 
   it('flags win over the environment', () => {
     const env = { HARNESS_API_KEY: 'h', HARNESS_BASE_URL: 'http://env/v1', HARNESS_MODEL: 'env-model' };
-    expect(liveModelSettings({ apiKey: 'f', baseUrl: 'http://flag/v1', model: 'flag-model' }, env)).toEqual({ apiKey: 'f', baseURL: 'http://flag/v1', model: 'flag-model' });
+    expect(liveModelSettings({ apiKey: 'f', baseUrl: 'http://flag/v1', model: 'flag-model' }, env)).toEqual({
+      apiKey: 'f',
+      baseURL: 'http://flag/v1',
+      model: 'flag-model',
+    });
     expect(liveModelSettings({}, env)).toEqual({ apiKey: 'h', baseURL: 'http://env/v1', model: 'env-model' });
   });
 });

@@ -52,7 +52,8 @@ export function wireBody(request: ModelRequest): Record<string, unknown> {
   if (request.tools && request.tools.length > 0) body.tools = request.tools;
   if (request.tool_choice !== undefined) body.tool_choice = request.tool_choice;
   if (request.stream !== undefined) body.stream = request.stream;
-  for (const [key, value] of Object.entries(request.settings ?? {})) if (value !== undefined) body[key] = value;
+  for (const [key, value] of Object.entries(request.settings ?? {}))
+    if (value !== undefined) body[key] = value;
   return body;
 }
 
@@ -83,7 +84,8 @@ export class OpenAIModel implements Model {
         const rejected = rejectedToolCallTurn(modelError.data.status ?? 0, modelError.data.body);
         if (rejected) return rejected;
         if (!modelError.retryable || attempt >= attempts || signal?.aborted) throw modelError;
-        const backoff = modelError.data.retryAfterMs ?? base * 2 ** (attempt - 1) * (0.5 + this.options.deps.random());
+        const backoff =
+          modelError.data.retryAfterMs ?? base * 2 ** (attempt - 1) * (0.5 + this.options.deps.random());
         await this.options.deps.sleep(Math.min(backoff, 60_000), signal);
       }
     }
@@ -92,14 +94,20 @@ export class OpenAIModel implements Model {
   private async once(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
     const body = wireBody(request) as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParams;
     if (request.stream) {
-      const stream = await this.client.chat.completions.create({ ...body, stream: true }, { signal: signal ?? null });
+      const stream = await this.client.chat.completions.create(
+        { ...body, stream: true },
+        { signal: signal ?? null },
+      );
       const assembler = new StreamAssembler();
       for await (const chunk of stream) assembler.push(chunk);
       // The SDK ends a stream quietly when it is aborted: a cut-off turn is not a turn.
       if (signal?.aborted) throw new ModelError('aborted', 'the model call was cancelled while streaming');
       return assembler.finish();
     }
-    const completion = await this.client.chat.completions.create({ ...body, stream: false }, { signal: signal ?? null });
+    const completion = await this.client.chat.completions.create(
+      { ...body, stream: false },
+      { signal: signal ?? null },
+    );
     return responseFromCompletion(completion);
   }
 }
@@ -107,7 +115,8 @@ export class OpenAIModel implements Model {
 /** Maps SDK and network errors to {@link ModelError}; 429, 5xx and connection failures are retryable. */
 export function toModelError(error: unknown, signal?: AbortSignal): ModelError {
   if (error instanceof ModelError) return error;
-  if (error instanceof APIUserAbortError || signal?.aborted) return new ModelError('aborted', 'the model call was cancelled');
+  if (error instanceof APIUserAbortError || signal?.aborted)
+    return new ModelError('aborted', 'the model call was cancelled');
   if (error instanceof APIConnectionError) return new ModelError('network_error', error.message, {}, true);
   if (error instanceof APIError) {
     const status = error.status ?? 0;
@@ -116,7 +125,11 @@ export function toModelError(error: unknown, signal?: AbortSignal): ModelError {
     return new ModelError(
       'http_error',
       `HTTP ${status}: ${error.message}`,
-      { status, body: error.error === undefined ? undefined : { error: error.error }, ...(Number.isFinite(seconds) ? { retryAfterMs: seconds * 1000 } : {}) },
+      {
+        status,
+        body: error.error === undefined ? undefined : { error: error.error },
+        ...(Number.isFinite(seconds) ? { retryAfterMs: seconds * 1000 } : {}),
+      },
       status === 429 || status >= 500,
     );
   }

@@ -7,7 +7,8 @@
  */
 import type { ModelResponse, RawToolCall } from './types.ts';
 
-const isObj = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObj = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The calls in a `failed_generation` string: a JSON object with a string `name` and `arguments`
@@ -27,7 +28,10 @@ export function callsFromFailedGeneration(text: string): RawToolCall[] | null {
   for (const item of items) {
     if (!isObj(item) || typeof item.name !== 'string' || item.name === '') return null;
     const args = 'arguments' in item ? item.arguments : item.parameters;
-    calls.push({ type: 'function', function: { name: item.name, ...(args !== undefined ? { arguments: args } : {}) } });
+    calls.push({
+      type: 'function',
+      function: { name: item.name, ...(args !== undefined ? { arguments: args } : {}) },
+    });
   }
   return calls;
 }
@@ -38,7 +42,8 @@ export function callsFromFailedGeneration(text: string): RawToolCall[] | null {
  */
 export function rejectedToolCallTurn(status: number, body: unknown): ModelResponse | undefined {
   const error = isObj(body) && isObj(body.error) ? body.error : undefined;
-  if (status !== 400 || error?.code !== 'tool_use_failed' || typeof error.failed_generation !== 'string') return undefined;
+  if (status !== 400 || error?.code !== 'tool_use_failed' || typeof error.failed_generation !== 'string')
+    return undefined;
   const toolCalls = callsFromFailedGeneration(error.failed_generation);
   return toolCalls ? { content: null, toolCalls, finishReason: 'tool_calls' } : undefined;
 }

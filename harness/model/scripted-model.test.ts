@@ -26,14 +26,21 @@ describe('ScriptedModel.generate', () => {
     ]);
     expect('id' in first.toolCalls[1]!).toBe(false);
     const second = await model.generate(request);
-    expect(second).toEqual({ content: 'done', toolCalls: [], finishReason: 'stop', usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 } });
+    expect(second).toEqual({
+      content: 'done',
+      toolCalls: [],
+      finishReason: 'stop',
+      usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 },
+    });
     expect(model.calls).toHaveLength(2);
     expect(model.lastCall).toEqual(request);
     model.assertComplete();
   });
 
   it('returns copies, so a harness that mutates a turn cannot change the script', async () => {
-    const model = new ScriptedModel([{ tool_calls: [{ id: 'a', name: 't', arguments: { k: 1 } }], repeat: 2 }]);
+    const model = new ScriptedModel([
+      { tool_calls: [{ id: 'a', name: 't', arguments: { k: 1 } }], repeat: 2 },
+    ]);
     const first = await model.generate(request);
     (first.toolCalls[0]!.function!.arguments as { k: number }).k = 99;
     const second = await model.generate(request);
@@ -41,11 +48,25 @@ describe('ScriptedModel.generate', () => {
   });
 
   it('expands repeat: N into N turns with ids <id>_2, <id>_3 …', async () => {
-    const model = new ScriptedModel([{ tool_calls: [{ id: 'r', name: 't', arguments: '{}' }, { name: 'u', arguments: '{}' }], repeat: 3 }, { content: 'end' }]);
+    const model = new ScriptedModel([
+      {
+        tool_calls: [
+          { id: 'r', name: 't', arguments: '{}' },
+          { name: 'u', arguments: '{}' },
+        ],
+        repeat: 3,
+      },
+      { content: 'end' },
+    ]);
     expect(model.length).toBe(4);
     const ids = [];
-    for (let i = 0; i < 3; i += 1) ids.push((await model.generate(request)).toolCalls.map((c) => c.id ?? null));
-    expect(ids).toEqual([['r', null], ['r_2', null], ['r_3', null]]);
+    for (let i = 0; i < 3; i += 1)
+      ids.push((await model.generate(request)).toolCalls.map((c) => c.id ?? null));
+    expect(ids).toEqual([
+      ['r', null],
+      ['r_2', null],
+      ['r_3', null],
+    ]);
     expect(expandScript([{ content: 'x', repeat: 2 }])).toEqual([{ content: 'x' }, { content: 'x' }]);
   });
 
@@ -56,7 +77,15 @@ describe('ScriptedModel.generate', () => {
       { error: { status: 400, body: { error: { code: 'tool_use_failed', message: 'bad call' } } } },
     ]);
     const errors: ModelError[] = [];
-    for (let i = 0; i < 3; i += 1) errors.push(await model.generate(request).then(() => { throw new Error('resolved'); }, (e: ModelError) => e));
+    for (let i = 0; i < 3; i += 1)
+      errors.push(
+        await model.generate(request).then(
+          () => {
+            throw new Error('resolved');
+          },
+          (e: ModelError) => e,
+        ),
+      );
     expect(errors.map((e) => [e.code, e.data.status, e.retryable, e.message])).toEqual([
       ['http_error', 429, true, 'HTTP 429: slow down'],
       ['http_error', 503, true, 'HTTP 503'],
@@ -73,7 +102,10 @@ describe('ScriptedModel.generate', () => {
     await model.generate(request);
     const error = await model.generate(request).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelError);
-    expect(error).toMatchObject({ code: 'script_exhausted', message: 'the scenario script has 2 turns and the harness asked for turn 3' });
+    expect(error).toMatchObject({
+      code: 'script_exhausted',
+      message: 'the scenario script has 2 turns and the harness asked for turn 3',
+    });
     expect(model.calls).toHaveLength(3);
   });
 
@@ -121,19 +153,28 @@ describe('ScriptedModel streaming', () => {
       [null, 'list_dir', ''],
     ]);
     // Arguments really were split over several deltas, and ids came only on the first delta of each call.
-    const deltas = streamed.lastChunks.flatMap((chunk) => (chunk as { choices: { delta: { tool_calls?: { index: number; id?: string }[] } }[] }).choices.flatMap((c) => c.delta.tool_calls ?? []));
+    const deltas = streamed.lastChunks.flatMap((chunk) =>
+      (chunk as { choices: { delta: { tool_calls?: { index: number; id?: string }[] } }[] }).choices.flatMap(
+        (c) => c.delta.tool_calls ?? [],
+      ),
+    );
     expect(deltas.filter((d) => d.index === 0).length).toBeGreaterThan(2);
     expect(deltas.filter((d) => d.id !== undefined).map((d) => d.id)).toEqual(['call_1', 'call_2']);
   });
 
   it('streams non-string arguments whole (the assembler keeps them as JSON text)', async () => {
-    const model = new ScriptedModel([{ stream: true, tool_calls: [{ id: 'o', name: 't', arguments: { path: 'README.md' } }] }]);
+    const model = new ScriptedModel([
+      { stream: true, tool_calls: [{ id: 'o', name: 't', arguments: { path: 'README.md' } }] },
+    ]);
     const turn = await model.generate(request);
     expect(turn.toolCalls[0]!.function!.arguments).toBe('{"path":"README.md"}');
   });
 
   it('chunksForTurn ends with the finish reason and a usage chunk', () => {
-    const chunks = chunksForTurn({ content: 'hi', usage: { prompt_tokens: 1, completion_tokens: 1 } }, 1) as { choices: { finish_reason: string | null }[]; usage?: unknown }[];
+    const chunks = chunksForTurn({ content: 'hi', usage: { prompt_tokens: 1, completion_tokens: 1 } }, 1) as {
+      choices: { finish_reason: string | null }[];
+      usage?: unknown;
+    }[];
     expect(chunks.at(-2)!.choices[0]!.finish_reason).toBe('stop');
     expect(chunks.at(-1)!.usage).toEqual({ prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 });
   });

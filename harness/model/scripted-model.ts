@@ -74,7 +74,9 @@ export function expandScript(turns: readonly ScriptedTurn[]): ScriptedTurn[] {
       }
       out.push({
         ...rest,
-        tool_calls: rest.tool_calls.map((call) => (call.id === undefined ? call : { ...call, id: `${call.id}_${copy}` })),
+        tool_calls: rest.tool_calls.map((call) =>
+          call.id === undefined ? call : { ...call, id: `${call.id}_${copy}` },
+        ),
       });
     }
   }
@@ -124,7 +126,10 @@ export class ScriptedModel implements Model {
     const turn = this.turns[this.next];
     if (!turn) {
       const n = this.turns.length;
-      throw new ModelError('script_exhausted', `the scenario script has ${n} turns and the harness asked for turn ${n + 1}`);
+      throw new ModelError(
+        'script_exhausted',
+        `the scenario script has ${n} turns and the harness asked for turn ${n + 1}`,
+      );
     }
     this.next += 1;
     if (isErrorTurn(turn)) {
@@ -152,7 +157,12 @@ export class ScriptedModel implements Model {
 function httpError(status: number, body: unknown): ModelError {
   const retryable = status === 429 || status >= 500;
   const detail = errorMessageOf(body);
-  return new ModelError('http_error', `HTTP ${status}${detail ? `: ${detail}` : ''}`, body === undefined ? { status } : { status, body }, retryable);
+  return new ModelError(
+    'http_error',
+    `HTTP ${status}${detail ? `: ${detail}` : ''}`,
+    body === undefined ? { status } : { status, body },
+    retryable,
+  );
 }
 
 function errorMessageOf(body: unknown): string | undefined {
@@ -160,7 +170,11 @@ function errorMessageOf(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const error = (body as { error?: unknown }).error;
   if (typeof error === 'string') return error;
-  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string')
+  if (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { message?: unknown }).message === 'string'
+  )
     return (error as { message: string }).message;
   return undefined;
 }
@@ -218,16 +232,24 @@ export function chunksForTurn(turn: ScriptedResponseTurn, seq: number): unknown[
   const chunks: unknown[] = [chunk({ role: 'assistant' })];
   if (turn.reasoning_content !== undefined)
     for (const piece of splitPieces(turn.reasoning_content)) chunks.push(chunk({ reasoning_content: piece }));
-  if (typeof turn.content === 'string') for (const piece of splitPieces(turn.content)) chunks.push(chunk({ content: piece }));
+  if (typeof turn.content === 'string')
+    for (const piece of splitPieces(turn.content)) chunks.push(chunk({ content: piece }));
   (turn.tool_calls ?? []).forEach((call, index) => {
-    const head: Record<string, unknown> = { index, type: 'function', function: { name: call.name, arguments: '' } };
+    const head: Record<string, unknown> = {
+      index,
+      type: 'function',
+      function: { name: call.name, arguments: '' },
+    };
     if (call.id !== undefined) head.id = call.id;
     chunks.push(chunk({ tool_calls: [head] }));
     if (typeof call.arguments === 'string') {
       if (call.arguments !== '')
-        for (const piece of splitPieces(call.arguments)) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+        for (const piece of splitPieces(call.arguments))
+          chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     } else if (call.arguments !== null && call.arguments !== undefined) {
-      chunks.push(chunk({ tool_calls: [{ index, function: { arguments: structuredClone(call.arguments) } }] }));
+      chunks.push(
+        chunk({ tool_calls: [{ index, function: { arguments: structuredClone(call.arguments) } }] }),
+      );
     }
   });
   chunks.push(chunk({}, defaultFinish(turn)));

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { assembleChunks, parseSseData, responseFromCompletion, StreamAssembler } from './stream-assembler.ts';
 
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  id: 'c',
+  object: 'chat.completion.chunk',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
 const calls = (...toolCalls: Record<string, unknown>[]) => chunk({ tool_calls: toolCalls });
-const summary = (chunks: unknown[]) => assembleChunks(chunks).toolCalls.map((c) => [c.id ?? null, c.function?.name, c.function?.arguments]);
+const summary = (chunks: unknown[]) =>
+  assembleChunks(chunks).toolCalls.map((c) => [c.id ?? null, c.function?.name, c.function?.arguments]);
 
 describe('StreamAssembler', () => {
   it('assembles content, reasoning, finish reason, usage and the serving model', () => {
@@ -15,7 +20,14 @@ describe('StreamAssembler', () => {
       chunk({}, 'stop'),
       { id: 'c', choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } },
     ]);
-    expect(turn).toEqual({ content: 'Hello', toolCalls: [], finishReason: 'stop', usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 }, reasoningContent: 'think more', modelServed: 'm-1' });
+    expect(turn).toEqual({
+      content: 'Hello',
+      toolCalls: [],
+      finishReason: 'stop',
+      usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+      reasoningContent: 'think more',
+      modelServed: 'm-1',
+    });
   });
 
   it('keys calls by index: ids and names only on the first delta, arguments interleaved', () => {
@@ -58,7 +70,12 @@ describe('StreamAssembler', () => {
   });
 
   it('ids arriving on a later delta are kept', () => {
-    expect(summary([calls({ index: 0, function: { name: 'read_file', arguments: '{' } }), calls({ index: 0, id: 'late', function: { arguments: '}' } })])).toEqual([['late', 'read_file', '{}']]);
+    expect(
+      summary([
+        calls({ index: 0, function: { name: 'read_file', arguments: '{' } }),
+        calls({ index: 0, id: 'late', function: { arguments: '}' } }),
+      ]),
+    ).toEqual([['late', 'read_file', '{}']]);
   });
 
   it('without index: a new id starts a call, no id continues the last one', () => {
@@ -90,29 +107,61 @@ describe('StreamAssembler', () => {
   });
 
   it('keeps arguments streamed as an object as their JSON text', () => {
-    expect(summary([calls({ index: 0, id: 'o', function: { name: 'read_file', arguments: { path: 'README.md' } } })])).toEqual([['o', 'read_file', '{"path":"README.md"}']]);
+    expect(
+      summary([
+        calls({ index: 0, id: 'o', function: { name: 'read_file', arguments: { path: 'README.md' } } }),
+      ]),
+    ).toEqual([['o', 'read_file', '{"path":"README.md"}']]);
   });
 
   it('ignores shapes it does not know, an empty finish reason and non-object chunks', () => {
     const assembler = new StreamAssembler();
-    for (const item of [null, 'x', 42, { choices: 'no' }, { choices: [null, { delta: 'x' }] }, chunk({ tool_calls: [null, 'x'] }), chunk({ content: 'ok' }, ''), chunk({}, 'length')]) assembler.push(item);
+    for (const item of [
+      null,
+      'x',
+      42,
+      { choices: 'no' },
+      { choices: [null, { delta: 'x' }] },
+      chunk({ tool_calls: [null, 'x'] }),
+      chunk({ content: 'ok' }, ''),
+      chunk({}, 'length'),
+    ])
+      assembler.push(item);
     expect(assembler.finish()).toEqual({ content: 'ok', toolCalls: [], finishReason: 'length' });
   });
 
   it('takes Groq-style usage from x_groq when no usage field is given', () => {
-    expect(assembleChunks([{ ...chunk({}, 'stop'), x_groq: { usage: { prompt_tokens: 1, completion_tokens: 1 } } }]).usage).toEqual({ prompt_tokens: 1, completion_tokens: 1 });
+    expect(
+      assembleChunks([
+        { ...chunk({}, 'stop'), x_groq: { usage: { prompt_tokens: 1, completion_tokens: 1 } } },
+      ]).usage,
+    ).toEqual({ prompt_tokens: 1, completion_tokens: 1 });
   });
 });
 
 describe('parseSseData', () => {
   it('returns the data payloads in order, joining multi-line data and skipping comments', () => {
-    expect(parseSseData(': keep-alive\n\ndata: {"a":1}\n\ndata:{"b":2}\r\n\r\nevent: x\ndata: line1\ndata: line2\n\ndata: [DONE]\n\n')).toEqual(['{"a":1}', '{"b":2}', 'line1\nline2', '[DONE]']);
+    expect(
+      parseSseData(
+        ': keep-alive\n\ndata: {"a":1}\n\ndata:{"b":2}\r\n\r\nevent: x\ndata: line1\ndata: line2\n\ndata: [DONE]\n\n',
+      ),
+    ).toEqual(['{"a":1}', '{"b":2}', 'line1\nline2', '[DONE]']);
   });
 });
 
 describe('responseFromCompletion', () => {
   it('reads the first choice and tolerates missing parts', () => {
-    expect(responseFromCompletion({ choices: [{ message: { content: 'hi', tool_calls: [{ id: 'x' }, 'bad'], reasoning: 'r' }, finish_reason: 'stop' }], model: 'm' })).toEqual({
+    expect(
+      responseFromCompletion({
+        choices: [
+          {
+            message: { content: 'hi', tool_calls: [{ id: 'x' }, 'bad'], reasoning: 'r' },
+            finish_reason: 'stop',
+          },
+        ],
+        model: 'm',
+      }),
+    ).toEqual({
       content: 'hi',
       toolCalls: [{ id: 'x' }, {}],
       finishReason: 'stop',

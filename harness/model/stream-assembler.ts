@@ -39,11 +39,13 @@ export class StreamAssembler {
     if (typeof record.model === 'string') this.modelServed = record.model;
     if (isObject(record.usage)) this.usage = record.usage as ModelResponse['usage'];
     const xGroq = record.x_groq;
-    if (!this.usage && isObject(xGroq) && isObject(xGroq.usage)) this.usage = xGroq.usage as ModelResponse['usage'];
+    if (!this.usage && isObject(xGroq) && isObject(xGroq.usage))
+      this.usage = xGroq.usage as ModelResponse['usage'];
     const choices = Array.isArray(record.choices) ? record.choices : [];
     for (const choice of choices) {
       if (!isObject(choice)) continue;
-      if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') this.finishReason = choice.finish_reason;
+      if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '')
+        this.finishReason = choice.finish_reason;
       const delta = isObject(choice.delta) ? choice.delta : undefined;
       if (!delta) continue;
       if (typeof delta.content === 'string') {
@@ -145,7 +147,11 @@ export function responseFromCompletion(body: unknown): ModelResponse {
   const message = isObject(choice.message) ? choice.message : {};
   const rawCalls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
   const reasoning =
-    typeof message.reasoning_content === 'string' ? message.reasoning_content : typeof message.reasoning === 'string' ? message.reasoning : undefined;
+    typeof message.reasoning_content === 'string'
+      ? message.reasoning_content
+      : typeof message.reasoning === 'string'
+        ? message.reasoning
+        : undefined;
   return {
     content: typeof message.content === 'string' ? message.content : null,
     toolCalls: rawCalls.map((c) => (isObject(c) ? (c as RawToolCall) : {})),

@@ -25,14 +25,17 @@ export interface ApprovalSubject {
 
 function escapePart(part: DecisionPart): DecisionPart {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(part)) out[key] = typeof value === 'string' ? escapeInvisible(value) : value;
+  for (const [key, value] of Object.entries(part))
+    out[key] = typeof value === 'string' ? escapeInvisible(value) : value;
   return out as unknown as DecisionPart;
 }
 
 /** Builds the approval request: everything escaped, nothing cut. */
 export function approvalRequest(subject: ApprovalSubject): ApprovalRequest {
   const shape = suggestShape(subject.decision);
-  const commands = subject.decision.parts.filter((p) => p.kind === 'command' && p.rule.startsWith('bash:')).map((p) => escapeInvisible(p.subject));
+  const commands = subject.decision.parts
+    .filter((p) => p.kind === 'command' && p.rule.startsWith('bash:'))
+    .map((p) => escapeInvisible(p.subject));
   return {
     callId: subject.callId,
     tool: subject.tool,
@@ -65,8 +68,15 @@ export function suggestShape(decision: PolicyDecision): string | undefined {
   for (const part of asking) {
     if (part.kind === 'command' && part.reason === undefined) {
       const [program, second] = part.subject.split(' ');
-      shapes.add(second !== undefined && /^[a-z][\w.-]*$/i.test(second) ? `${program} ${second}*` : `${program}*`);
-    } else if (part.kind === 'path') shapes.add(part.subject.includes('/') ? `${part.subject.slice(0, part.subject.lastIndexOf('/'))}/**` : part.subject);
+      shapes.add(
+        second !== undefined && /^[a-z][\w.-]*$/i.test(second) ? `${program} ${second}*` : `${program}*`,
+      );
+    } else if (part.kind === 'path')
+      shapes.add(
+        part.subject.includes('/')
+          ? `${part.subject.slice(0, part.subject.lastIndexOf('/'))}/**`
+          : part.subject,
+      );
     else return undefined;
   }
   if (shapes.size !== 1) return undefined;

@@ -5,11 +5,26 @@ import { decideCall, decideCommand, prepareCall } from './command-policy.ts';
 import type { ToolDefinition } from '../tools/types.ts';
 
 const parentConfig = mergeConfig(DEFAULT_CONFIG, {
-  permissions: { mode: 'interactive', bash: [{ pattern: '*', action: 'ask' }, { pattern: 'npm test*', action: 'allow' }, { pattern: 'git push*', action: 'deny' }] },
+  permissions: {
+    mode: 'interactive',
+    bash: [
+      { pattern: '*', action: 'ask' },
+      { pattern: 'npm test*', action: 'allow' },
+      { pattern: 'git push*', action: 'deny' },
+    ],
+  },
 });
 const parent = rootScope(parentConfig, ['read_file', 'write_file', 'bash', 'task', 'write_todos']);
-const bashTool: ToolDefinition = { name: 'bash', description: '', parameters: { type: 'object' }, effect: 'write', command: (a) => String(a.command), execute: async () => ({ ok: true, content: '' }) };
-const decideIn = async (scope: ReturnType<typeof rootScope>, command: string) => decideCall(await prepareCall(bashTool, { command }, { workspace: '/ws' }, true), policyChain(scope));
+const bashTool: ToolDefinition = {
+  name: 'bash',
+  description: '',
+  parameters: { type: 'object' },
+  effect: 'write',
+  command: (a) => String(a.command),
+  execute: async () => ({ ok: true, content: '' }),
+};
+const decideIn = async (scope: ReturnType<typeof rootScope>, command: string) =>
+  decideCall(await prepareCall(bashTool, { command }, { workspace: '/ws' }, true), policyChain(scope));
 
 describe('childScope: a subagent never exceeds its parent', () => {
   it('by default the child gets no writes, no task and no todos', () => {
@@ -17,11 +32,18 @@ describe('childScope: a subagent never exceeds its parent', () => {
   });
 
   it('tools are intersected: asking for more than the parent has gives nothing extra', () => {
-    expect(childScope(parent, { tools: ['bash', 'web_fetch', 'write_file'] }).tools).toEqual(['bash', 'write_file']);
+    expect(childScope(parent, { tools: ['bash', 'web_fetch', 'write_file'] }).tools).toEqual([
+      'bash',
+      'write_file',
+    ]);
   });
 
   it('mode, effects and budgets only get stricter', () => {
-    const child = childScope(parent, { mode: 'auto', effects: { read: 'deny', write: 'allow' }, maxTurns: 500 });
+    const child = childScope(parent, {
+      mode: 'auto',
+      effects: { read: 'deny', write: 'allow' },
+      maxTurns: 500,
+    });
     expect(child.config.permissions.mode).toBe('interactive');
     expect(child.config.permissions.effects).toEqual({ read: 'deny', write: 'ask', irreversible: 'ask' });
     expect(child.config.limits.maxTurns).toBe(parentConfig.subagent.maxTurns);
@@ -31,7 +53,10 @@ describe('childScope: a subagent never exceeds its parent', () => {
   it("the parent's deny holds even when the child's own rules allow the command", async () => {
     const child = childScope(parent, { bash: [{ pattern: 'git push*', action: 'allow' }] });
     expect((await decideCommand('git push origin main', child.config)).action).not.toBe('deny');
-    expect(await decideIn(child, 'git push origin main')).toMatchObject({ action: 'deny', rule: 'bash:git push*' });
+    expect(await decideIn(child, 'git push origin main')).toMatchObject({
+      action: 'deny',
+      rule: 'bash:git push*',
+    });
   });
 
   it('the child can narrow: a deny of its own wins over the parent allow', async () => {

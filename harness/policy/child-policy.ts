@@ -4,7 +4,13 @@
  * configuration and every ancestor's), the strictest winning, at dispatch — so a rule the child's
  * own list misses is still enforced by the parent's (`../shared/design/architecture.md` §8).
  */
-import { mergeConfig, type BashRule, type HarnessConfig, type PathRule, type PermissionMode } from '../config.ts';
+import {
+  mergeConfig,
+  type BashRule,
+  type HarnessConfig,
+  type PathRule,
+  type PermissionMode,
+} from '../config.ts';
 import type { EffectClass } from '../tools/types.ts';
 import type { PolicyAction } from './types.ts';
 
@@ -35,7 +41,13 @@ const MODE_RANK: Record<PermissionMode, number> = { auto: 0, interactive: 1, hea
 const ACTION_RANK: Record<PolicyAction, number> = { allow: 0, ask: 1, deny: 2 };
 
 /** Tools a child does not get unless the restrictions name them (architecture §8). */
-export const CHILD_EXCLUDED_TOOLS: readonly string[] = ['write_file', 'str_replace', 'write_todos', 'task', 'save_note'];
+export const CHILD_EXCLUDED_TOOLS: readonly string[] = [
+  'write_file',
+  'str_replace',
+  'write_todos',
+  'task',
+  'save_note',
+];
 
 /** The stricter of two modes: `plan` > `headless` > `interactive` > `auto`. */
 export function stricterMode(a: PermissionMode, b: PermissionMode): PermissionMode {
@@ -63,7 +75,11 @@ export function childScope(parent: PolicyScope, restrictions: ChildRestrictions 
   const config = mergeConfig(p, {
     tools,
     limits: {
-      maxTurns: Math.min(p.limits.maxTurns, p.subagent.maxTurns, restrictions.maxTurns ?? Number.POSITIVE_INFINITY),
+      maxTurns: Math.min(
+        p.limits.maxTurns,
+        p.subagent.maxTurns,
+        restrictions.maxTurns ?? Number.POSITIVE_INFINITY,
+      ),
       maxToolCalls: Math.min(p.limits.maxToolCalls, restrictions.maxToolCalls ?? p.limits.maxToolCalls),
     },
     permissions: {

@@ -9,15 +9,75 @@ import type { ShellWord } from './shell-words.ts';
 
 /** Programs that talk to other hosts whatever their arguments. */
 const NETWORK_PROGRAMS = new Set([
-  'curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'ssh', 'scp', 'sftp', 'rsync', 'ftp', 'tftp', 'telnet', 'http', 'https',
-  'xh', 'aria2c', 'dig', 'nslookup', 'host', 'ping', 'gh', 'glab', 'aws', 'gcloud', 'gsutil', 'az', 'kubectl', 'npx', 'bunx',
-  'pnpx', 'uvx', 'websocat', 'mail', 'sendmail', 'mutt',
+  'curl',
+  'wget',
+  'nc',
+  'ncat',
+  'netcat',
+  'socat',
+  'ssh',
+  'scp',
+  'sftp',
+  'rsync',
+  'ftp',
+  'tftp',
+  'telnet',
+  'http',
+  'https',
+  'xh',
+  'aria2c',
+  'dig',
+  'nslookup',
+  'host',
+  'ping',
+  'gh',
+  'glab',
+  'aws',
+  'gcloud',
+  'gsutil',
+  'az',
+  'kubectl',
+  'npx',
+  'bunx',
+  'pnpx',
+  'uvx',
+  'websocat',
+  'mail',
+  'sendmail',
+  'mutt',
 ]);
 
 /** Programs that reach the network with some subcommands. */
 const NETWORK_SUBCOMMANDS: Record<string, Set<string>> = {
-  git: new Set(['push', 'pull', 'fetch', 'clone', 'ls-remote', 'submodule', 'remote', 'send-email', 'request-pull']),
-  npm: new Set(['install', 'i', 'ci', 'add', 'update', 'up', 'publish', 'exec', 'x', 'login', 'adduser', 'unpublish', 'deprecate', 'dist-tag', 'create', 'init']),
+  git: new Set([
+    'push',
+    'pull',
+    'fetch',
+    'clone',
+    'ls-remote',
+    'submodule',
+    'remote',
+    'send-email',
+    'request-pull',
+  ]),
+  npm: new Set([
+    'install',
+    'i',
+    'ci',
+    'add',
+    'update',
+    'up',
+    'publish',
+    'exec',
+    'x',
+    'login',
+    'adduser',
+    'unpublish',
+    'deprecate',
+    'dist-tag',
+    'create',
+    'init',
+  ]),
   pnpm: new Set(['install', 'i', 'add', 'update', 'up', 'publish', 'dlx', 'exec', 'create']),
   yarn: new Set(['install', 'add', 'upgrade', 'publish', 'dlx', 'create', 'npm']),
   bun: new Set(['install', 'add', 'update', 'publish', 'x', 'create']),
@@ -37,18 +97,118 @@ const NETWORK_SUBCOMMANDS: Record<string, Set<string>> = {
 
 /** Programs that change nothing (with the exceptions in {@link isReadOnly}). */
 const READ_ONLY = new Set([
-  'ls', 'cat', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'wc', 'pwd', 'echo', 'printf', 'true', 'false', 'test', '[',
-  'stat', 'file', 'which', 'type', 'whoami', 'id', 'uname', 'date', 'tree', 'du', 'df', 'sort', 'uniq', 'cut', 'tr', 'diff',
-  'cmp', 'less', 'more', 'basename', 'dirname', 'realpath', 'readlink', 'jq', 'nl', 'tac', 'xxd', 'od', 'hexdump', 'strings',
-  'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'cksum', 'seq', 'sleep', 'cd', 'pushd', 'popd', 'find', 'sed', 'awk', 'column',
-  'fold', 'fmt', 'expand', 'unexpand', 'paste', 'join', 'comm', 'base64', 'hostname', 'locale', 'printenv', 'env', 'ps',
-  'git', 'npm', 'node', 'python', 'python3',
+  'ls',
+  'cat',
+  'head',
+  'tail',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'ag',
+  'wc',
+  'pwd',
+  'echo',
+  'printf',
+  'true',
+  'false',
+  'test',
+  '[',
+  'stat',
+  'file',
+  'which',
+  'type',
+  'whoami',
+  'id',
+  'uname',
+  'date',
+  'tree',
+  'du',
+  'df',
+  'sort',
+  'uniq',
+  'cut',
+  'tr',
+  'diff',
+  'cmp',
+  'less',
+  'more',
+  'basename',
+  'dirname',
+  'realpath',
+  'readlink',
+  'jq',
+  'nl',
+  'tac',
+  'xxd',
+  'od',
+  'hexdump',
+  'strings',
+  'md5sum',
+  'sha1sum',
+  'sha256sum',
+  'sha512sum',
+  'cksum',
+  'seq',
+  'sleep',
+  'cd',
+  'pushd',
+  'popd',
+  'find',
+  'sed',
+  'awk',
+  'column',
+  'fold',
+  'fmt',
+  'expand',
+  'unexpand',
+  'paste',
+  'join',
+  'comm',
+  'base64',
+  'hostname',
+  'locale',
+  'printenv',
+  'env',
+  'ps',
+  'git',
+  'npm',
+  'node',
+  'python',
+  'python3',
 ]);
 
 /** Subcommands under which a program in {@link READ_ONLY} with subcommands only reads. */
 const READ_ONLY_SUBCOMMANDS: Record<string, Set<string>> = {
-  git: new Set(['status', 'diff', 'log', 'show', 'blame', 'rev-parse', 'ls-files', 'ls-tree', 'grep', 'describe', 'shortlog', 'cat-file', 'whatchanged', 'reflog']),
-  npm: new Set(['ls', 'list', 'view', 'outdated', 'help', 'config', 'root', 'prefix', 'bin', 'explain', 'why']),
+  git: new Set([
+    'status',
+    'diff',
+    'log',
+    'show',
+    'blame',
+    'rev-parse',
+    'ls-files',
+    'ls-tree',
+    'grep',
+    'describe',
+    'shortlog',
+    'cat-file',
+    'whatchanged',
+    'reflog',
+  ]),
+  npm: new Set([
+    'ls',
+    'list',
+    'view',
+    'outdated',
+    'help',
+    'config',
+    'root',
+    'prefix',
+    'bin',
+    'explain',
+    'why',
+  ]),
   node: new Set(['--version', '-v']),
   python: new Set(['--version', '-V']),
   python3: new Set(['--version', '-V']),
@@ -63,11 +223,29 @@ const WRITING_OPTIONS: Record<string, RegExp> = {
 };
 
 /** Programs whose effect cannot be undone (beside the network ones). */
-const IRREVERSIBLE = new Set(['rm', 'shred', 'rmdir', 'unlink', 'dd', 'mkfs', 'wipefs', 'truncate', 'kill', 'killall', 'pkill', 'shutdown', 'reboot', 'crontab']);
-const IRREVERSIBLE_SUBCOMMANDS: Record<string, RegExp> = { git: /^(push|clean|reset --hard|checkout -- |restore|branch -D|stash (drop|clear)|gc --prune|reflog expire|filter-branch|update-ref -d)/ };
+const IRREVERSIBLE = new Set([
+  'rm',
+  'shred',
+  'rmdir',
+  'unlink',
+  'dd',
+  'mkfs',
+  'wipefs',
+  'truncate',
+  'kill',
+  'killall',
+  'pkill',
+  'shutdown',
+  'reboot',
+  'crontab',
+]);
+const IRREVERSIBLE_SUBCOMMANDS: Record<string, RegExp> = {
+  git: /^(push|clean|reset --hard|checkout -- |restore|branch -D|stash (drop|clear)|gc --prune|reflog expire|filter-branch|update-ref -d)/,
+};
 
 const values = (args: readonly ShellWord[]) => args.map((a) => a.value ?? a.text);
-const firstOperand = (args: readonly ShellWord[]) => args.find((a) => !(a.value ?? a.text).startsWith('-'))?.value;
+const firstOperand = (args: readonly ShellWord[]) =>
+  args.find((a) => !(a.value ?? a.text).startsWith('-'))?.value;
 
 /** True when the command reaches another host. */
 export function isNetwork(program: string, args: readonly ShellWord[]): boolean {
@@ -106,9 +284,11 @@ export function commandEffect(program: string, args: readonly ShellWord[]): Effe
 }
 
 /** Variable names that usually hold credentials. */
-export const SECRET_NAME = /(TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH|COOKIE|SESSION)/i;
+export const SECRET_NAME =
+  /(TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH|COOKIE|SESSION)/i;
 /** Files that usually hold credentials (matched against the argument text). */
-const SECRET_FILE = /(^|[/@=])(\.env(\.[\w.-]+)?|\.netrc|\.npmrc|\.pypirc|\.git-credentials|id_(rsa|dsa|ecdsa|ed25519)\b[^/]*|[^/]*\.pem|credentials(\.json)?|\.aws\/|\.ssh\/|\.gnupg\/|\.kube\/config|\.docker\/config\.json|\/proc\/[^/]+\/environ)/;
+const SECRET_FILE =
+  /(^|[/@=])(\.env(\.[\w.-]+)?|\.netrc|\.npmrc|\.pypirc|\.git-credentials|id_(rsa|dsa|ecdsa|ed25519)\b[^/]*|[^/]*\.pem|credentials(\.json)?|\.aws\/|\.ssh\/|\.gnupg\/|\.kube\/config|\.docker\/config\.json|\/proc\/[^/]+\/environ)/;
 
 /**
  * True when the command reads secrets: the whole environment (`env`, `printenv`, `set`,
@@ -116,11 +296,20 @@ const SECRET_FILE = /(^|[/@=])(\.env(\.[\w.-]+)?|\.netrc|\.npmrc|\.pypirc|\.git-
  * file (`.env`, `~/.ssh/id_rsa`, `@.netrc`).
  */
 export function readsSecrets(program: string, args: readonly ShellWord[]): boolean {
-  if ((program === 'env' || program === 'printenv' || program === 'set' || program === 'declare' || program === 'typeset') && args.length === 0) return true;
+  if (
+    (program === 'env' ||
+      program === 'printenv' ||
+      program === 'set' ||
+      program === 'declare' ||
+      program === 'typeset') &&
+    args.length === 0
+  )
+    return true;
   if (program === 'export' && values(args).includes('-p')) return true;
   if (program === 'printenv' && values(args).some((v) => SECRET_NAME.test(v))) return true;
   for (const arg of args) {
-    for (const match of arg.text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)) if (SECRET_NAME.test(match[1]!)) return true;
+    for (const match of arg.text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g))
+      if (SECRET_NAME.test(match[1]!)) return true;
     if (SECRET_FILE.test(arg.value ?? arg.text)) return true;
   }
   return false;

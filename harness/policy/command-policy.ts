@@ -71,11 +71,13 @@ async function resolveUse(use: PathUse, site: CallSite, lexical: boolean): Promi
     out.findings.push(tooMany('brace alternatives for'));
     return out;
   }
-  const resolve = async (requested: string) => (lexical ? resolveLexically(site.workspace, requested) : await resolvePath(site.workspace, requested));
+  const resolve = async (requested: string) =>
+    lexical ? resolveLexically(site.workspace, requested) : await resolvePath(site.workspace, requested);
   for (const word of words) {
     const expanded = word === '~' ? home : word.startsWith('~/') ? path.join(home, word.slice(2)) : word;
     const literal = await resolve(expanded);
-    const add = (resolved: ResolvedPath, requested: string) => out.paths.push({ ...resolved, requested, access: use.access, via: use.via });
+    const add = (resolved: ResolvedPath, requested: string) =>
+      out.paths.push({ ...resolved, requested, access: use.access, via: use.via });
     if (!use.glob || lexical || !hasGlob(expanded)) {
       add(literal, words.length > 1 ? word : use.path);
       continue;
@@ -86,7 +88,10 @@ async function resolveUse(use: PathUse, site: CallSite, lexical: boolean): Promi
     if (!matches || matches.length === 0 || !literal.inside) add(literal, word);
     for (const match of matches ?? []) {
       const relative = path.relative(site.workspace, match);
-      add(await resolvePath(site.workspace, match), relative.startsWith('..') || path.isAbsolute(relative) ? match : relative);
+      add(
+        await resolvePath(site.workspace, match),
+        relative.startsWith('..') || path.isAbsolute(relative) ? match : relative,
+      );
     }
   }
   return out;
@@ -98,15 +103,31 @@ async function resolveUse(use: PathUse, site: CallSite, lexical: boolean): Promi
  * except that a tool declared `irreversible` stays so.
  * @param lexical resolve paths without the file system (for checks outside a real workspace)
  */
-export async function prepareCall(tool: ToolDefinition, args: Record<string, unknown>, site: CallSite, lexical = false): Promise<PreparedCall> {
+export async function prepareCall(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  site: CallSite,
+  lexical = false,
+): Promise<PreparedCall> {
   const toolPaths: PreparedCall['toolPaths'] = [];
   for (const access of tool.paths?.(args) ?? [])
-    toolPaths.push({ ...(lexical ? resolveLexically(site.workspace, access.path) : await resolvePath(site.workspace, access.path)), access: access.access });
+    toolPaths.push({
+      ...(lexical
+        ? resolveLexically(site.workspace, access.path)
+        : await resolvePath(site.workspace, access.path)),
+      access: access.access,
+    });
   const command = tool.command?.(args);
   const taintedBy = site.taintedBy ?? [];
   if (command === undefined)
     return {
-      input: { tool: tool.name, effect: tool.effect, paths: toolPaths, ...(taintedBy.length > 0 ? { taintedBy } : {}), ...(tool.harnessState ? { harnessState: true } : {}) },
+      input: {
+        tool: tool.name,
+        effect: tool.effect,
+        paths: toolPaths,
+        ...(taintedBy.length > 0 ? { taintedBy } : {}),
+        ...(tool.harnessState ? { harnessState: true } : {}),
+      },
       toolPaths,
     };
   const analysis = await analyseCommand(command);
@@ -117,7 +138,8 @@ export async function prepareCall(tool: ToolDefinition, args: Record<string, unk
     commandPaths.push(...resolved.paths);
     pathFindings.push(...resolved.findings);
   }
-  const effect = tool.effect === 'irreversible' || ORDER[analysis.effect] > ORDER.write ? 'irreversible' : analysis.effect;
+  const effect =
+    tool.effect === 'irreversible' || ORDER[analysis.effect] > ORDER.write ? 'irreversible' : analysis.effect;
   return {
     input: {
       tool: tool.name,
@@ -153,9 +175,17 @@ export type CommandDecision = PolicyDecision & { analysis: CommandAnalysis; effe
  * of the analysis, every file it reads or writes. Without `workspace`, paths are resolved
  * lexically against a virtual `/workspace` (links cannot be followed).
  */
-export async function decideCommand(command: string, config: HarnessConfig, options: DecideCommandOptions = {}): Promise<CommandDecision> {
+export async function decideCommand(
+  command: string,
+  config: HarnessConfig,
+  options: DecideCommandOptions = {},
+): Promise<CommandDecision> {
   const lexical = options.workspace === undefined;
-  const site: CallSite = { workspace: options.workspace ?? '/workspace', ...(options.home !== undefined ? { home: options.home } : {}), ...(options.taintedBy ? { taintedBy: options.taintedBy } : {}) };
+  const site: CallSite = {
+    workspace: options.workspace ?? '/workspace',
+    ...(options.home !== undefined ? { home: options.home } : {}),
+    ...(options.taintedBy ? { taintedBy: options.taintedBy } : {}),
+  };
   const tool: ToolDefinition = {
     name: options.tool ?? 'bash',
     description: 'bash',

@@ -11,7 +11,8 @@ beforeAll(async () => {
 
 /** The files of a command as `access:path`, through the whole analysis (words as the parser gives them). */
 const files = (command: string) => analyseCommandSync(command).paths.map((p) => `${p.access}:${p.path}`);
-const findings = (command: string) => analyseCommandSync(command).findings.map((f) => `${f.action}:${f.rule}`);
+const findings = (command: string) =>
+  analyseCommandSync(command).findings.map((f) => `${f.action}:${f.rule}`);
 const parts = (command: string) => analyseCommandSync(command).parts.map((p) => p.text);
 
 describe('file operands of read programs (red-team P1)', () => {
@@ -92,7 +93,7 @@ describe('file operands of read programs (red-team P1)', () => {
   it('wrappers name files only through their options', () => {
     expect(files('time -o /tmp/t ls')).toEqual(['write:/tmp/t']);
     expect(files('env -C /etc ls')).toEqual(['read:/etc']);
-    expect(files('xargs -a list rm')).toEqual(['read:list', "write:{}"]);
+    expect(files('xargs -a list rm')).toEqual(['read:list', 'write:{}']);
     expect(files('git -C ../other log')).toEqual(['read:../other']);
   });
 });
@@ -105,12 +106,18 @@ describe('options that write files or run commands (red-team P1)', () => {
     expect(files('git diff --output-indicator-new=+')).toEqual([]);
     expect(files('pytest --junitxml=/tmp/x')).toEqual(['write:/tmp/x']);
     expect(files('pytest --junitx /tmp/x -q')).toEqual(['write:/tmp/x']);
-    expect(files('pytest --basetemp=/tmp/b --log-file=l.txt -o cache_dir=/tmp/c --cov-report=html:/tmp/h')).toEqual(['write:/tmp/b', 'write:l.txt', 'write:/tmp/c', 'write:/tmp/h']);
+    expect(
+      files('pytest --basetemp=/tmp/b --log-file=l.txt -o cache_dir=/tmp/c --cov-report=html:/tmp/h'),
+    ).toEqual(['write:/tmp/b', 'write:l.txt', 'write:/tmp/c', 'write:/tmp/h']);
     expect(files('sort --out=/tmp/x a')).toEqual(['write:/tmp/x', 'read:a']);
   });
 
   it('an abbreviated option that takes a plain value never hides the next word from the path check', () => {
-    expect(scanProgramArgs([literalWord('--hid'), literalWord('/etc')], { long: { hide: 'value' } }).operands.map((w) => w.value)).toEqual(['/etc']);
+    expect(
+      scanProgramArgs([literalWord('--hid'), literalWord('/etc')], { long: { hide: 'value' } }).operands.map(
+        (w) => w.value,
+      ),
+    ).toEqual(['/etc']);
   });
 
   it('git: diff operands are files (diff falls back to --no-index outside the repository); config and format-patch write', () => {
@@ -184,6 +191,9 @@ describe('options that write files or run commands (red-team P1)', () => {
 
 describe('programEffects', () => {
   it('unknown programs have no files and run nothing', () => {
-    expect(programEffects('make', [literalWord('-f'), literalWord('/etc/x')])).toEqual({ files: [], runs: [] });
+    expect(programEffects('make', [literalWord('-f'), literalWord('/etc/x')])).toEqual({
+      files: [],
+      runs: [],
+    });
   });
 });

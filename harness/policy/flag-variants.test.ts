@@ -4,14 +4,16 @@ import { flagVariants, splitNormalised } from './flag-variants.ts';
 describe('splitNormalised', () => {
   it('splits on spaces and keeps single-quoted stretches whole', () => {
     expect(splitNormalised("git commit -m 'a b' x")).toEqual(['git', 'commit', '-m', "'a b'", 'x']);
-    expect(splitNormalised("echo 'it'\\''s'")).toEqual(["echo", "'it'\\''s'"]);
+    expect(splitNormalised("echo 'it'\\''s'")).toEqual(['echo', "'it'\\''s'"]);
     expect(splitNormalised('')).toEqual([]);
   });
 });
 
 describe('flagVariants', () => {
   it('rewrites a cluster as single options and moves each letter to the front', () => {
-    expect(flagVariants('rm -fr dist').sort()).toEqual(['rm -f -r dist', 'rm -r -f dist', 'rm -rf dist'].sort());
+    expect(flagVariants('rm -fr dist').sort()).toEqual(
+      ['rm -f -r dist', 'rm -r -f dist', 'rm -rf dist'].sort(),
+    );
   });
 
   it('joins separate short options into one cluster', () => {
@@ -30,6 +32,10 @@ describe('flagVariants', () => {
   });
 
   it('is bounded', () => {
-    expect(flagVariants(`x ${Array.from({ length: 30 }, (_, i) => `-${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(65 + (i % 26))}`).join(' ')} y`).length).toBeLessThanOrEqual(64);
+    expect(
+      flagVariants(
+        `x ${Array.from({ length: 30 }, (_, i) => `-${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(65 + (i % 26))}`).join(' ')} y`,
+      ).length,
+    ).toBeLessThanOrEqual(64);
   });
 });

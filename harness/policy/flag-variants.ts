@@ -59,7 +59,10 @@ export function flagVariants(command: string): string[] {
       let end = i;
       while (end < base.length && SHORT_CLUSTER.test(base[end]!)) end += 1;
       const letters = [...new Set(base.slice(i, end).flatMap((w) => [...w.slice(1)]))];
-      const orders = letters.length <= MAX_LETTERS ? [letters, ...letters.map((l) => [l, ...letters.filter((x) => x !== l)])] : [letters];
+      const orders =
+        letters.length <= MAX_LETTERS
+          ? [letters, ...letters.map((l) => [l, ...letters.filter((x) => x !== l)])]
+          : [letters];
       for (const order of orders) {
         for (const spelling of [[`-${order.join('')}`], order.map((l) => `-${l}`)]) {
           if (out.size >= MAX_VARIANTS) break;

@@ -54,14 +54,19 @@ describe('expandGlob (real folders, links listed as entries)', () => {
   it('matches through links to folders, lists links (dangling ones too) and dot files', async () => {
     expect(await expandGlob('out*/secret', ws)).toEqual([`${ws}/outlink/secret`]);
     expect((await expandGlob('*/secret', ws))!.sort()).toEqual([`${ws}/docs/secret`, `${ws}/outlink/secret`]);
-    expect((await expandGlob('*', ws))!.sort()).toEqual(['.hidden', 'dangling', 'docs', 'outlink'].map((n) => `${ws}/${n}`));
+    expect((await expandGlob('*', ws))!.sort()).toEqual(
+      ['.hidden', 'dangling', 'docs', 'outlink'].map((n) => `${ws}/${n}`),
+    );
     expect(await expandGlob('dang?ing', ws)).toEqual([`${ws}/dangling`]);
     expect(await expandGlob('out[l]ink', ws)).toEqual([`${ws}/outlink`]);
   });
 
   it('absolute patterns, ** as * (globstar off), no match, and the limit', async () => {
     expect(await expandGlob(`${root}/outs*/secret`, ws)).toEqual([`${root}/outside/secret`]);
-    expect((await expandGlob('**/secret', ws))!.sort()).toEqual([`${ws}/docs/secret`, `${ws}/outlink/secret`]);
+    expect((await expandGlob('**/secret', ws))!.sort()).toEqual([
+      `${ws}/docs/secret`,
+      `${ws}/outlink/secret`,
+    ]);
     expect(await expandGlob('*/nothing', ws)).toEqual([]);
     expect(await expandGlob('**/deep', ws)).toEqual([`${ws}/docs/deep`]);
     expect(await expandGlob('nothing*', ws)).toEqual([]);

@@ -31,12 +31,16 @@ function sequence(body: string, limit: number): string[] | null | undefined {
   if (Math.abs(b - a) / step + 1 > limit) return undefined;
   const width = numeric && (/^-?0\d/.test(from) || /^-?0\d/.test(to)) ? Math.max(from.length, to.length) : 0;
   const out: string[] = [];
-  for (let v = a; a <= b ? v <= b : v >= b; v += a <= b ? step : -step) out.push(numeric ? String(v).padStart(width, '0') : String.fromCharCode(v));
+  for (let v = a; a <= b ? v <= b : v >= b; v += a <= b ? step : -step)
+    out.push(numeric ? String(v).padStart(width, '0') : String.fromCharCode(v));
   return out;
 }
 
 /** The first brace expression of `word` that bash expands: where it is and its alternatives. */
-function firstBrace(word: string, limit: number): { start: number; end: number; parts: string[] } | undefined | 'too-many' {
+function firstBrace(
+  word: string,
+  limit: number,
+): { start: number; end: number; parts: string[] } | undefined | 'too-many' {
   for (let start = word.indexOf('{'); start >= 0; start = word.indexOf('{', start + 1)) {
     if (word[start - 1] === '$') continue;
     let depth = 0;
@@ -83,7 +87,8 @@ export function expandBraces(word: string, limit = MAX_EXPANSION): string[] | un
       if (results.length > limit) return undefined;
       continue;
     }
-    for (let k = brace.parts.length - 1; k >= 0; k -= 1) stack.push(current.slice(0, brace.start) + brace.parts[k] + current.slice(brace.end + 1));
+    for (let k = brace.parts.length - 1; k >= 0; k -= 1)
+      stack.push(current.slice(0, brace.start) + brace.parts[k] + current.slice(brace.end + 1));
     if (stack.length > limit) return undefined;
   }
   return results;
@@ -117,7 +122,11 @@ async function exists(file: string): Promise<boolean> {
  * are returned (a dangling link exists); `[]` when nothing matches (bash then passes the
  * pattern on as written), undefined when more than `limit` paths match.
  */
-export async function expandGlob(pattern: string, cwd: string, limit = MAX_EXPANSION): Promise<string[] | undefined> {
+export async function expandGlob(
+  pattern: string,
+  cwd: string,
+  limit = MAX_EXPANSION,
+): Promise<string[] | undefined> {
   const absolute = pattern.startsWith('/');
   const segments = pattern.split('/');
   let current = [absolute ? '' : cwd];

@@ -28,7 +28,10 @@ const entry: fc.Arbitrary<Entry> = fc.oneof(
   inside.map((at): Entry => ({ kind: 'file', at })),
   fc.tuple(inside, target).map(([at, t]): Entry => ({ kind: 'link', at, target: t })),
 );
-const request = fc.tuple(fc.array(fc.constantFrom(...NAMES, '..', '.', 'new'), { minLength: 1, maxLength: 5 }), fc.boolean());
+const request = fc.tuple(
+  fc.array(fc.constantFrom(...NAMES, '..', '.', 'new'), { minLength: 1, maxLength: 5 }),
+  fc.boolean(),
+);
 
 let base: string;
 beforeAll(() => {
@@ -47,7 +50,8 @@ function build(entries: Entry[]): { root: string; ws: string; out: string } {
     const at = path.join(ws, ...e.at);
     try {
       mkdirSync(path.dirname(at), { recursive: true });
-      if (e.kind === 'link') symlinkSync(e.target.replace('$OUT', out).replace('$WS', ws).replace('$ROOT', root), at);
+      if (e.kind === 'link')
+        symlinkSync(e.target.replace('$OUT', out).replace('$WS', ws).replace('$ROOT', root), at);
       else if (e.kind === 'dir') mkdirSync(at, { recursive: true });
       else writeFileSync(at, 'x', { flag: 'wx' });
     } catch {
@@ -73,13 +77,18 @@ const stats = { inside: 0, outside: 0, written: 0 };
 
 describe('path policy over generated trees (property)', () => {
   it('a write the policy does not deny as outside lands inside the workspace', async () => {
-    const config = mergeConfig(DEFAULT_CONFIG, { permissions: { mode: 'auto', paths: [{ pattern: '**', access: 'write', action: 'allow' }] } });
+    const config = mergeConfig(DEFAULT_CONFIG, {
+      permissions: { mode: 'auto', paths: [{ pattern: '**', access: 'write', action: 'allow' }] },
+    });
     await fc.assert(
       fc.asyncProperty(fc.array(entry, { maxLength: 10 }), request, async (entries, [segments, absolute]) => {
         const { ws } = build(entries);
         const requested = `${absolute ? `${ws}/` : ''}${segments.join('/')}`;
         const resolved = await resolvePath(ws, requested);
-        const decision = decide({ tool: 'write_file', effect: 'write', paths: [{ ...resolved, access: 'write' }] }, config);
+        const decision = decide(
+          { tool: 'write_file', effect: 'write', paths: [{ ...resolved, access: 'write' }] },
+          config,
+        );
         const outside = decision.errorType === 'path_outside_workspace';
         stats[outside ? 'outside' : 'inside'] += 1;
         // Only perform writes the policy places under this test's temp folder (`..` can climb above it).
@@ -88,7 +97,11 @@ describe('path policy over generated trees (property)', () => {
         if (landed === undefined) return;
         stats.written += 1;
         const landedInside = landed === ws || landed.startsWith(`${ws}${path.sep}`);
-        if (!outside) expect(landedInside, `${requested} → policy ${resolved.absolute}, kernel ${landed}; tree ${JSON.stringify(entries)}`).toBe(true);
+        if (!outside)
+          expect(
+            landedInside,
+            `${requested} → policy ${resolved.absolute}, kernel ${landed}; tree ${JSON.stringify(entries)}`,
+          ).toBe(true);
         expect(landed, `${requested}; tree ${JSON.stringify(entries)}`).toBe(resolved.absolute);
       }),
       { numRuns: 300 },

@@ -69,6 +69,14 @@ export async function resolvePath(workspace: string, requested: string): Promise
     if (path.isAbsolute(target)) current = path.parse(target).root || path.sep;
   }
   const relative = path.relative(workspace, current);
-  const inside = !loop && (relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative)));
-  return { requested, absolute: current, inside, relative: inside ? relative.split(path.sep).join('/') || '.' : current };
+  const inside =
+    !loop &&
+    (relative === '' ||
+      (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative)));
+  return {
+    requested,
+    absolute: current,
+    inside,
+    relative: inside ? relative.split(path.sep).join('/') || '.' : current,
+  };
 }

@@ -1,4 +1,13 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -11,11 +20,27 @@ import { decide } from './policy.ts';
 const action = fc.constantFrom('allow', 'ask', 'deny') as fc.Arbitrary<'allow' | 'ask' | 'deny'>;
 const access = fc.constantFrom('read', 'write') as fc.Arbitrary<'read' | 'write'>;
 const effect = fc.constantFrom('read', 'write', 'irreversible') as fc.Arbitrary<EffectClass>;
-const pattern = fc.oneof(fc.constantFrom('**', '*', '/**', '**/*', '../**', 'outside/**', '/tmp/**', '**/victim.txt', '.*', '{a,b}/**'), fc.string({ minLength: 1 }));
+const pattern = fc.oneof(
+  fc.constantFrom(
+    '**',
+    '*',
+    '/**',
+    '**/*',
+    '../**',
+    'outside/**',
+    '/tmp/**',
+    '**/victim.txt',
+    '.*',
+    '{a,b}/**',
+  ),
+  fc.string({ minLength: 1 }),
+);
 
 const configArb: fc.Arbitrary<HarnessConfig> = fc
   .record({
-    mode: fc.constantFrom('interactive', 'headless', 'plan', 'auto') as fc.Arbitrary<'interactive' | 'headless' | 'plan' | 'auto'>,
+    mode: fc.constantFrom('interactive', 'headless', 'plan', 'auto') as fc.Arbitrary<
+      'interactive' | 'headless' | 'plan' | 'auto'
+    >,
     paths: fc.array(fc.record({ pattern, access, action }), { maxLength: 6 }),
     bash: fc.array(fc.record({ pattern, action }), { maxLength: 4 }),
     effects: fc.record({ read: action, write: action, irreversible: action }),
@@ -28,31 +53,57 @@ const outsidePath = fc.record({
   inside: fc.constant(false),
   access,
 });
-const insidePath = fc.record({ rel: fc.constantFrom('a.txt', 'src/b.ts', '.env', '.'), access }).map(({ rel, access: a }) => ({ requested: rel, absolute: `/ws/${rel}`, inside: true, relative: rel, access: a }));
+const insidePath = fc
+  .record({ rel: fc.constantFrom('a.txt', 'src/b.ts', '.env', '.'), access })
+  .map(({ rel, access: a }) => ({
+    requested: rel,
+    absolute: `/ws/${rel}`,
+    inside: true,
+    relative: rel,
+    access: a,
+  }));
 
 describe('decide (property)', () => {
   it('never allows (or asks for) a call with a path outside the workspace, whatever the rules, effects and mode', () => {
     fc.assert(
-      fc.property(configArb, fc.array(fc.oneof(insidePath, outsidePath.map((p) => ({ ...p, relative: p.absolute }))), { minLength: 1, maxLength: 4 }), effect, fc.array(fc.string(), { maxLength: 2 }), (config, paths, eff, commands) => {
-        const decision = decide({ tool: 'tool', effect: eff, paths, commands }, config);
-        if (paths.some((p) => !p.inside)) {
-          expect(decision.action).toBe('deny');
-          expect(decision.errorType).toBe('path_outside_workspace');
-          expect(decision.rule).toBe('workspace:outside');
-        } else expect(decision.errorType).not.toBe('path_outside_workspace');
-      }),
+      fc.property(
+        configArb,
+        fc.array(
+          fc.oneof(
+            insidePath,
+            outsidePath.map((p) => ({ ...p, relative: p.absolute })),
+          ),
+          { minLength: 1, maxLength: 4 },
+        ),
+        effect,
+        fc.array(fc.string(), { maxLength: 2 }),
+        (config, paths, eff, commands) => {
+          const decision = decide({ tool: 'tool', effect: eff, paths, commands }, config);
+          if (paths.some((p) => !p.inside)) {
+            expect(decision.action).toBe('deny');
+            expect(decision.errorType).toBe('path_outside_workspace');
+            expect(decision.rule).toBe('workspace:outside');
+          } else expect(decision.errorType).not.toBe('path_outside_workspace');
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it('the decision is the strictest of its parts and plan mode never allows a non-read call', () => {
     fc.assert(
-      fc.property(configArb, fc.array(insidePath, { maxLength: 3 }), effect, fc.array(fc.string(), { maxLength: 2 }), (config, paths, eff, commands) => {
-        const decision = decide({ tool: 'tool', effect: eff, paths, commands }, config);
-        const rank = { allow: 0, ask: 1, deny: 2 };
-        expect(rank[decision.action]).toBe(Math.max(...decision.parts.map((p) => rank[p.action])));
-        if (config.permissions.mode === 'plan' && eff !== 'read') expect(decision.action).toBe('deny');
-      }),
+      fc.property(
+        configArb,
+        fc.array(insidePath, { maxLength: 3 }),
+        effect,
+        fc.array(fc.string(), { maxLength: 2 }),
+        (config, paths, eff, commands) => {
+          const decision = decide({ tool: 'tool', effect: eff, paths, commands }, config);
+          const rank = { allow: 0, ask: 1, deny: 2 };
+          expect(rank[decision.action]).toBe(Math.max(...decision.parts.map((p) => rank[p.action])));
+          if (config.permissions.mode === 'plan' && eff !== 'read') expect(decision.action).toBe('deny');
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -101,19 +152,44 @@ describe('resolvePath + decide (property, real file system)', () => {
     }
   };
 
-  const segment = fc.constantFrom('..', '.', 'a', 'docs', 'deep', 'outbox', 'docs-link', 'up', 'missing', 'sneaky', 'notes.md', 'loop-a', 'x.txt');
+  const segment = fc.constantFrom(
+    '..',
+    '.',
+    'a',
+    'docs',
+    'deep',
+    'outbox',
+    'docs-link',
+    'up',
+    'missing',
+    'sneaky',
+    'notes.md',
+    'loop-a',
+    'x.txt',
+  );
 
   it('a path that is not denied as outside really lands inside the workspace', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 6 }), fc.boolean(), configArb, async (segments, absolute, config) => {
-        const requested = `${absolute ? `${ws}/` : ''}${segments.join('/')}`;
-        const resolved = await resolvePath(ws, requested);
-        const decision = decide({ tool: 'write_file', effect: 'write', paths: [{ ...resolved, access: 'write' }] }, config);
-        if (decision.errorType === 'path_outside_workspace') return;
-        expect(resolved.inside).toBe(true);
-        const real = landing(resolved.absolute);
-        expect(real === ws || real.startsWith(`${ws}${path.sep}`), `${requested} → ${resolved.absolute} lands at ${real}`).toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.array(segment, { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        configArb,
+        async (segments, absolute, config) => {
+          const requested = `${absolute ? `${ws}/` : ''}${segments.join('/')}`;
+          const resolved = await resolvePath(ws, requested);
+          const decision = decide(
+            { tool: 'write_file', effect: 'write', paths: [{ ...resolved, access: 'write' }] },
+            config,
+          );
+          if (decision.errorType === 'path_outside_workspace') return;
+          expect(resolved.inside).toBe(true);
+          const real = landing(resolved.absolute);
+          expect(
+            real === ws || real.startsWith(`${ws}${path.sep}`),
+            `${requested} → ${resolved.absolute} lands at ${real}`,
+          ).toBe(true);
+        },
+      ),
       { numRuns: 400 },
     );
   });

@@ -62,8 +62,12 @@ function globMatch(pattern: string, subject: string): boolean {
 }
 
 /** The action of the last bash rule matching `command`, or undefined when none matches. */
-function lastMatch(rules: HarnessConfig['permissions']['bash'], command: string): { action: PolicyAction; pattern: string } | undefined {
-  for (let i = rules.length - 1; i >= 0; i -= 1) if (matchCommandPattern(rules[i]!.pattern, command)) return rules[i]!;
+function lastMatch(
+  rules: HarnessConfig['permissions']['bash'],
+  command: string,
+): { action: PolicyAction; pattern: string } | undefined {
+  for (let i = rules.length - 1; i >= 0; i -= 1)
+    if (matchCommandPattern(rules[i]!.pattern, command)) return rules[i]!;
   return undefined;
 }
 
@@ -72,7 +76,10 @@ function lastMatch(rules: HarnessConfig['permissions']['bash'], command: string)
  * (`bash:default`); a deny rule matching any other spelling of its flags denies (`flag-variants.ts`).
  * Verdicts are cached by command string per rule list.
  */
-export function decideSimpleCommand(command: string, rules: HarnessConfig['permissions']['bash']): DecisionPart {
+export function decideSimpleCommand(
+  command: string,
+  rules: HarnessConfig['permissions']['bash'],
+): DecisionPart {
   let verdicts = verdictCache.get(rules);
   if (!verdicts) {
     verdicts = new Map();
@@ -98,18 +105,42 @@ function decideUncached(command: string, rules: HarnessConfig['permissions']['ba
   if (part.action === 'deny' || !rules.some((r) => r.action === 'deny')) return part;
   for (const variant of flagVariants(command)) {
     const other = lastMatch(rules, variant);
-    if (other?.action === 'deny') return { subject: command, kind: 'command', action: 'deny', rule: `bash:${other.pattern}`, spelledAs: variant };
+    if (other?.action === 'deny')
+      return {
+        subject: command,
+        kind: 'command',
+        action: 'deny',
+        rule: `bash:${other.pattern}`,
+        spelledAs: variant,
+      };
   }
   return part;
 }
 
 function pathPart(p: PolicyPath, config: HarnessConfig): DecisionPart {
-  const base = { kind: 'path' as const, access: p.access, requested: p.requested, resolved: p.absolute, ...(p.via !== undefined ? { via: p.via } : {}) };
+  const base = {
+    kind: 'path' as const,
+    access: p.access,
+    requested: p.requested,
+    resolved: p.absolute,
+    ...(p.via !== undefined ? { via: p.via } : {}),
+  };
   if (!p.inside) return { ...base, subject: p.absolute, action: 'deny', rule: 'workspace:outside' };
   let part: DecisionPart | undefined;
   for (const rule of config.permissions.paths)
-    if (rule.access === p.access && globMatch(rule.pattern, p.relative)) part = { ...base, subject: p.relative, action: rule.action, rule: `paths:${rule.access}:${rule.pattern}` };
-  part ??= { ...base, subject: p.relative, action: config.permissions.effects[p.access], rule: `effects:${p.access}` };
+    if (rule.access === p.access && globMatch(rule.pattern, p.relative))
+      part = {
+        ...base,
+        subject: p.relative,
+        action: rule.action,
+        rule: `paths:${rule.access}:${rule.pattern}`,
+      };
+  part ??= {
+    ...base,
+    subject: p.relative,
+    action: config.permissions.effects[p.access],
+    rule: `effects:${p.access}`,
+  };
   if (part.action !== 'deny') {
     const sensitive = sensitiveMatch(p.relative, p.access, config.permissions.sensitivePaths);
     if (sensitive)
@@ -123,24 +154,29 @@ function pathPart(p: PolicyPath, config: HarnessConfig): DecisionPart {
   return part;
 }
 
-const verb = (action: PolicyAction) => (action === 'allow' ? 'allowed' : action === 'ask' ? 'subject to approval' : 'denied');
+const verb = (action: PolicyAction) =>
+  action === 'allow' ? 'allowed' : action === 'ask' ? 'subject to approval' : 'denied';
 
 /** One sentence about a part, for reasons shown to the model and the approver. */
 export function describePart(part: DecisionPart, input: Pick<PolicyInput, 'tool' | 'effect'>): string {
   if (part.rule === 'workspace:outside')
     return `${JSON.stringify(part.requested ?? part.subject)} resolves outside the workspace (to ${part.resolved ?? part.subject}); only paths inside it can be used`;
-  if (part.rule === 'mode:plan') return `plan mode is read-only: ${input.tool} (${input.effect}) is not allowed`;
+  if (part.rule === 'mode:plan')
+    return `plan mode is read-only: ${input.tool} (${input.effect}) is not allowed`;
   if (part.kind === 'path') {
     const via = part.via !== undefined ? ` by ${JSON.stringify(part.via)}` : '';
     const what = `${part.access === 'read' ? 'read of' : 'write to'} ${JSON.stringify(part.requested ?? part.subject)}${via} (resolves to ${part.resolved ?? part.subject})`;
-    return part.reason ? `${what}: ${part.reason} (rule ${part.rule})` : `${what} is ${verb(part.action)} by rule ${part.rule}`;
+    return part.reason
+      ? `${what}: ${part.reason} (rule ${part.rule})`
+      : `${what} is ${verb(part.action)} by rule ${part.rule}`;
   }
   if (part.kind === 'command') {
     if (part.reason) return `command ${JSON.stringify(part.subject)}: ${part.reason} (rule ${part.rule})`;
     const spelled = part.spelledAs !== undefined ? ` (spelled ${JSON.stringify(part.spelledAs)})` : '';
     return `command ${JSON.stringify(part.subject)}${spelled} is ${verb(part.action)} by rule ${part.rule}`;
   }
-  if (part.kind === 'taint') return `${part.reason ?? 'untrusted content entered the context'} (rule ${part.rule})`;
+  if (part.kind === 'taint')
+    return `${part.reason ?? 'untrusted content entered the context'} (rule ${part.rule})`;
   return `${part.kind} ${JSON.stringify(part.subject)} is ${verb(part.action)} by rule ${part.rule}`;
 }
 
@@ -151,11 +187,15 @@ export function decide(input: PolicyInput, config: HarnessConfig): PolicyDecisio
   const commands = input.commands ?? [];
   const findings = input.findings ?? [];
 
-  for (const f of findings) parts.push({ subject: f.subject, kind: 'command', action: f.action, rule: f.rule, reason: f.reason });
+  for (const f of findings)
+    parts.push({ subject: f.subject, kind: 'command', action: f.action, rule: f.rule, reason: f.reason });
   for (const command of commands) parts.push(decideSimpleCommand(command, permissions.bash));
   for (const p of input.paths) parts.push(pathPart(p, config));
 
-  const tainted = (input.taintedBy ?? []).length > 0 && config.taint.enabled && (input.effect === 'irreversible' || input.network === true);
+  const tainted =
+    (input.taintedBy ?? []).length > 0 &&
+    config.taint.enabled &&
+    (input.effect === 'irreversible' || input.network === true);
   if (tainted) {
     const sources = [...new Set(input.taintedBy)].join(', ');
     parts.push({
@@ -171,11 +211,26 @@ export function decide(input: PolicyInput, config: HarnessConfig): PolicyDecisio
   if (input.paths.length === 0 && commands.length === 0 && findings.length === 0)
     parts.push(
       stateOnly
-        ? { subject: input.tool, kind: 'effect', action: permissions.effects.read, rule: 'effects:harness-state' }
-        : { subject: input.tool, kind: 'effect', action: permissions.effects[input.effect], rule: `effects:${input.effect}` },
+        ? {
+            subject: input.tool,
+            kind: 'effect',
+            action: permissions.effects.read,
+            rule: 'effects:harness-state',
+          }
+        : {
+            subject: input.tool,
+            kind: 'effect',
+            action: permissions.effects[input.effect],
+            rule: `effects:${input.effect}`,
+          },
     );
   else if (input.effect === 'irreversible')
-    parts.push({ subject: input.tool, kind: 'effect', action: permissions.effects.irreversible, rule: 'effects:irreversible' });
+    parts.push({
+      subject: input.tool,
+      kind: 'effect',
+      action: permissions.effects.irreversible,
+      rule: 'effects:irreversible',
+    });
 
   if (permissions.mode === 'plan' && input.effect !== 'read' && !stateOnly)
     parts.push({ subject: input.tool, kind: 'effect', action: 'deny', rule: 'mode:plan' });
@@ -185,14 +240,19 @@ export function decide(input: PolicyInput, config: HarnessConfig): PolicyDecisio
   const outside = parts.find((part) => part.rule === 'workspace:outside');
   if (outside) decisive = outside;
 
-  const others = parts.filter((p) => p !== decisive && p.action !== 'allow').map((p) => describePart(p, input));
+  const others = parts
+    .filter((p) => p !== decisive && p.action !== 'allow')
+    .map((p) => describePart(p, input));
   const reason = `${describePart(decisive, input)}${others.length > 0 ? `; also: ${others.join('; ')}` : ''}`;
-  const requiresHuman = decisive.action === 'ask' && parts.some((p) => p.kind === 'taint' && p.action === 'ask');
+  const requiresHuman =
+    decisive.action === 'ask' && parts.some((p) => p.kind === 'taint' && p.action === 'ask');
   return {
     action: decisive.action,
     rule: decisive.rule,
     reason,
-    ...(decisive.action === 'deny' ? { errorType: decisive.rule === 'workspace:outside' ? 'path_outside_workspace' : 'policy_violation' } : {}),
+    ...(decisive.action === 'deny'
+      ? { errorType: decisive.rule === 'workspace:outside' ? 'path_outside_workspace' : 'policy_violation' }
+      : {}),
     parts,
     ...(requiresHuman ? { requiresHuman: true } : {}),
   } as PolicyDecision;
@@ -211,7 +271,11 @@ export function combineDecisions(decisions: readonly PolicyDecision[]): PolicyDe
     if (outside || STRICTNESS[d.action] > STRICTNESS[winner.action]) winner = d;
   }
   const parts = [...winner.parts];
-  for (const d of decisions) if (d !== winner) for (const p of d.parts) if (p.action !== 'allow' && !parts.some((q) => q.rule === p.rule && q.subject === p.subject)) parts.push(p);
+  for (const d of decisions)
+    if (d !== winner)
+      for (const p of d.parts)
+        if (p.action !== 'allow' && !parts.some((q) => q.rule === p.rule && q.subject === p.subject))
+          parts.push(p);
   const requiresHuman = winner.action === 'ask' && decisions.some((d) => d.requiresHuman);
   return { ...winner, parts, ...(requiresHuman ? { requiresHuman: true } : {}) };
 }

@@ -25,7 +25,10 @@ export function sedScriptEffects(script: string): SedEffects {
   const out: SedEffects = { reads: [], writes: [] };
   const n = script.length;
   let i = 0;
-  const fail = (what: string): SedEffects => ({ ...out, risk: `${what} in the sed script near ${JSON.stringify(script.slice(Math.max(0, i - 10), i + 10))}, so what it runs or writes cannot be checked` });
+  const fail = (what: string): SedEffects => ({
+    ...out,
+    risk: `${what} in the sed script near ${JSON.stringify(script.slice(Math.max(0, i - 10), i + 10))}, so what it runs or writes cannot be checked`,
+  });
   const blanks = () => {
     while (i < n && (script[i] === ' ' || script[i] === '\t')) i += 1;
   };
@@ -160,10 +163,12 @@ export function sedScriptEffects(script: string): SedEffects {
         const d = script[i];
         if (d === undefined || d === '\n' || d === '\\') return fail(`a bad delimiter after ${command}`);
         i += 1;
-        if (!(command === 's' ? regex(d) : replacement(d)) || !replacement(d)) return fail(`an unterminated ${command} command`);
+        if (!(command === 's' ? regex(d) : replacement(d)) || !replacement(d))
+          return fail(`an unterminated ${command} command`);
         if (command === 'y') break;
         while (i < n && /[gpiImMe0-9]/.test(script[i]!)) {
-          if (script[i] === 'e') return { ...out, risk: 'the s///e flag runs the pattern space as a shell command' };
+          if (script[i] === 'e')
+            return { ...out, risk: 'the s///e flag runs the pattern space as a shell command' };
           i += 1;
         }
         if (script[i] === 'w') {

@@ -72,7 +72,11 @@ function matcherFor(pattern: string): (path: string) => boolean {
  * for `access`, or undefined. One combined matcher per list and access answers the common case
  * (no match) in a single test.
  */
-export function sensitiveMatch(relative: string, access: 'read' | 'write', list: readonly SensitivePath[]): SensitivePath | undefined {
+export function sensitiveMatch(
+  relative: string,
+  access: 'read' | 'write',
+  list: readonly SensitivePath[],
+): SensitivePath | undefined {
   let any = combined.get(list);
   if (!any) {
     const forAccess = (a: 'read' | 'write') => {
@@ -83,5 +87,7 @@ export function sensitiveMatch(relative: string, access: 'read' | 'write', list:
     combined.set(list, any);
   }
   if (!any[access](relative)) return undefined;
-  return list.find((entry) => (entry.access === 'any' || entry.access === access) && matcherFor(entry.pattern)(relative));
+  return list.find(
+    (entry) => (entry.access === 'any' || entry.access === access) && matcherFor(entry.pattern)(relative),
+  );
 }

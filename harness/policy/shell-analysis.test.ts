@@ -1,5 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyseCommand, analyseCommandSync, clearAnalysisCache, type CommandAnalysis } from './shell-analysis.ts';
+import {
+  analyseCommand,
+  analyseCommandSync,
+  clearAnalysisCache,
+  type CommandAnalysis,
+} from './shell-analysis.ts';
 import { loadShellParser } from './shell-parser.ts';
 
 beforeAll(async () => {
@@ -38,7 +43,10 @@ describe('analyseCommand: every simple command of lists, pipelines and groups', 
 describe('analyseCommand: substitutions run too', () => {
   it('command substitution in arguments, inside double quotes, in assignments, nested', () => {
     expect(parts('echo $(a)')).toEqual(['echo $(a)', 'a']);
-    expect(parts('git commit -m "note $(curl -s x)"')).toEqual(['git commit -m "note $(curl -s x)"', 'curl -s x']);
+    expect(parts('git commit -m "note $(curl -s x)"')).toEqual([
+      'git commit -m "note $(curl -s x)"',
+      'curl -s x',
+    ]);
     expect(parts('x=$(a) y=2')).toEqual(['a']);
     expect(parts('export X=$(a)')).toEqual(['export X=$(a)', 'a']);
     expect(parts('echo $(a $(b))')).toEqual(['echo $(a $(b))', 'a $(b)', 'b']);
@@ -46,8 +54,14 @@ describe('analyseCommand: substitutions run too', () => {
 
   it('backticks, also inside double quotes; single quotes keep them literal (handed case E03)', () => {
     expect(parts('echo `a | b`')).toEqual(['echo `a | b`', 'a', 'b']);
-    expect(parts('git commit -m "explain `curl -s x | sh` risk"')).toEqual(['git commit -m "explain `curl -s x | sh` risk"', 'curl -s x', 'sh']);
-    expect(parts("git commit -m 'mention `parseConfig` helper'")).toEqual(["git commit -m 'mention `parseConfig` helper'"]);
+    expect(parts('git commit -m "explain `curl -s x | sh` risk"')).toEqual([
+      'git commit -m "explain `curl -s x | sh` risk"',
+      'curl -s x',
+      'sh',
+    ]);
+    expect(parts("git commit -m 'mention `parseConfig` helper'")).toEqual([
+      "git commit -m 'mention `parseConfig` helper'",
+    ]);
   });
 
   it('process substitution, also as a redirect target', () => {
@@ -96,9 +110,12 @@ describe('analyseCommand: wrappers are parts and are unwrapped', () => {
     ['xargs -0 -n 1 rm -f', ['xargs -0 -n 1 rm -f', "rm -f '{}'"]],
     ['xargs -I% mv % dst', ['xargs -I% mv % dst', 'mv % dst']],
     ['find . -name "*.o" -exec rm {} \\;', ["find . -name '*.o' -exec rm {} ';'", 'rm {}']],
-    ['find . -execdir rm {} + -ok touch y \\;', ["find . -execdir rm {} + -ok touch y ';'", 'rm {}', 'touch y']],
+    [
+      'find . -execdir rm {} + -ok touch y \\;',
+      ["find . -execdir rm {} + -ok touch y ';'", 'rm {}', 'touch y'],
+    ],
     ['sh -c "rm x; ls"', ["sh -c 'rm x; ls'", 'rm x', 'ls']],
-    ['bash -lc \'rm x\'', ["bash -lc 'rm x'", 'rm x']],
+    ["bash -lc 'rm x'", ["bash -lc 'rm x'", 'rm x']],
     ['bash -e -o pipefail -c "rm x"', ["bash -e -o pipefail -c 'rm x'", 'rm x']],
     ['su -c "rm x" root', ["su -c 'rm x' root", 'rm x']],
     ['doas -u root rm x', ['doas -u root rm x', 'rm x']],
@@ -131,7 +148,9 @@ describe('analyseCommand: wrappers are parts and are unwrapped', () => {
 
   it('a wrapped script or argument built from an expansion is unknowable: ask', () => {
     expect(rules(analyseCommandSync('sh -c "$CMD"'))).toContain('program:dynamic');
-    expect(rules(analyseCommandSync('eval "$x"'))).toEqual(expect.arrayContaining(['program:eval', 'program:dynamic']));
+    expect(rules(analyseCommandSync('eval "$x"'))).toEqual(
+      expect.arrayContaining(['program:eval', 'program:dynamic']),
+    );
     expect(rules(analyseCommandSync('timeout 5 $prog'))).toContain('program:dynamic');
   });
 
@@ -179,7 +198,11 @@ describe('analyseCommand: files read and written', () => {
   it('redirections are writes (or reads) with the statement they belong to', () => {
     const a = analyseCommandSync('echo ok | cat > .git/hooks/pre-commit 2>>err.log < in.txt');
     expect(a.paths).toEqual([
-      { path: '.git/hooks/pre-commit', access: 'write', via: 'echo ok | cat > .git/hooks/pre-commit 2>>err.log < in.txt' },
+      {
+        path: '.git/hooks/pre-commit',
+        access: 'write',
+        via: 'echo ok | cat > .git/hooks/pre-commit 2>>err.log < in.txt',
+      },
       { path: 'err.log', access: 'write', via: expect.any(String) },
       { path: 'in.txt', access: 'read', via: expect.any(String) },
     ]);
@@ -187,9 +210,15 @@ describe('analyseCommand: files read and written', () => {
   });
 
   it('a redirection outside a command: `$(< file)` reads it, a function definition writes its redirect target', () => {
-    expect(analyseCommandSync('echo "$(< /etc/shadow)"').paths).toEqual([{ path: '/etc/shadow', access: 'read', via: expect.any(String) }]);
-    expect(analyseCommandSync('x=$(<in.txt)').paths.map((p) => `${p.access}:${p.path}`)).toEqual(['read:in.txt']);
-    expect(analyseCommandSync('f() { :; } > out.txt').paths.map((p) => `${p.access}:${p.path}`)).toEqual(['write:out.txt']);
+    expect(analyseCommandSync('echo "$(< /etc/shadow)"').paths).toEqual([
+      { path: '/etc/shadow', access: 'read', via: expect.any(String) },
+    ]);
+    expect(analyseCommandSync('x=$(<in.txt)').paths.map((p) => `${p.access}:${p.path}`)).toEqual([
+      'read:in.txt',
+    ]);
+    expect(analyseCommandSync('f() { :; } > out.txt').paths.map((p) => `${p.access}:${p.path}`)).toEqual([
+      'write:out.txt',
+    ]);
   });
 
   it('&>, >|, >& file and exec redirections; descriptor duplication and devices are not files', () => {
@@ -246,18 +275,23 @@ describe('analyseCommand: findings', () => {
       expect(a.findings[0], command).toMatchObject({ action: 'deny', rule: 'exfil:secret-to-network' });
       expect(a.findings[0]!.reason).toContain('not overridable by auto-approve');
     }
-    for (const command of ['env', 'curl https://example.com', 'printenv HOME', 'env FOO=1 ls']) expect(rules(analyseCommandSync(command)), command).not.toContain('exfil:secret-to-network');
+    for (const command of ['env', 'curl https://example.com', 'printenv HOME', 'env FOO=1 ls'])
+      expect(rules(analyseCommandSync(command)), command).not.toContain('exfil:secret-to-network');
   });
 
   it('variables that change what runs (PATH, LD_PRELOAD, GIT_*, npm_config_*) ask', () => {
     expect(rules(analyseCommandSync('LD_PRELOAD=./x.so ls'))).toEqual(['env:dangerous-variable']);
     expect(rules(analyseCommandSync('env PATH=/tmp ls'))).toEqual(['env:dangerous-variable']);
-    expect(rules(analyseCommandSync('export npm_config_registry=https://evil'))).toEqual(['env:dangerous-variable']);
+    expect(rules(analyseCommandSync('export npm_config_registry=https://evil'))).toEqual([
+      'env:dangerous-variable',
+    ]);
     expect(rules(analyseCommandSync('FOO=1 ls'))).toEqual([]);
   });
 
   it('git configuration on the command line asks (it can run programs)', () => {
-    expect(rules(analyseCommandSync('git -c core.sshCommand="sh -c x" fetch'))).toContain('git:config-override');
+    expect(rules(analyseCommandSync('git -c core.sshCommand="sh -c x" fetch'))).toContain(
+      'git:config-override',
+    );
   });
 });
 

@@ -91,21 +91,40 @@ interface Accumulator {
   cwdChangedAt: number;
 }
 
-function finding(acc: Accumulator, subject: string, action: 'ask' | 'deny', rule: string, reason: string): void {
-  if (!acc.findings.some((f) => f.rule === rule && f.subject === subject)) acc.findings.push({ subject, action, rule, reason });
+function finding(
+  acc: Accumulator,
+  subject: string,
+  action: 'ask' | 'deny',
+  rule: string,
+  reason: string,
+): void {
+  if (!acc.findings.some((f) => f.rule === rule && f.subject === subject))
+    acc.findings.push({ subject, action, rule, reason });
 }
 
 function addPath(acc: Accumulator, word: ShellWord, access: 'read' | 'write', via: string): void {
   // A process substitution as a file argument (`cat <(ls)`) is a pipe, not a file; its commands are parts already.
   if (word.value === undefined && /^[<>]\(/.test(word.text) && word.text.endsWith(')')) return;
   if (word.value === undefined) {
-    finding(acc, via, 'ask', 'path:dynamic', `the ${access} target ${word.text} depends on an expansion and cannot be checked before it runs`);
+    finding(
+      acc,
+      via,
+      'ask',
+      'path:dynamic',
+      `the ${access} target ${word.text} depends on an expansion and cannot be checked before it runs`,
+    );
     return;
   }
   const value = word.value;
   if (value === '' || DEVICES.test(value)) return;
   if (/^~[^/]/.test(value)) {
-    finding(acc, via, 'ask', 'path:dynamic', `the ${access} target ${value} is in another user's home folder`);
+    finding(
+      acc,
+      via,
+      'ask',
+      'path:dynamic',
+      `the ${access} target ${value} is in another user's home folder`,
+    );
     return;
   }
   if (/^\/dev\/(tcp|udp)\//.test(value)) acc.network.push(via);
@@ -113,7 +132,23 @@ function addPath(acc: Accumulator, word: ShellWord, access: 'read' | 'write', vi
 }
 
 /** Builtins that evaluate operands as variable names with subscripts or as arithmetic, which expands `$(…)` again (`unset 'a[$(…)]'`). */
-const EVALUATING_BUILTINS = new Set(['unset', 'declare', 'typeset', 'local', 'export', 'readonly', 'let', 'read', 'printf', 'test', '[', 'getopts', 'wait', 'mapfile', 'readarray']);
+const EVALUATING_BUILTINS = new Set([
+  'unset',
+  'declare',
+  'typeset',
+  'local',
+  'export',
+  'readonly',
+  'let',
+  'read',
+  'printf',
+  'test',
+  '[',
+  'getopts',
+  'wait',
+  'mapfile',
+  'readarray',
+]);
 /** A subscript with a substitution in a static value: bash runs it when the value is used as a name or in arithmetic. */
 const SUBSCRIPT_SUBSTITUTION = /\[[\s\S]*(\$\(|`)/;
 
@@ -123,24 +158,53 @@ function checkReevaluated(acc: Accumulator, value: string | undefined, via: stri
   const found = substitutionsInText(value);
   for (const script of found.scripts) analyseScript(acc, script, depth + 1);
   for (const text of found.unparsed)
-    finding(acc, text, 'ask', 'shell:unanalysed-substitution', `${via} holds a subscript that bash evaluates as arithmetic, running a substitution that could not be analysed`);
+    finding(
+      acc,
+      text,
+      'ask',
+      'shell:unanalysed-substitution',
+      `${via} holds a subscript that bash evaluates as arithmetic, running a substitution that could not be analysed`,
+    );
 }
 
-function checkAssignments(acc: Accumulator, assignments: readonly Assignment[], via: string, depth: number): void {
+function checkAssignments(
+  acc: Accumulator,
+  assignments: readonly Assignment[],
+  via: string,
+  depth: number,
+): void {
   for (const a of assignments) {
     if (DANGEROUS_VARIABLE.test(a.name))
-      finding(acc, `${a.name}=${a.value ? displayWord(a.value) : ''}`, 'ask', 'env:dangerous-variable', `setting ${a.name} changes what ${via || 'later commands'} run or load`);
+      finding(
+        acc,
+        `${a.name}=${a.value ? displayWord(a.value) : ''}`,
+        'ask',
+        'env:dangerous-variable',
+        `setting ${a.name} changes what ${via || 'later commands'} run or load`,
+      );
     // `x='a[$(…)]'` runs the substitution when x is used in arithmetic later (`$((x))`, `[[ $x -eq 1 ]]`).
     checkReevaluated(acc, a.value?.value, `${a.name}=`, depth);
   }
 }
 
 /** Returns true when the command is a shell reading its script from stdin. */
-function processCommand(acc: Accumulator, words: readonly ShellWord[], assignments: readonly Assignment[], depth: number, source: string): boolean {
+function processCommand(
+  acc: Accumulator,
+  words: readonly ShellWord[],
+  assignments: readonly Assignment[],
+  depth: number,
+  source: string,
+): boolean {
   checkAssignments(acc, assignments, words.length > 0 ? source : '', depth);
   if (words.length === 0) return false;
   if (depth > MAX_DEPTH) {
-    finding(acc, source, 'ask', 'analysis:too-deep', `wrappers nested more than ${MAX_DEPTH} levels deep are not analysed`);
+    finding(
+      acc,
+      source,
+      'ask',
+      'analysis:too-deep',
+      `wrappers nested more than ${MAX_DEPTH} levels deep are not analysed`,
+    );
     return false;
   }
   const first = words[0]!;
@@ -150,20 +214,51 @@ function processCommand(acc: Accumulator, words: readonly ShellWord[], assignmen
   if (first.value === undefined || first.expands || first.value === '') {
     const text = words.map(displayWord).join(' ');
     acc.parts.push({ text, program: first.text, depth, wrapper: false, effect: 'write', network: false });
-    finding(acc, text, 'ask', 'program:dynamic', `the program name ${first.text} depends on an expansion, so what runs cannot be known before it runs`);
+    finding(
+      acc,
+      text,
+      'ask',
+      'program:dynamic',
+      `the program name ${first.text} depends on an expansion, so what runs cannot be known before it runs`,
+    );
     return false;
   }
   const { name, nonstandardPath } = normaliseProgram(first.value);
   const text = [name, ...args.map(displayWord)].join(' ');
-  if (nonstandardPath) finding(acc, text, 'ask', 'program:path', `runs ${nonstandardPath}, outside the system's program folders`);
+  if (nonstandardPath)
+    finding(
+      acc,
+      text,
+      'ask',
+      'program:path',
+      `runs ${nonstandardPath}, outside the system's program folders`,
+    );
   const info = unwrap(name, args);
   const wrapper = info.inner.length > 0;
   const network = isNetwork(name, args);
-  const effect: EffectClass = wrapper ? (name === 'sudo' || name === 'doas' || name === 'su' || name === 'runuser' ? 'write' : 'read') : commandEffect(name, args);
+  const effect: EffectClass = wrapper
+    ? name === 'sudo' || name === 'doas' || name === 'su' || name === 'runuser'
+      ? 'write'
+      : 'read'
+    : commandEffect(name, args);
   acc.parts.push({ text, program: name, depth, wrapper, effect, network });
   if (name === 'eval') finding(acc, text, 'ask', 'program:eval', 'eval runs a string as a command');
-  if (name === 'source' || name === '.') finding(acc, text, 'ask', 'program:source', `${name} runs the commands of a file, which are not known before it runs`);
-  if (info.configOverride) finding(acc, text, 'ask', 'git:config-override', 'git -c and --exec-path can make git run other programs');
+  if (name === 'source' || name === '.')
+    finding(
+      acc,
+      text,
+      'ask',
+      'program:source',
+      `${name} runs the commands of a file, which are not known before it runs`,
+    );
+  if (info.configOverride)
+    finding(
+      acc,
+      text,
+      'ask',
+      'git:config-override',
+      'git -c and --exec-path can make git run other programs',
+    );
   if (readsSecrets(name, args)) acc.secrets.push(text);
   if (network) acc.network.push(text);
   const effects = programEffects(name, args);
@@ -176,37 +271,56 @@ function processCommand(acc: Accumulator, words: readonly ShellWord[], assignmen
   // Commands the program runs through its options: analysed when given (`git difftool -x CMD`), asked when configured elsewhere.
   for (const run of effects.runs) {
     if (run.kind === 'script') analyseScript(acc, run.script, depth + 1);
-    else if (run.kind === 'argv') processCommand(acc, run.words, [], depth + 1, run.words.map(displayWord).join(' '));
+    else if (run.kind === 'argv')
+      processCommand(acc, run.words, [], depth + 1, run.words.map(displayWord).join(' '));
     else finding(acc, text, 'ask', run.rule, run.reason);
   }
   checkAssignments(acc, info.assignments, text, depth);
   if (EVALUATING_BUILTINS.has(name)) for (const arg of args) checkReevaluated(acc, arg.value, text, depth);
   for (const inner of info.inner) {
-    if (inner.kind === 'argv') processCommand(acc, inner.words, [], depth + 1, inner.words.map(displayWord).join(' '));
+    if (inner.kind === 'argv')
+      processCommand(acc, inner.words, [], depth + 1, inner.words.map(displayWord).join(' '));
     else if (inner.kind === 'script') analyseScript(acc, inner.script, depth + 1);
     else finding(acc, text, 'ask', 'program:dynamic', inner.reason);
   }
-  const stdinSource = (name === 'source' || name === '.') && (args[0]?.value === '/dev/stdin' || args[0]?.value === '-');
+  const stdinSource =
+    (name === 'source' || name === '.') && (args[0]?.value === '/dev/stdin' || args[0]?.value === '-');
   return SHELLS.has(name) ? info.readsStdin === true : stdinSource;
 }
 
 function analyseScript(acc: Accumulator, script: string, depth: number): void {
   if (depth > MAX_DEPTH) {
-    finding(acc, script, 'ask', 'analysis:too-deep', `scripts nested more than ${MAX_DEPTH} levels deep are not analysed`);
+    finding(
+      acc,
+      script,
+      'ask',
+      'analysis:too-deep',
+      `scripts nested more than ${MAX_DEPTH} levels deep are not analysed`,
+    );
     return;
   }
   const tree = parseShell(script);
-  let extraction;
+  let extraction: ReturnType<typeof extractCommands>;
   try {
     extraction = extractCommands(tree.rootNode, script);
   } finally {
     tree.delete();
   }
-  if (extraction.syntaxError) finding(acc, script, 'ask', 'analysis:unparseable', 'the command does not parse as bash, so its parts cannot all be known');
-  for (const hidden of extraction.unanalysed) finding(acc, hidden.text, 'ask', 'shell:unanalysed-substitution', hidden.reason);
+  if (extraction.syntaxError)
+    finding(
+      acc,
+      script,
+      'ask',
+      'analysis:unparseable',
+      'the command does not parse as bash, so its parts cannot all be known',
+    );
+  for (const hidden of extraction.unanalysed)
+    finding(acc, hidden.text, 'ask', 'shell:unanalysed-substitution', hidden.reason);
   let stdinShell = false;
-  for (const command of extraction.commands) if (processCommand(acc, command.words, command.assignments, depth, command.source)) stdinShell = true;
-  for (const redirect of extraction.redirects) if (redirect.target) addPath(acc, redirect.target, redirect.access, redirect.via);
+  for (const command of extraction.commands)
+    if (processCommand(acc, command.words, command.assignments, depth, command.source)) stdinShell = true;
+  for (const redirect of extraction.redirects)
+    if (redirect.target) addPath(acc, redirect.target, redirect.access, redirect.via);
   // A shell reading stdin runs whatever is fed to it: here-documents, here-strings, echoed text.
   if (stdinShell) for (const text of extraction.stdinTexts) analyseScript(acc, text, depth + 1);
 }
@@ -232,18 +346,48 @@ export function analyseCommandSync(command: string): CommandAnalysis {
     cache.set(command, hit);
     return hit;
   }
-  const acc: Accumulator = { parts: [], findings: [], paths: [], secrets: [], network: [], cwdChanged: false, cwdChangedAt: 0 };
-  if (command.length > MAX_COMMAND_CHARS) finding(acc, `${command.slice(0, 200)}…`, 'ask', 'analysis:too-long', `commands longer than ${MAX_COMMAND_CHARS} characters are not analysed`);
+  const acc: Accumulator = {
+    parts: [],
+    findings: [],
+    paths: [],
+    secrets: [],
+    network: [],
+    cwdChanged: false,
+    cwdChangedAt: 0,
+  };
+  if (command.length > MAX_COMMAND_CHARS)
+    finding(
+      acc,
+      `${command.slice(0, 200)}…`,
+      'ask',
+      'analysis:too-long',
+      `commands longer than ${MAX_COMMAND_CHARS} characters are not analysed`,
+    );
   else {
     try {
       analyseScript(acc, command, 0);
     } catch (error) {
       // A tree deeper than the call stack (thousands of nested groups) or a parser failure: what runs is unknown.
-      finding(acc, command.length > 200 ? `${command.slice(0, 200)}…` : command, 'ask', 'analysis:unparseable', `the command could not be analysed (${(error as Error)?.message ?? String(error)})`);
+      finding(
+        acc,
+        command.length > 200 ? `${command.slice(0, 200)}…` : command,
+        'ask',
+        'analysis:unparseable',
+        `the command could not be analysed (${(error as Error)?.message ?? String(error)})`,
+      );
     }
   }
-  if (acc.cwdChanged && acc.paths.slice(acc.cwdChangedAt).some((p) => !p.path.startsWith('/') && !p.path.startsWith('~')))
-    finding(acc, command, 'ask', 'path:cwd-changed', 'the command changes directory, so its relative file targets cannot be resolved before it runs');
+  if (
+    acc.cwdChanged &&
+    acc.paths.slice(acc.cwdChangedAt).some((p) => !p.path.startsWith('/') && !p.path.startsWith('~'))
+  )
+    finding(
+      acc,
+      command,
+      'ask',
+      'path:cwd-changed',
+      'the command changes directory, so its relative file targets cannot be resolved before it runs',
+    );
   if (acc.secrets.length > 0 && acc.network.length > 0)
     acc.findings.unshift({
       subject: command,
@@ -255,7 +399,14 @@ export function analyseCommandSync(command: string): CommandAnalysis {
   for (const part of acc.parts) if (ORDER[part.effect] > ORDER[effect]) effect = part.effect;
   if (effect === 'read' && acc.paths.some((p) => p.access === 'write')) effect = 'write';
   if (acc.findings.length > 0 && effect === 'read') effect = 'write';
-  const analysis: CommandAnalysis = { command, parts: acc.parts, findings: acc.findings, paths: acc.paths, effect, network: acc.network.length > 0 };
+  const analysis: CommandAnalysis = {
+    command,
+    parts: acc.parts,
+    findings: acc.findings,
+    paths: acc.paths,
+    effect,
+    network: acc.network.length > 0,
+  };
   cache.set(command, analysis);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return analysis;

@@ -67,7 +67,14 @@ const REDIRECTS = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redi
  * @param source the script that was parsed; without it, the tree's text padded to its offsets
  */
 export function extractCommands(root: ShellNode, source?: string): Extraction {
-  const out: Extraction = { commands: [], redirects: [], stdinTexts: [], syntaxError: root.hasError, unanalysed: [], seen: new Set() };
+  const out: Extraction = {
+    commands: [],
+    redirects: [],
+    stdinTexts: [],
+    syntaxError: root.hasError,
+    unanalysed: [],
+    seen: new Set(),
+  };
   visit(root, out);
   sweepTree(root, out, visit, source ?? treeText(root));
   return out;
@@ -92,7 +99,13 @@ function assignmentOf(node: ShellNode, later: ShellNode[]): Assignment {
   return { name: nameNode?.text ?? node.text.split('=')[0] ?? '', ...(value ? { value } : {}) };
 }
 
-function redirectOf(node: ShellNode, via: string, out: Extraction, extraWords: ShellWord[], later: ShellNode[]): void {
+function redirectOf(
+  node: ShellNode,
+  via: string,
+  out: Extraction,
+  extraWords: ShellWord[],
+  later: ShellNode[],
+): void {
   if (node.type === 'heredoc_redirect') {
     const startNode = node.children.find((c) => c?.type === 'heredoc_start');
     const endNode = node.children.find((c) => c?.type === 'heredoc_end');
@@ -102,11 +115,19 @@ function redirectOf(node: ShellNode, via: string, out: Extraction, extraWords: S
     // splits lines that begin with a backslash off the body, so its body node can be short.
     const source = treeText(node);
     const from = startNode ? source.indexOf('\n', startNode.endIndex) + 1 : -1;
-    if (from > 0 && endNode && endNode.startIndex >= from) out.stdinTexts.push(source.slice(from, endNode.startIndex));
+    if (from > 0 && endNode && endNode.startIndex >= from)
+      out.stdinTexts.push(source.slice(from, endNode.startIndex));
     else if (body) out.stdinTexts.push(body.text);
     if (body && !quoted) later.push(...findSubstitutions(body));
     // A here-document can carry the rest of a pipeline or list (`cat <<EOF | sh`): visit it.
-    for (const child of node.namedChildren) if (child && child.type !== 'heredoc_body' && child.type !== 'heredoc_start' && child.type !== 'heredoc_end') later.push(child);
+    for (const child of node.namedChildren)
+      if (
+        child &&
+        child.type !== 'heredoc_body' &&
+        child.type !== 'heredoc_start' &&
+        child.type !== 'heredoc_end'
+      )
+        later.push(child);
     return;
   }
   if (node.type === 'herestring_redirect') {
@@ -120,7 +141,9 @@ function redirectOf(node: ShellNode, via: string, out: Extraction, extraWords: S
   }
   const operator = node.children.find((c) => c && !c.isNamed)?.text ?? '>';
   const fd = node.childForFieldName('descriptor')?.text;
-  const destinations = node.children.filter((c, i) => c !== null && node.fieldNameForChild(i) === 'destination') as ShellNode[];
+  const destinations = node.children.filter(
+    (c, i) => c !== null && node.fieldNameForChild(i) === 'destination',
+  ) as ShellNode[];
   const [first, ...rest] = destinations;
   // The grammar attaches words after the target (`echo > f x`) as further destinations; they are arguments.
   for (const extra of rest) extraWords.push(wordOf(extra));
@@ -131,12 +154,24 @@ function redirectOf(node: ShellNode, via: string, out: Extraction, extraWords: S
   }
   const target = wordOf(first);
   later.push(...target.substitutions);
-  const duplication = (operator === '>&' || operator === '<&') && (target.value === '-' || /^\d+-?$/.test(target.value ?? ''));
+  const duplication =
+    (operator === '>&' || operator === '<&') && (target.value === '-' || /^\d+-?$/.test(target.value ?? ''));
   if (duplication) return;
-  out.redirects.push({ operator, ...(fd ? { fd } : {}), target, access: operator === '<' ? 'read' : 'write', via });
+  out.redirects.push({
+    operator,
+    ...(fd ? { fd } : {}),
+    target,
+    access: operator === '<' ? 'read' : 'write',
+    via,
+  });
 }
 
-function commandOf(node: ShellNode, out: Extraction, extraWords: ShellWord[] = [], later: ShellNode[] = []): void {
+function commandOf(
+  node: ShellNode,
+  out: Extraction,
+  extraWords: ShellWord[] = [],
+  later: ShellNode[] = [],
+): void {
   const assignments: Assignment[] = [];
   const words: ShellWord[] = [];
   for (let i = 0; i < node.childCount; i += 1) {
@@ -165,7 +200,13 @@ function declarationOf(node: ShellNode, out: Extraction): void {
     if (child.type === 'variable_assignment') {
       const assignment = assignmentOf(child, later);
       assignments.push(assignment);
-      words.push({ text: child.text, ...(assignment.value?.value !== undefined || !assignment.value ? { value: child.text } : {}), substitutions: [], expands: false, plain: false });
+      words.push({
+        text: child.text,
+        ...(assignment.value?.value !== undefined || !assignment.value ? { value: child.text } : {}),
+        substitutions: [],
+        expands: false,
+        plain: false,
+      });
     } else if (REDIRECTS.has(child.type)) redirectOf(child, node.text, out, [], later);
     else {
       const word = wordOf(child);
@@ -179,7 +220,8 @@ function declarationOf(node: ShellNode, out: Extraction): void {
 
 function visit(node: ShellNode, out: Extraction): void {
   if (node.type === 'ERROR' || node.isMissing) out.syntaxError = true;
-  if (node.type === 'command_substitution' || node.type === 'process_substitution') out.seen.add(substitutionKey(node));
+  if (node.type === 'command_substitution' || node.type === 'process_substitution')
+    out.seen.add(substitutionKey(node));
   switch (node.type) {
     case 'comment':
       return;
@@ -193,8 +235,15 @@ function visit(node: ShellNode, out: Extraction): void {
     case 'variable_assignment':
     case 'variable_assignments': {
       const later: ShellNode[] = [];
-      const nodes = node.type === 'variable_assignment' ? [node] : node.namedChildren.filter((c): c is ShellNode => c?.type === 'variable_assignment');
-      out.commands.push({ words: [], assignments: nodes.map((c) => assignmentOf(c, later)), source: node.text });
+      const nodes =
+        node.type === 'variable_assignment'
+          ? [node]
+          : node.namedChildren.filter((c): c is ShellNode => c?.type === 'variable_assignment');
+      out.commands.push({
+        words: [],
+        assignments: nodes.map((c) => assignmentOf(c, later)),
+        source: node.text,
+      });
       visitLater(later, out);
       return;
     }
@@ -211,7 +260,8 @@ function visit(node: ShellNode, out: Extraction): void {
       const body = node.childForFieldName('body');
       const extraWords: ShellWord[] = [];
       const later: ShellNode[] = [];
-      for (const child of node.namedChildren) if (child && REDIRECTS.has(child.type)) redirectOf(child, node.text, out, extraWords, later);
+      for (const child of node.namedChildren)
+        if (child && REDIRECTS.has(child.type)) redirectOf(child, node.text, out, extraWords, later);
       if (body?.type === 'command') commandOf(body, out, extraWords, later);
       else {
         if (body) visit(body, out);
@@ -224,10 +274,21 @@ function visit(node: ShellNode, out: Extraction): void {
       const stages = node.namedChildren.filter((c): c is ShellNode => c !== null);
       for (const stage of stages.slice(0, -1)) {
         if (stage.type !== 'command') continue;
-        const words = stage.namedChildren.filter((c): c is ShellNode => c !== null && c.type !== 'variable_assignment').map((c) => wordOf(c.type === 'command_name' ? (c.namedChildren[0] ?? c) : c));
+        const words = stage.namedChildren
+          .filter((c): c is ShellNode => c !== null && c.type !== 'variable_assignment')
+          .map((c) => wordOf(c.type === 'command_name' ? (c.namedChildren[0] ?? c) : c));
         const program = words[0]?.value;
-        if ((program === 'echo' || program === 'printf') && words.slice(1).every((w) => w.value !== undefined))
-          out.stdinTexts.push(words.slice(1).filter((w) => !/^-[neE]+$/.test(w.value!)).map((w) => w.value).join(' '));
+        if (
+          (program === 'echo' || program === 'printf') &&
+          words.slice(1).every((w) => w.value !== undefined)
+        )
+          out.stdinTexts.push(
+            words
+              .slice(1)
+              .filter((w) => !/^-[neE]+$/.test(w.value!))
+              .map((w) => w.value)
+              .join(' '),
+          );
       }
       for (const stage of stages) visit(stage, out);
       return;

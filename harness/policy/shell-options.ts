@@ -44,7 +44,17 @@ export function scanOptions(words: readonly ShellWord[], spec: OptionSpec, start
     if (value.startsWith('--') && value.length > 2) {
       const eq = value.indexOf('=');
       const name = eq >= 0 ? value.slice(2, eq) : value.slice(2);
-      if (eq >= 0) options.push({ name: `--${name}`, value: { text: value.slice(eq + 1), value: value.slice(eq + 1), substitutions: [], expands: false, plain: false } });
+      if (eq >= 0)
+        options.push({
+          name: `--${name}`,
+          value: {
+            text: value.slice(eq + 1),
+            value: value.slice(eq + 1),
+            substitutions: [],
+            expands: false,
+            plain: false,
+          },
+        });
       else if (longWithValue.has(name) && i + 1 < words.length) {
         options.push({ name: `--${name}`, value: words[i + 1]! });
         i += 1;
@@ -63,7 +73,11 @@ export function scanOptions(words: readonly ShellWord[], spec: OptionSpec, start
         const letter = value[k]!;
         if (shortWithValue.includes(letter)) {
           const rest = value.slice(k + 1);
-          if (rest !== '') options.push({ name: `-${letter}`, value: { text: rest, value: rest, substitutions: [], expands: false, plain: false } });
+          if (rest !== '')
+            options.push({
+              name: `-${letter}`,
+              value: { text: rest, value: rest, substitutions: [], expands: false, plain: false },
+            });
           else if (i + 1 < words.length) {
             options.push({ name: `-${letter}`, value: words[i + 1]! });
             consumedNext = true;

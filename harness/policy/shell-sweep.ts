@@ -36,7 +36,8 @@ export interface Unanalysed {
   reason: string;
 }
 
-const UNPARSED = 'a command substitution hidden in text the parser left unparsed could not be parsed, so what it runs is unknown';
+const UNPARSED =
+  'a command substitution hidden in text the parser left unparsed could not be parsed, so what it runs is unknown';
 
 /** Extracts the commands of one substitution node (`shell-extract.ts` `visit`). */
 export type VisitNode<T extends SweepTarget> = (node: ShellNode, out: T) => void;
@@ -113,13 +114,21 @@ function escaped(text: string, index: number): boolean {
 }
 
 /** Substitution starts in `text[from, to)`. */
-function startsIn(text: string, from: number, to: number, processSubstitution: boolean, ignoreEscapes: boolean, starts: HiddenStart[]): void {
+function startsIn(
+  text: string,
+  from: number,
+  to: number,
+  processSubstitution: boolean,
+  ignoreEscapes: boolean,
+  starts: HiddenStart[],
+): void {
   for (let i = from; i < to; i += 1) {
     const char = text[i]!;
     if (char !== '`' && char !== '$' && char !== '<' && char !== '>') continue;
     if (!ignoreEscapes && escaped(text, i)) continue;
     if (char === '`') starts.push({ at: i, kind: 'backtick' });
-    else if (text[i + 1] === '(' && (char === '$' || processSubstitution)) starts.push({ at: i, kind: 'paren' });
+    else if (text[i + 1] === '(' && (char === '$' || processSubstitution))
+      starts.push({ at: i, kind: 'paren' });
   }
 }
 
@@ -147,14 +156,20 @@ function parseFragment(fragment: string): ShellTree | undefined {
  * one substitution wins. Returns the tree and the end, or the last candidate end (or `limit`)
  * when none parses.
  */
-function parseHidden(text: string, limit: number, start: HiddenStart, ignoreEscapes: boolean): { tree: ShellTree; end: number } | { tree?: undefined; end: number } {
+function parseHidden(
+  text: string,
+  limit: number,
+  start: HiddenStart,
+  ignoreEscapes: boolean,
+): { tree: ShellTree; end: number } | { tree?: undefined; end: number } {
   const ends: number[] = [];
   if (start.kind === 'backtick') {
     let i = start.at + 1;
     while (i < limit && !(text[i] === '`' && (ignoreEscapes || !escaped(text, i)))) i += 1;
     if (i < limit) ends.push(i + 1);
   } else {
-    for (let i = start.at + 2; i < limit && ends.length < MAX_END_CANDIDATES; i += 1) if (text[i] === ')') ends.push(i + 1);
+    for (let i = start.at + 2; i < limit && ends.length < MAX_END_CANDIDATES; i += 1)
+      if (text[i] === ')') ends.push(i + 1);
   }
   for (const end of ends) {
     const tree = parseFragment(text.slice(start.at, end));
@@ -165,17 +180,33 @@ function parseHidden(text: string, limit: number, start: HiddenStart, ignoreEsca
 
 /** The text inside a substitution from `start` to `end` (without `$(`, `<(`, backticks and the closing one when present). */
 function bodyOf(source: string, start: HiddenStart, end: number): string {
-  const closed = start.kind === 'backtick' ? end - 1 > start.at && source[end - 1] === '`' : source[end - 1] === ')';
+  const closed =
+    start.kind === 'backtick' ? end - 1 > start.at && source[end - 1] === '`' : source[end - 1] === ')';
   return source.slice(start.at + (start.kind === 'backtick' ? 1 : 2), closed ? end - 1 : end);
 }
 
 /** Walks a fragment's tree (its own source, its own visited set and spans). */
-function walkFragment<T extends SweepTarget>(node: ShellNode, source: string, out: T, visit: VisitNode<T>, depth: number, visitRoot: boolean): void {
+function walkFragment<T extends SweepTarget>(
+  node: ShellNode,
+  source: string,
+  out: T,
+  visit: VisitNode<T>,
+  depth: number,
+  visitRoot: boolean,
+): void {
   const saved = out.seen;
   out.seen = new Set();
   try {
     if (visitRoot) visit(node, out);
-    walk(node, out, visit, { expansion: false, quoted: false, reevaluated: false, depth, source, spans: [], markers: markersOf(source) });
+    walk(node, out, visit, {
+      expansion: false,
+      quoted: false,
+      reevaluated: false,
+      depth,
+      source,
+      spans: [],
+      markers: markersOf(source),
+    });
   } finally {
     out.seen = saved;
   }
@@ -188,11 +219,23 @@ function walkFragment<T extends SweepTarget>(node: ShellNode, source: string, ou
  * parsed as a script, so the commands in it are decided too (the grammar cannot parse a `}`
  * inside backticks inside `${…}`, which bash can).
  */
-function extractStarts<T extends SweepTarget>(source: string, starts: readonly HiddenStart[], limit: number, ignoreEscapes: boolean, out: T, visit: VisitNode<T>, depth: number, spans: Spans): void {
+function extractStarts<T extends SweepTarget>(
+  source: string,
+  starts: readonly HiddenStart[],
+  limit: number,
+  ignoreEscapes: boolean,
+  out: T,
+  visit: VisitNode<T>,
+  depth: number,
+  spans: Spans,
+): void {
   for (const start of starts) {
     if (spans.some(([from, to]) => start.at >= from && start.at < to)) continue;
     if (depth >= MAX_FRAGMENT_DEPTH) {
-      out.unanalysed.push({ text: source.slice(start.at, Math.min(limit, start.at + SHOWN_CHARS)), reason: `substitutions nested more than ${MAX_FRAGMENT_DEPTH} levels deep in unparsed text are not analysed` });
+      out.unanalysed.push({
+        text: source.slice(start.at, Math.min(limit, start.at + SHOWN_CHARS)),
+        reason: `substitutions nested more than ${MAX_FRAGMENT_DEPTH} levels deep in unparsed text are not analysed`,
+      });
       return;
     }
     const parsed = parseHidden(source, limit, start, ignoreEscapes);
@@ -206,7 +249,10 @@ function extractStarts<T extends SweepTarget>(source: string, starts: readonly H
       }
       continue;
     }
-    out.unanalysed.push({ text: source.slice(start.at, Math.min(limit, start.at + SHOWN_CHARS)), reason: UNPARSED });
+    out.unanalysed.push({
+      text: source.slice(start.at, Math.min(limit, start.at + SHOWN_CHARS)),
+      reason: UNPARSED,
+    });
     const body = bodyOf(source, start, parsed.end);
     const tree = parseShell(body);
     try {
@@ -218,7 +264,13 @@ function extractStarts<T extends SweepTarget>(source: string, starts: readonly H
 }
 
 /** Searches the text of `node` not covered by its `children` (a leaf's whole text, the gaps of a here-document body) and extracts what it hides. */
-function sweepText<T extends SweepTarget>(node: ShellNode, children: readonly (ShellNode | null)[], out: T, visit: VisitNode<T>, context: Context): void {
+function sweepText<T extends SweepTarget>(
+  node: ShellNode,
+  children: readonly (ShellNode | null)[],
+  out: T,
+  visit: VisitNode<T>,
+  context: Context,
+): void {
   const { source } = context;
   if (node.type === 'ansi_c_string') {
     // Only reached where the text is evaluated again: search the decoded value (`a[$'\x24(…)']=1`).
@@ -234,7 +286,8 @@ function sweepText<T extends SweepTarget>(node: ShellNode, children: readonly (S
   const processSubstitution = context.expansion || !context.quoted;
   for (const child of children) {
     if (!child) continue;
-    if (child.startIndex > from) startsIn(source, from, child.startIndex, processSubstitution, ignoreEscapes, starts);
+    if (child.startIndex > from)
+      startsIn(source, from, child.startIndex, processSubstitution, ignoreEscapes, starts);
     from = Math.max(from, child.endIndex);
   }
   if (node.endIndex > from) startsIn(source, from, node.endIndex, processSubstitution, ignoreEscapes, starts);
@@ -269,13 +322,21 @@ function walk<T extends SweepTarget>(node: ShellNode, out: T, visit: VisitNode<T
   }
   if (SUBSTITUTIONS.has(node.type) && !out.seen.has(substitutionKey(node))) visit(node, out);
   // `${x@P}` expands the value of x as a prompt string, which runs the substitutions in it: unknowable here.
-  if (node.type === 'expansion' && node.children.some((c, i) => c?.type === '@' && node.child(i + 1)?.type === 'P'))
-    out.unanalysed.push({ text: node.text, reason: `${node.text} expands a variable's value as a prompt string, which runs the command substitutions in it` });
+  if (
+    node.type === 'expansion' &&
+    node.children.some((c, i) => c?.type === '@' && node.child(i + 1)?.type === 'P')
+  )
+    out.unanalysed.push({
+      text: node.text,
+      reason: `${node.text} expands a variable's value as a prompt string, which runs the command substitutions in it`,
+    });
   let own = context;
   if (SUBSTITUTIONS.has(node.type)) own = { ...context, expansion: false, quoted: false, reevaluated: false };
   else if (node.type === 'expansion') own = { ...context, expansion: true };
-  else if (node.type === 'string' || node.type === 'translated_string' || node.type === 'heredoc_body') own = { ...context, expansion: false, quoted: true };
-  if (REEVALUATED.has(node.type) || (node.type === 'compound_statement' && node.child(0)?.type === '((')) own = { ...own, reevaluated: true };
+  else if (node.type === 'string' || node.type === 'translated_string' || node.type === 'heredoc_body')
+    own = { ...context, expansion: false, quoted: true };
+  if (REEVALUATED.has(node.type) || (node.type === 'compound_statement' && node.child(0)?.type === '(('))
+    own = { ...own, reevaluated: true };
   const children = node.children;
   if (node.isNamed) sweepText(node, children, out, visit, own);
   for (const child of children) if (child) walk(child, out, visit, own);
@@ -287,10 +348,23 @@ function walk<T extends SweepTarget>(node: ShellNode, out: T, visit: VisitNode<T
  * could not be parsed. `source` is the parsed script (node indices point into it). Fragments
  * are parsed with the same parser (which must be loaded).
  */
-export function sweepTree<T extends SweepTarget>(root: ShellNode, out: T, visit: VisitNode<T>, source: string): void {
+export function sweepTree<T extends SweepTarget>(
+  root: ShellNode,
+  out: T,
+  visit: VisitNode<T>,
+  source: string,
+): void {
   // Nothing can hide without one of these: most commands skip the walk.
   if (!MAY_HIDE.test(source)) return;
-  walk(root, out, visit, { expansion: false, quoted: false, reevaluated: false, depth: 0, source, spans: [], markers: markersOf(source) });
+  walk(root, out, visit, {
+    expansion: false,
+    quoted: false,
+    reevaluated: false,
+    depth: 0,
+    source,
+    spans: [],
+    markers: markersOf(source),
+  });
 }
 
 /** Substitutions in a static text that bash may evaluate again: the scripts they run, and what could not be parsed. */
@@ -325,7 +399,8 @@ export function substitutionsInText(text: string, depth = 0): TextSubstitutions 
       continue;
     }
     const fragment = text.slice(start.at, parsed.end);
-    const arithmetic = parsed.tree.rootNode.namedChildren[0]!.childForFieldName('argument')!.type === 'arithmetic_expansion';
+    const arithmetic =
+      parsed.tree.rootNode.namedChildren[0]!.childForFieldName('argument')!.type === 'arithmetic_expansion';
     parsed.tree.delete();
     if (arithmetic) {
       const inner = substitutionsInText(fragment.slice(3, -2), depth + 1);

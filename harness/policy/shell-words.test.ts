@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { decodeAnsiC, normaliseProgram, quoteWord, unescapeDoubleQuoted, unescapeUnquoted } from './shell-words.ts';
+import {
+  decodeAnsiC,
+  normaliseProgram,
+  quoteWord,
+  unescapeDoubleQuoted,
+  unescapeUnquoted,
+} from './shell-words.ts';
 
 describe('shell words', () => {
   it('removes escapes as bash does', () => {
@@ -11,7 +17,7 @@ describe('shell words', () => {
   it('decodes ANSI-C strings', () => {
     expect(decodeAnsiC('\\x72m')).toBe('rm');
     expect(decodeAnsiC('\\162\\155')).toBe('rm');
-    expect(decodeAnsiC('\\u0072m\\n\\t\\\\\\\'')).toBe("rm\n\t\\'");
+    expect(decodeAnsiC("\\u0072m\\n\\t\\\\\\'")).toBe("rm\n\t\\'");
     expect(decodeAnsiC('\\cA')).toBe('\x01');
   });
 

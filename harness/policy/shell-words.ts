@@ -21,7 +21,13 @@ export interface ShellWord {
 }
 
 const SUBSTITUTIONS = new Set(['command_substitution', 'process_substitution']);
-const EXPANSIONS = new Set(['simple_expansion', 'expansion', 'command_substitution', 'process_substitution', 'arithmetic_expansion']);
+const EXPANSIONS = new Set([
+  'simple_expansion',
+  'expansion',
+  'command_substitution',
+  'process_substitution',
+  'arithmetic_expansion',
+]);
 
 /** Command and process substitutions under `node`, outermost only (nested ones are found when the outer one is analysed). */
 export function findSubstitutions(node: ShellNode, out: ShellNode[] = []): ShellNode[] {
@@ -45,18 +51,35 @@ export function unescapeDoubleQuoted(text: string): string {
 
 /** Decodes the body of an ANSI-C quoted string `$'…'` (bash manual §3.1.2.4). */
 export function decodeAnsiC(body: string): string {
-  const simple: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
-  return body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|[\s\S])/g, (_, esc: string) => {
-    const head = esc[0]!;
-    if (head === 'x' && esc.length > 1) return String.fromCodePoint(parseInt(esc.slice(1), 16));
-    if ((head === 'u' || head === 'U') && esc.length > 1) {
-      const code = parseInt(esc.slice(1), 16);
-      return code <= 0x10ffff ? String.fromCodePoint(code) : '';
-    }
-    if (/^[0-7]/.test(esc)) return String.fromCodePoint(parseInt(esc, 8) & 0xff);
-    if (head === 'c' && esc.length === 2) return String.fromCodePoint(esc.charCodeAt(1) & 0x1f);
-    return simple[esc] ?? `\\${esc}`;
-  });
+  const simple: Record<string, string> = {
+    a: '\x07',
+    b: '\b',
+    e: '\x1b',
+    E: '\x1b',
+    f: '\f',
+    n: '\n',
+    r: '\r',
+    t: '\t',
+    v: '\v',
+    '\\': '\\',
+    "'": "'",
+    '"': '"',
+    '?': '?',
+  };
+  return body.replace(
+    /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|[\s\S])/g,
+    (_, esc: string) => {
+      const head = esc[0]!;
+      if (head === 'x' && esc.length > 1) return String.fromCodePoint(parseInt(esc.slice(1), 16));
+      if ((head === 'u' || head === 'U') && esc.length > 1) {
+        const code = parseInt(esc.slice(1), 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : '';
+      }
+      if (/^[0-7]/.test(esc)) return String.fromCodePoint(parseInt(esc, 8) & 0xff);
+      if (head === 'c' && esc.length === 2) return String.fromCodePoint(esc.charCodeAt(1) & 0x1f);
+      return simple[esc] ?? `\\${esc}`;
+    },
+  );
 }
 
 interface Piece {
@@ -109,7 +132,9 @@ function piece(node: ShellNode): Piece {
     default:
       if (EXPANSIONS.has(node.type)) return { expands: false, plain: false };
       // Other leaves the grammar produces in argument position (regex, extglob, test operators): literal text.
-      return node.namedChildCount === 0 ? { value: node.text, expands: /[*?[{}]/.test(node.text), plain: false } : { expands: false, plain: false };
+      return node.namedChildCount === 0
+        ? { value: node.text, expands: /[*?[{}]/.test(node.text), plain: false }
+        : { expands: false, plain: false };
   }
 }
 
@@ -117,7 +142,13 @@ function piece(node: ShellNode): Piece {
 export function wordOf(node: ShellNode): ShellWord {
   const p = piece(node);
   const substitutions = SUBSTITUTIONS.has(node.type) ? [node] : findSubstitutions(node);
-  return { text: node.text, ...(p.value !== undefined ? { value: p.value } : {}), substitutions, expands: p.expands, plain: p.plain };
+  return {
+    text: node.text,
+    ...(p.value !== undefined ? { value: p.value } : {}),
+    substitutions,
+    expands: p.expands,
+    plain: p.plain,
+  };
 }
 
 /** A literal word (as from unwrapping `sh -c` arguments or `xargs`), with no node behind it. */
@@ -148,7 +179,16 @@ export function displayWord(word: ShellWord): string {
 }
 
 /** Folders whose programs are the system's own: `/usr/bin/rm` is `rm`. */
-const SYSTEM_BIN = new Set(['/bin', '/sbin', '/usr/bin', '/usr/sbin', '/usr/local/bin', '/usr/local/sbin', '/opt/homebrew/bin', '/run/current-system/sw/bin']);
+const SYSTEM_BIN = new Set([
+  '/bin',
+  '/sbin',
+  '/usr/bin',
+  '/usr/sbin',
+  '/usr/local/bin',
+  '/usr/local/sbin',
+  '/opt/homebrew/bin',
+  '/run/current-system/sw/bin',
+]);
 
 /** A program name after normalisation. */
 export interface ProgramName {

@@ -32,7 +32,18 @@ export interface WrapperInfo {
 }
 
 /** Shells whose `-c` argument is a script. */
-export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'busybox-sh', 'fish']);
+export const SHELLS = new Set([
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'mksh',
+  'ash',
+  'yash',
+  'busybox-sh',
+  'fish',
+]);
 
 const none = (): WrapperInfo => ({ inner: [], assignments: [] });
 
@@ -42,7 +53,13 @@ function argvFrom(words: readonly ShellWord[], index: number): Unwrapped[] {
 
 function scriptFrom(word: ShellWord | undefined, what: string): Unwrapped[] {
   if (!word) return [];
-  if (word.value === undefined) return [{ kind: 'dynamic', reason: `${what} is built from an expansion (${word.text}) and cannot be known before it runs` }];
+  if (word.value === undefined)
+    return [
+      {
+        kind: 'dynamic',
+        reason: `${what} is built from an expansion (${word.text}) and cannot be known before it runs`,
+      },
+    ];
   return [{ kind: 'script', script: word.value }];
 }
 
@@ -50,13 +67,51 @@ function scriptFrom(word: ShellWord | undefined, what: string): Unwrapped[] {
 function joinedScript(words: readonly ShellWord[], what: string): Unwrapped[] {
   if (words.length === 0) return [];
   const dynamic = words.find((w) => w.value === undefined);
-  if (dynamic) return [{ kind: 'dynamic', reason: `${what} is built from an expansion (${dynamic.text}) and cannot be known before it runs` }];
+  if (dynamic)
+    return [
+      {
+        kind: 'dynamic',
+        reason: `${what} is built from an expansion (${dynamic.text}) and cannot be known before it runs`,
+      },
+    ];
   return [{ kind: 'script', script: words.map((w) => w.value).join(' ') }];
 }
 
 /** Simple wrappers: option spec, and how many operands come before the wrapped command. */
 const SIMPLE: Record<string, { spec: OptionSpec; skip?: number; noCommandWith?: string[] }> = {
-  sudo: { spec: { short: 'ugCDhprtTU', long: ['user', 'group', 'close-from', 'chdir', 'host', 'prompt', 'role', 'type', 'command-timeout', 'other-user'] }, noCommandWith: ['-e', '--edit', '-l', '--list', '-v', '--validate', '-k', '-K', '--reset-timestamp', '--remove-timestamp', '-V', '--version', '-h', '--help'] },
+  sudo: {
+    spec: {
+      short: 'ugCDhprtTU',
+      long: [
+        'user',
+        'group',
+        'close-from',
+        'chdir',
+        'host',
+        'prompt',
+        'role',
+        'type',
+        'command-timeout',
+        'other-user',
+      ],
+    },
+    noCommandWith: [
+      '-e',
+      '--edit',
+      '-l',
+      '--list',
+      '-v',
+      '--validate',
+      '-k',
+      '-K',
+      '--reset-timestamp',
+      '--remove-timestamp',
+      '-V',
+      '--version',
+      '-h',
+      '--help',
+    ],
+  },
   doas: { spec: { short: 'uC' } },
   timeout: { spec: { short: 'sk', long: ['signal', 'kill-after'] }, skip: 1 },
   nice: { spec: { short: 'n', long: ['adjustment'], numeric: true } },
@@ -67,9 +122,16 @@ const SIMPLE: Record<string, { spec: OptionSpec; skip?: number; noCommandWith?: 
   exec: { spec: { short: 'a' } },
   command: { spec: {}, noCommandWith: ['-v', '-V'] },
   stdbuf: { spec: { short: 'ioe', long: ['input', 'output', 'error'] } },
-  ionice: { spec: { short: 'cnp', long: ['class', 'classdata', 'pid', 'pgid', 'uid'] }, noCommandWith: ['-p', '--pid', '-P', '--pgid', '-u', '--uid'] },
+  ionice: {
+    spec: { short: 'cnp', long: ['class', 'classdata', 'pid', 'pgid', 'uid'] },
+    noCommandWith: ['-p', '--pid', '-P', '--pgid', '-u', '--uid'],
+  },
   taskset: { spec: {}, skip: 1, noCommandWith: ['-p', '--pid'] },
-  chrt: { spec: { short: 'T', long: ['sched-runtime', 'sched-deadline', 'sched-period'] }, skip: 1, noCommandWith: ['-p', '--pid', '-m', '--max'] },
+  chrt: {
+    spec: { short: 'T', long: ['sched-runtime', 'sched-deadline', 'sched-period'] },
+    skip: 1,
+    noCommandWith: ['-p', '--pid', '-m', '--max'],
+  },
   unbuffer: { spec: {} },
   caffeinate: { spec: { short: 'tw' } },
   busybox: { spec: {} },
@@ -83,12 +145,19 @@ const SIMPLE: Record<string, { spec: OptionSpec; skip?: number; noCommandWith?: 
 };
 
 function unwrapEnv(args: readonly ShellWord[]): WrapperInfo {
-  const scan = scanOptions(args, { short: 'uCS', long: ['unset', 'chdir', 'split-string', 'block-signal', 'default-signal', 'ignore-signal'] });
+  const scan = scanOptions(args, {
+    short: 'uCS',
+    long: ['unset', 'chdir', 'split-string', 'block-signal', 'default-signal', 'ignore-signal'],
+  });
   const info: WrapperInfo = { inner: [], assignments: [] };
   if (optionValue(scan, '-C', '--chdir')) info.changesDirectory = true;
   const split = optionValue(scan, '-S', '--split-string');
   let i = scan.index;
-  while (i < args.length && args[i]!.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!.value!)) {
+  while (
+    i < args.length &&
+    args[i]!.value !== undefined &&
+    /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!.value!)
+  ) {
     const text = args[i]!.value!;
     const eq = text.indexOf('=');
     info.assignments.push({ name: text.slice(0, eq), value: literalWord(text.slice(eq + 1)) });
@@ -113,18 +182,38 @@ function unwrapShell(args: readonly ShellWord[]): WrapperInfo {
 }
 
 function unwrapSu(args: readonly ShellWord[]): WrapperInfo {
-  const scan = scanOptions(args, { short: 'cgGsw', long: ['command', 'group', 'supp-group', 'shell', 'whitelist-environment', 'session-command'] });
+  const scan = scanOptions(args, {
+    short: 'cgGsw',
+    long: ['command', 'group', 'supp-group', 'shell', 'whitelist-environment', 'session-command'],
+  });
   const script = optionValue(scan, '-c', '--command', '--session-command');
   return { inner: scriptFrom(script, 'the su -c command'), assignments: [] };
 }
 
 function unwrapXargs(args: readonly ShellWord[]): WrapperInfo {
-  const scan = scanOptions(args, { short: 'adEILnPsi', long: ['arg-file', 'delimiter', 'eof', 'replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'] });
+  const scan = scanOptions(args, {
+    short: 'adEILnPsi',
+    long: [
+      'arg-file',
+      'delimiter',
+      'eof',
+      'replace',
+      'max-lines',
+      'max-args',
+      'max-procs',
+      'max-chars',
+      'process-slot-var',
+    ],
+  });
   const replace = hasOption(scan, '-I', '-i', '--replace');
   const words = args.slice(scan.index);
-  if (words.length === 0) return { inner: [{ kind: 'argv', words: [literalWord('echo'), literalWord('{}')] }], assignments: [] };
+  if (words.length === 0)
+    return { inner: [{ kind: 'argv', words: [literalWord('echo'), literalWord('{}')] }], assignments: [] };
   // The arguments xargs reads from stdin are shown as `{}` so `rm *` still matches `xargs rm`.
-  return { inner: [{ kind: 'argv', words: replace ? words : [...words, literalWord('{}')] }], assignments: [] };
+  return {
+    inner: [{ kind: 'argv', words: replace ? words : [...words, literalWord('{}')] }],
+    assignments: [],
+  };
 }
 
 function unwrapFind(args: readonly ShellWord[]): WrapperInfo {
@@ -140,19 +229,37 @@ function unwrapFind(args: readonly ShellWord[]): WrapperInfo {
   return { inner, assignments: [] };
 }
 
-const GIT_GLOBAL: OptionSpec = { short: 'Cc', long: ['git-dir', 'work-tree', 'namespace', 'exec-path', 'super-prefix', 'config-env', 'list-cmds', 'attr-source'] };
+const GIT_GLOBAL: OptionSpec = {
+  short: 'Cc',
+  long: [
+    'git-dir',
+    'work-tree',
+    'namespace',
+    'exec-path',
+    'super-prefix',
+    'config-env',
+    'list-cmds',
+    'attr-source',
+  ],
+};
 
 function unwrapGit(args: readonly ShellWord[]): WrapperInfo {
   const scan = scanOptions(args, GIT_GLOBAL);
   if (scan.index === 0 || scan.index >= args.length) return none();
-  const info: WrapperInfo = { inner: [{ kind: 'argv', words: [literalWord('git'), ...args.slice(scan.index)] }], assignments: [] };
+  const info: WrapperInfo = {
+    inner: [{ kind: 'argv', words: [literalWord('git'), ...args.slice(scan.index)] }],
+    assignments: [],
+  };
   if (hasOption(scan, '-C', '--git-dir', '--work-tree')) info.changesDirectory = true;
   if (hasOption(scan, '-c', '--config-env', '--exec-path')) info.configOverride = true;
   return info;
 }
 
 function unwrapFlock(args: readonly ShellWord[]): WrapperInfo {
-  const scan = scanOptions(args, { short: 'wEc', long: ['timeout', 'wait', 'conflict-exit-code', 'command'] });
+  const scan = scanOptions(args, {
+    short: 'wEc',
+    long: ['timeout', 'wait', 'conflict-exit-code', 'command'],
+  });
   const script = optionValue(scan, '-c', '--command');
   if (script) return { inner: scriptFrom(script, 'the flock -c command'), assignments: [] };
   return { inner: argvFrom(args, scan.index + 1), assignments: [] };
@@ -171,7 +278,8 @@ function unwrapMapfile(args: readonly ShellWord[]): WrapperInfo {
   const scan = scanOptions(args, { short: 'dnOsuCc' });
   const callback = optionValue(scan, '-C');
   if (!callback) return none();
-  if (callback.value === undefined) return { inner: scriptFrom(callback, 'the mapfile -C callback'), assignments: [] };
+  if (callback.value === undefined)
+    return { inner: scriptFrom(callback, 'the mapfile -C callback'), assignments: [] };
   return { inner: [{ kind: 'script', script: `${callback.value} {} {}` }], assignments: [] };
 }
 
@@ -211,7 +319,14 @@ export function unwrap(program: string, args: readonly ShellWord[]): WrapperInfo
     case 'readarray':
       return unwrapMapfile(args);
     case 'alias':
-      return { inner: args.flatMap((w) => (w.value !== undefined && w.value.includes('=') ? [{ kind: 'script' as const, script: w.value.slice(w.value.indexOf('=') + 1) }] : [])), assignments: [] };
+      return {
+        inner: args.flatMap((w) =>
+          w.value?.includes('=')
+            ? [{ kind: 'script' as const, script: w.value.slice(w.value.indexOf('=') + 1) }]
+            : [],
+        ),
+        assignments: [],
+      };
     default:
       break;
   }

@@ -20,7 +20,26 @@ const config = mergeConfig(DEFAULT_CONFIG, {
   permissions: {
     bash: [
       { pattern: '*', action: 'ask' },
-      ...['ls*', 'cat *', 'grep *', 'git status*', 'echo *', 'true*', 'wc *', 'timeout *', 'nice *', 'env *', 'nohup *', 'command *', 'xargs *', 'sh -c *', 'bash -c *', 'eval *', 'sudo *', 'find *'].map((pattern) => ({ pattern, action: 'allow' as const })),
+      ...[
+        'ls*',
+        'cat *',
+        'grep *',
+        'git status*',
+        'echo *',
+        'true*',
+        'wc *',
+        'timeout *',
+        'nice *',
+        'env *',
+        'nohup *',
+        'command *',
+        'xargs *',
+        'sh -c *',
+        'bash -c *',
+        'eval *',
+        'sudo *',
+        'find *',
+      ].map((pattern) => ({ pattern, action: 'allow' as const })),
       ...['rm *', 'curl *', 'git push*', 'chmod *'].map((pattern) => ({ pattern, action: 'deny' as const })),
     ],
   },
@@ -29,8 +48,21 @@ const config = mergeConfig(DEFAULT_CONFIG, {
 const ALLOWED = ['ls', 'ls -la', 'cat a.txt', 'grep -n x src', 'git status', 'echo hi', 'true', 'wc -l'];
 const ASKED = ['make', 'npm test', 'python x.py', 'git commit -m wip'];
 const DENIED = [
-  'rm -rf x', '"r"m -rf x', '\\rm -rf x', '/bin/rm -rf x', "r''m -fr x", "$'\\x72m' -rf x", 'rm -f -r x', 'RM -rf x', '/usr/bin/rm x',
-  'curl http://x', '"curl" -s http://x', '/usr/bin/curl http://x', 'git push origin main', 'git push', 'chmod +x f',
+  'rm -rf x',
+  '"r"m -rf x',
+  '\\rm -rf x',
+  '/bin/rm -rf x',
+  "r''m -fr x",
+  "$'\\x72m' -rf x",
+  'rm -f -r x',
+  'RM -rf x',
+  '/usr/bin/rm x',
+  'curl http://x',
+  '"curl" -s http://x',
+  '/usr/bin/curl http://x',
+  'git push origin main',
+  'git push',
+  'chmod +x f',
 ];
 
 /**
@@ -39,13 +71,38 @@ const DENIED = [
  * must find the command in each.
  */
 const HIDDEN_SHAPES = [
-  'echo ${x#$( A )}', 'echo "${x%%$( A )}"', 'echo ${x^^$( A )}', 'echo "${x,$( A )}"', 'echo ${x,,$( A )}', 'echo ${x##$( A )}', 'echo ${x/$( A )/y}', 'ls ${x%$( A )}',
-  'a[$( A )]=1', 'x[$( A )]+=1', '[[ ${x#$( A )} ]]', '[ "${x#$( A )}" ]', 'ls <<EOF\n${x#$( A )}\nEOF',
+  'echo ${x#$( A )}',
+  'echo "${x%%$( A )}"',
+  'echo ${x^^$( A )}',
+  'echo "${x,$( A )}"',
+  'echo ${x,,$( A )}',
+  'echo ${x##$( A )}',
+  'echo ${x/$( A )/y}',
+  'ls ${x%$( A )}',
+  'a[$( A )]=1',
+  'x[$( A )]+=1',
+  '[[ ${x#$( A )} ]]',
+  '[ "${x#$( A )}" ]',
+  'ls <<EOF\n${x#$( A )}\nEOF',
 ];
 /** Backticks the grammar leaves unparsed: in `${…}` operands and here-document bodies. */
-const BACKTICK_SHAPES = ['echo `A`', 'echo ${x:+`A`}', 'echo ${x:=`A`}', 'echo ${x-`A`}', 'echo ${x#`A`}', 'ls <<EOF\n`A`\nEOF', 'ls <<EOF\ntext "`A`" more\nEOF'];
+const BACKTICK_SHAPES = [
+  'echo `A`',
+  'echo ${x:+`A`}',
+  'echo ${x:=`A`}',
+  'echo ${x-`A`}',
+  'echo ${x#`A`}',
+  'ls <<EOF\n`A`\nEOF',
+  'ls <<EOF\ntext "`A`" more\nEOF',
+];
 /** Single-quoted text bash evaluates again: `"${y:-'…'}"`, subscripts and arithmetic. */
-const QUOTED_SHAPES = [`echo "\${y:-'$( A )'}"`, "unset 'a[$( A )]'", "a['$( A )']=1", "[[ 'a[$( A )]' -eq 1 ]]", "(( 'a[$( A )]' ))"];
+const QUOTED_SHAPES = [
+  `echo "\${y:-'$( A )'}"`,
+  "unset 'a[$( A )]'",
+  "a['$( A )']=1",
+  "[[ 'a[$( A )]' -eq 1 ]]",
+  "(( 'a[$( A )]' ))",
+];
 
 /**
  * Whether tree-sitter-bash parses a generated command without an error. Every generated
@@ -74,33 +131,93 @@ interface Node {
 }
 
 const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-const leaf = (pool: string[]) => fc.constantFrom(...pool).map((text): Node => ({ text, simple: true, leaves: [text] }));
+const leaf = (pool: string[]) =>
+  fc.constantFrom(...pool).map((text): Node => ({ text, simple: true, leaves: [text] }));
 
 function compositions(pool: fc.Arbitrary<Node>): fc.Arbitrary<Node> {
   const { node } = fc.letrec<{ node: Node }>((tie) => ({
     node: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
       pool,
-      fc.tuple(tie('node'), tie('node'), fc.constantFrom('&&', '||', ';', '|', '&', '\n')).map(([a, b, op]): Node => ({ text: `${a.text} ${op} ${b.text}`, simple: false, leaves: [...a.leaves, ...b.leaves] })),
-      fc.tuple(tie('node'), fc.constantFrom('( A )', '{ A\n}', 'echo "$( A )"', 'echo $( A )', 'cat <( A )', 'if A\nthen true\nfi', 'for i in 1; do A\ndone', 'f() { A\n}', 'wc -l <<EOF\n$( A )\nEOF', 'sh -c Q', 'bash -c Q', 'eval Q', "bash <<'EOF'\nA\nEOF"))
+      fc.tuple(tie('node'), tie('node'), fc.constantFrom('&&', '||', ';', '|', '&', '\n')).map(
+        ([a, b, op]): Node => ({
+          text: `${a.text} ${op} ${b.text}`,
+          simple: false,
+          leaves: [...a.leaves, ...b.leaves],
+        }),
+      ),
+      fc
+        .tuple(
+          tie('node'),
+          fc.constantFrom(
+            '( A )',
+            '{ A\n}',
+            'echo "$( A )"',
+            'echo $( A )',
+            'cat <( A )',
+            'if A\nthen true\nfi',
+            'for i in 1; do A\ndone',
+            'f() { A\n}',
+            'wc -l <<EOF\n$( A )\nEOF',
+            'sh -c Q',
+            'bash -c Q',
+            'eval Q',
+            "bash <<'EOF'\nA\nEOF",
+          ),
+        )
         .filter(([a, shape]) => !(shape.includes('EOF') && a.text.includes('EOF')))
-        .map(([a, shape]): Node => ({ text: shape.replace('Q', () => sq(a.text)).replace('A', () => a.text), simple: false, leaves: a.leaves })),
+        .map(
+          ([a, shape]): Node => ({
+            text: shape.replace('Q', () => sq(a.text)).replace('A', () => a.text),
+            simple: false,
+            leaves: a.leaves,
+          }),
+        ),
       fc
         .tuple(tie('node'), fc.constantFrom(...HIDDEN_SHAPES))
         .filter(([a, shape]) => !(shape.includes('EOF') && a.text.includes('EOF')))
-        .map(([a, shape]): Node => ({ text: shape.replace('A', () => a.text), simple: false, leaves: a.leaves })),
+        .map(
+          ([a, shape]): Node => ({ text: shape.replace('A', () => a.text), simple: false, leaves: a.leaves }),
+        ),
       fc
         .tuple(tie('node'), fc.constantFrom(...BACKTICK_SHAPES))
-        .filter(([a, shape]) => !a.text.includes('`') && !a.text.includes('\\') && !(shape.includes('EOF') && a.text.includes('EOF')))
-        .map(([a, shape]): Node => ({ text: shape.replace('A', () => a.text), simple: false, leaves: a.leaves })),
+        .filter(
+          ([a, shape]) =>
+            !a.text.includes('`') &&
+            !a.text.includes('\\') &&
+            !(shape.includes('EOF') && a.text.includes('EOF')),
+        )
+        .map(
+          ([a, shape]): Node => ({ text: shape.replace('A', () => a.text), simple: false, leaves: a.leaves }),
+        ),
       fc
         .tuple(tie('node'), fc.constantFrom(...QUOTED_SHAPES))
         .filter(([a]) => !a.text.includes("'"))
-        .map(([a, shape]): Node => ({ text: shape.replace('A', () => a.text), simple: false, leaves: a.leaves })),
+        .map(
+          ([a, shape]): Node => ({ text: shape.replace('A', () => a.text), simple: false, leaves: a.leaves }),
+        ),
       fc
-        .tuple(tie('node'), fc.constantFrom('timeout 5 A', 'nice -n 5 A', 'env X=1 A', 'nohup A', 'command A', 'sudo -u root A', 'find . -exec A {} \\;', 'echo x | xargs A'))
+        .tuple(
+          tie('node'),
+          fc.constantFrom(
+            'timeout 5 A',
+            'nice -n 5 A',
+            'env X=1 A',
+            'nohup A',
+            'command A',
+            'sudo -u root A',
+            'find . -exec A {} \\;',
+            'echo x | xargs A',
+          ),
+        )
         .filter(([a]) => a.simple)
-        .map(([a, shape]): Node => ({ text: shape.replace('A', () => a.text), simple: !shape.includes('|'), leaves: a.leaves })),
+        .map(
+          ([a, shape]): Node => ({
+            text: shape.replace('A', () => a.text),
+            simple: !shape.includes('|'),
+            leaves: a.leaves,
+          }),
+        ),
     ),
   }));
   return node;
@@ -114,7 +231,10 @@ describe('command policy (property)', () => {
     await fc.assert(
       fc.asyncProperty(withDenied, async (n) => {
         const d = await decideCommand(n.text, config);
-        expect(d.action, `${JSON.stringify(n.text)} → ${d.action} (${d.rule}); parts ${JSON.stringify(d.parts.map((p) => p.subject))}`).toBe('deny');
+        expect(
+          d.action,
+          `${JSON.stringify(n.text)} → ${d.action} (${d.rule}); parts ${JSON.stringify(d.parts.map((p) => p.subject))}`,
+        ).toBe('deny');
       }),
       { numRuns: 600 },
     );
@@ -126,7 +246,10 @@ describe('command policy (property)', () => {
         const d = await decideCommand(n.text, config);
         if (d.action !== 'allow') return;
         expect(d.parts.every((p) => p.action === 'allow')).toBe(true);
-        expect(n.leaves.filter((l) => !ALLOWED.includes(l)), JSON.stringify(n.text)).toEqual([]);
+        expect(
+          n.leaves.filter((l) => !ALLOWED.includes(l)),
+          JSON.stringify(n.text),
+        ).toEqual([]);
       }),
       { numRuns: 600 },
     );
@@ -135,7 +258,14 @@ describe('command policy (property)', () => {
   it('a composition of allowed commands with allowed wrappers is allowed (no false alarms from the structure itself)', async () => {
     // eval always asks (what it runs is a string), a bare `bash` reading stdin and `unset` are commands of their own, and
     // `ls ${x%…}` lists a folder known only when it runs: left out here.
-    const onlyAllowed = compositions(leaf(ALLOWED)).filter((n) => !n.text.includes('eval ') && !n.text.includes('bash <<') && !n.text.includes('unset ') && !n.text.includes('ls ${') && parsesCleanly(n.text));
+    const onlyAllowed = compositions(leaf(ALLOWED)).filter(
+      (n) =>
+        !n.text.includes('eval ') &&
+        !n.text.includes('bash <<') &&
+        !n.text.includes('unset ') &&
+        !n.text.includes('ls ${') &&
+        parsesCleanly(n.text),
+    );
     await fc.assert(
       fc.asyncProperty(onlyAllowed, async (n) => {
         const d = await decideCommand(n.text, config);
@@ -148,7 +278,10 @@ describe('command policy (property)', () => {
 
 describe('normalisation (property)', () => {
   it('normalising a program name twice gives the same name', () => {
-    const name = fc.oneof(fc.string({ minLength: 1 }), fc.constantFrom('/bin/rm', '//usr//bin/env', '/', '//', '/tmp/x/ls', './ls', 'rm/', '/usr/bin/'));
+    const name = fc.oneof(
+      fc.string({ minLength: 1 }),
+      fc.constantFrom('/bin/rm', '//usr//bin/env', '/', '//', '/tmp/x/ls', './ls', 'rm/', '/usr/bin/'),
+    );
     fc.assert(
       fc.property(name, (value) => {
         const once = normaliseProgram(value).name;
@@ -160,11 +293,14 @@ describe('normalisation (property)', () => {
 
   it('analysing the normalised parts again gives the same parts', () => {
     fc.assert(
-      fc.property(compositions(anyLeaf).filter((n) => parsesCleanly(n.text)), (n) => {
-        const parts = new Set(analyseCommandSync(n.text).parts.map((p) => p.text));
-        const again = new Set(analyseCommandSync([...parts].join('\n')).parts.map((p) => p.text));
-        expect([...again].sort(), JSON.stringify(n.text)).toEqual([...parts].sort());
-      }),
+      fc.property(
+        compositions(anyLeaf).filter((n) => parsesCleanly(n.text)),
+        (n) => {
+          const parts = new Set(analyseCommandSync(n.text).parts.map((p) => p.text));
+          const again = new Set(analyseCommandSync([...parts].join('\n')).parts.map((p) => p.text));
+          expect([...again].sort(), JSON.stringify(n.text)).toEqual([...parts].sort());
+        },
+      ),
       { numRuns: 400 },
     );
   });

@@ -22,7 +22,10 @@ export type MessageOrigin =
   | { kind: 'tool'; tool: string; untrusted: boolean };
 
 /** True when content from `tool` counts as untrusted under `config`. */
-export function isUntrusted(tool: Pick<ToolDefinition, 'name' | 'untrusted'>, config: HarnessConfig): boolean {
+export function isUntrusted(
+  tool: Pick<ToolDefinition, 'name' | 'untrusted'>,
+  config: HarnessConfig,
+): boolean {
   return tool.untrusted === true || config.taint.untrustedTools.includes(tool.name);
 }
 
@@ -32,7 +35,11 @@ export interface TaintState {
 }
 
 /** Records that results of `tools` entered the context; returns true when this tainted the run further. */
-export function recordTaint(state: TaintState, tools: readonly (Pick<ToolDefinition, 'name' | 'untrusted'> | undefined)[], config: HarnessConfig): boolean {
+export function recordTaint(
+  state: TaintState,
+  tools: readonly (Pick<ToolDefinition, 'name' | 'untrusted'> | undefined)[],
+  config: HarnessConfig,
+): boolean {
   if (!config.taint.enabled) return false;
   let changed = false;
   for (const tool of tools)
@@ -50,7 +57,10 @@ export const HARNESS_MARKER = '[harness]';
  * The origin of every message, in order: tool messages are attributed through the tool call ids
  * of the assistant messages before them.
  */
-export function messageOrigins(messages: readonly ChatMessage[], untrusted: (tool: string) => boolean): MessageOrigin[] {
+export function messageOrigins(
+  messages: readonly ChatMessage[],
+  untrusted: (tool: string) => boolean,
+): MessageOrigin[] {
   const toolByCall = new Map<string, string>();
   return messages.map((message): MessageOrigin => {
     switch (message.role) {
@@ -69,7 +79,8 @@ export function messageOrigins(messages: readonly ChatMessage[], untrusted: (too
   });
 }
 
-const RESERVED_TAG = /<(\/?)\s*(system(?:[-_](?:reminder|message|prompt|note))?|reminder|system-reminder|harness(?:[-_][a-z]+)?|tool_result|function_results|instructions)(\s[^<>]*)?\s*(\/?)>/g;
+const RESERVED_TAG =
+  /<(\/?)\s*(system(?:[-_](?:reminder|message|prompt|note))?|reminder|system-reminder|harness(?:[-_][a-z]+)?|tool_result|function_results|instructions)(\s[^<>]*)?\s*(\/?)>/g;
 const SPECIAL_TOKEN = /<\|([a-z_]{2,30})\|>/g;
 const RESERVED_MARKER = /\[(harness|system|reminder)\]/gi;
 

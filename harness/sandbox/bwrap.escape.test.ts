@@ -5,7 +5,17 @@
  * where bwrap is missing or unusable fails loudly instead of skipping; locally they skip
  * with the probe's reason.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,10 +27,15 @@ import { LocalSandbox } from './local.ts';
 const inCI = ['1', 'true', 'yes'].includes((process.env.CI ?? '').toLowerCase());
 const onLinux = process.platform === 'linux';
 const probeWs = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-probe-')));
-const probe = onLinux ? await new BwrapSandbox(probeWs).probe() : { ok: false as const, message: 'not Linux', hint: '' };
+const probe = onLinux
+  ? await new BwrapSandbox(probeWs).probe()
+  : { ok: false as const, message: 'not Linux', hint: '' };
 rmSync(probeWs, { recursive: true, force: true });
 const run = onLinux && (probe.ok || inCI);
-if (!run && onLinux) console.warn(`bwrap escape tests skipped (set CI=true to make this a failure): ${probe.ok ? '' : `${probe.message}; ${probe.hint}`}`);
+if (!run && onLinux)
+  console.warn(
+    `bwrap escape tests skipped (set CI=true to make this a failure): ${probe.ok ? '' : `${probe.message}; ${probe.hint}`}`,
+  );
 
 describe.runIf(onLinux && inCI)('bubblewrap in CI', () => {
   it('is installed and usable (the probe succeeds); otherwise every escape test below fails too', () => {
@@ -64,13 +79,21 @@ describe.runIf(run)('bubblewrap escape tests', () => {
       writeFileSync(path.join(dir, 'victim.txt'), 'original');
     }
   };
-  const victims = () => [outsideTmp, outsideVar].map((dir) => ({ dir, files: readdirSync(dir).sort(), victim: readFileSync(path.join(dir, 'victim.txt'), 'utf8') }));
-  const untouched = () => [outsideTmp, outsideVar].map((dir) => ({ dir, files: ['victim.txt'], victim: 'original' }));
+  const victims = () =>
+    [outsideTmp, outsideVar].map((dir) => ({
+      dir,
+      files: readdirSync(dir).sort(),
+      victim: readFileSync(path.join(dir, 'victim.txt'), 'utf8'),
+    }));
+  const untouched = () =>
+    [outsideTmp, outsideVar].map((dir) => ({ dir, files: ['victim.txt'], victim: 'original' }));
   const exec = (command: string, timeoutMs = 20_000) => sandbox.exec(command, { cwd: ws, timeoutMs });
 
   it('writing outside through ".." fails (and the same command unboxed does write)', async () => {
     const rel = (dir: string) => path.relative(ws, dir);
-    const command = [outsideTmp, outsideVar].map((dir) => `echo OWNED > ${rel(dir)}/victim.txt; echo x > ${rel(dir)}/new.txt`).join('; ');
+    const command = [outsideTmp, outsideVar]
+      .map((dir) => `echo OWNED > ${rel(dir)}/victim.txt; echo x > ${rel(dir)}/new.txt`)
+      .join('; ');
     reset();
     const result = await exec(command);
     expect(victims()).toEqual(untouched());
@@ -82,7 +105,9 @@ describe.runIf(run)('bubblewrap escape tests', () => {
 
   it('writing outside through absolute paths fails: /tmp is private, the rest of the root is read-only', async () => {
     reset();
-    const command = [outsideTmp, outsideVar].map((dir) => `echo OWNED > ${dir}/victim.txt; mkdir -p ${dir}/sub; touch ${dir}/new.txt`).join('; ');
+    const command = [outsideTmp, outsideVar]
+      .map((dir) => `echo OWNED > ${dir}/victim.txt; mkdir -p ${dir}/sub; touch ${dir}/new.txt`)
+      .join('; ');
     const result = await exec(`${command}; echo x > /etc/hb-escape-test; touch /usr/hb-escape-test`);
     expect(victims()).toEqual(untouched());
     expect(result.stderr).toContain('Read-only file system');
@@ -96,16 +121,21 @@ describe.runIf(run)('bubblewrap escape tests', () => {
     symlinkSync(path.join(outsideVar, 'victim.txt'), path.join(ws, 'notes.md'));
     symlinkSync(path.join(outsideVar, 'not-yet.txt'), path.join(ws, 'draft.txt'));
     try {
-      await exec('echo OWNED > outbox-tmp/victim.txt; echo OWNED > outbox-var/victim.txt; echo OWNED > notes.md; echo x > draft.txt; cp /etc/hostname outbox-var/');
+      await exec(
+        'echo OWNED > outbox-tmp/victim.txt; echo OWNED > outbox-var/victim.txt; echo OWNED > notes.md; echo x > draft.txt; cp /etc/hostname outbox-var/',
+      );
       expect(victims()).toEqual(untouched());
     } finally {
-      for (const link of ['outbox-tmp', 'outbox-var', 'notes.md', 'draft.txt']) rmSync(path.join(ws, link), { force: true });
+      for (const link of ['outbox-tmp', 'outbox-var', 'notes.md', 'draft.txt'])
+        rmSync(path.join(ws, link), { force: true });
     }
   });
 
   it('root inside cannot remount / read-write: it holds no capabilities', async () => {
     reset();
-    const result = await exec(`grep CapEff /proc/self/status; mount -o remount,rw,bind /; echo OWNED > ${outsideVar}/victim.txt`);
+    const result = await exec(
+      `grep CapEff /proc/self/status; mount -o remount,rw,bind /; echo OWNED > ${outsideVar}/victim.txt`,
+    );
     expect(result.stdout).toMatch(/CapEff:\s+0+\n/);
     expect(victims()).toEqual(untouched());
   });
@@ -121,7 +151,10 @@ describe.runIf(run)('bubblewrap escape tests', () => {
     writeFileSync(path.join(home, 'id_rsa'), 'PRIVATE KEY');
     try {
       const boxed = new BwrapSandbox(ws, { host: { ...detectHost(), home } });
-      const result = await boxed.exec(`echo "home=$HOME"; ls -A "$HOME" | wc -l; cat ${home}/id_rsa; ls -A /run | wc -l`, { cwd: ws, timeoutMs: 20_000 });
+      const result = await boxed.exec(
+        `echo "home=$HOME"; ls -A "$HOME" | wc -l; cat ${home}/id_rsa; ls -A /run | wc -l`,
+        { cwd: ws, timeoutMs: 20_000 },
+      );
       expect(result.stdout).toBe(`home=${home}\n0\n0\n`);
       expect(result.stdout + result.stderr).not.toContain('PRIVATE KEY');
     } finally {
@@ -154,8 +187,16 @@ describe.runIf(run)('bubblewrap escape tests', () => {
     });
 
     it('only a loopback interface exists inside', async () => {
-      const result = await exec('ls /sys/class/net 2>/dev/null; cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d " "');
-      expect(result.stdout.trim().split('\n').filter((l) => l !== '' && l !== 'lo').filter((l) => !readdirSync('/sys/class/net').includes(l))).toEqual([]);
+      const result = await exec(
+        'ls /sys/class/net 2>/dev/null; cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d " "',
+      );
+      expect(
+        result.stdout
+          .trim()
+          .split('\n')
+          .filter((l) => l !== '' && l !== 'lo')
+          .filter((l) => !readdirSync('/sys/class/net').includes(l)),
+      ).toEqual([]);
       expect(result.stdout).toContain('lo');
       const procNet = result.stdout.trim().split('\n').slice(-1)[0];
       expect(procNet).toBe('lo');
@@ -170,7 +211,15 @@ describe.runIf(run)('bubblewrap escape tests', () => {
       const result = await exec('env');
       expect(result.exitCode).toBe(0);
       expect(result.stdout).toContain('PATH=');
-      for (const secret of ['sk-hb-fake', 'sk-openai-fake', 'ghp_fake', 'HB_FAKE_API_KEY', 'OPENAI_API_KEY', 'GITHUB_TOKEN']) expect(result.stdout).not.toContain(secret);
+      for (const secret of [
+        'sk-hb-fake',
+        'sk-openai-fake',
+        'ghp_fake',
+        'HB_FAKE_API_KEY',
+        'OPENAI_API_KEY',
+        'GITHUB_TOKEN',
+      ])
+        expect(result.stdout).not.toContain(secret);
     } finally {
       delete process.env.HB_FAKE_API_KEY;
       delete process.env.OPENAI_API_KEY;
@@ -189,26 +238,35 @@ describe.runIf(run)('bubblewrap escape tests', () => {
       expect(spawned).toBeLessThan(400);
     });
 
-    it.runIf(detectHost().globalRoot)('as an unprivileged user (runAs nobody), RLIMIT_NPROC holds the count', async () => {
-      const shared = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-ws-nobody-')));
-      chmodSync(shared, 0o777);
-      try {
-        const boxed = new BwrapSandbox(shared, { runAs: { uid: 65534, gid: 65534 }, limits: { processes: 64 } });
-        const result = await boxed.exec(`id -u; ${spawnCount}`, { cwd: shared, timeoutMs: 20_000 });
-        const [uid, count] = result.stdout.trim().split('\n');
-        expect(uid).toBe('65534');
-        expect(Number(count)).toBeGreaterThan(40);
-        expect(Number(count)).toBeLessThan(64);
-      } finally {
-        rmSync(shared, { recursive: true, force: true });
-      }
-    });
+    it.runIf(detectHost().globalRoot)(
+      'as an unprivileged user (runAs nobody), RLIMIT_NPROC holds the count',
+      async () => {
+        const shared = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-ws-nobody-')));
+        chmodSync(shared, 0o777);
+        try {
+          const boxed = new BwrapSandbox(shared, {
+            runAs: { uid: 65534, gid: 65534 },
+            limits: { processes: 64 },
+          });
+          const result = await boxed.exec(`id -u; ${spawnCount}`, { cwd: shared, timeoutMs: 20_000 });
+          const [uid, count] = result.stdout.trim().split('\n');
+          expect(uid).toBe('65534');
+          expect(Number(count)).toBeGreaterThan(40);
+          expect(Number(count)).toBeLessThan(64);
+        } finally {
+          rmSync(shared, { recursive: true, force: true });
+        }
+      },
+    );
 
     it('a fork bomb is held and torn down completely by the timeout', async () => {
       const marker = `hb-bomb-${process.pid}-${Math.floor(performance.now())}`;
       const before = readFileSync('/proc/sys/kernel/pid_max', 'utf8');
       const boxed = new BwrapSandbox(ws, { limits: { processes: 400 } });
-      const pending = boxed.exec(`: ${marker}; bomb() { bomb | bomb & }; bomb; sleep 30`, { cwd: ws, timeoutMs: 3000 });
+      const pending = boxed.exec(`: ${marker}; bomb() { bomb | bomb & }; bomb; sleep 30`, {
+        cwd: ws,
+        timeoutMs: 3000,
+      });
       let settled = false;
       void pending.finally(() => (settled = true));
       let most = 0;
@@ -243,7 +301,10 @@ describe.runIf(run)('bubblewrap escape tests', () => {
 
     it('a file cannot grow past the file-size limit', async () => {
       const boxed = new BwrapSandbox(ws, { limits: { fileSizeBytes: 1024 * 1024 } });
-      const result = await boxed.exec('head -c 5000000 /dev/zero > big.bin; echo "exit=$?"; stat -c %s big.bin', { cwd: ws, timeoutMs: 20_000 });
+      const result = await boxed.exec(
+        'head -c 5000000 /dev/zero > big.bin; echo "exit=$?"; stat -c %s big.bin',
+        { cwd: ws, timeoutMs: 20_000 },
+      );
       expect(result.stdout).toMatch(/exit=(153|1)\n1048576\n/);
     });
   });
@@ -252,7 +313,10 @@ describe.runIf(run)('bubblewrap escape tests', () => {
     const marker = `hb-grandchild-${process.pid}-${Math.floor(performance.now())}`;
     // The marker is assembled inside the box, so only the three descendants carry it, not the outer shell.
     const spawn = (how: string) => `${how} sh -c "sleep 120; : $m-live" >/dev/null 2>&1 &`;
-    const pending = exec(`m=${marker}; ${spawn('setsid')} ${spawn('nohup')} (${spawn('')}) ; sleep 120`, 3000);
+    const pending = exec(
+      `m=${marker}; ${spawn('setsid')} ${spawn('nohup')} (${spawn('')}) ; sleep 120`,
+      3000,
+    );
     await expect.poll(() => hostProcessesWith(`${marker}-live`), { timeout: 10_000, interval: 50 }).toBe(3);
     const result = await pending;
     expect(result.timedOut).toBe(true);
@@ -269,7 +333,8 @@ describe.runIf(run)('bubblewrap escape tests', () => {
     await expect.poll(() => hostProcessesWith(`${marker}-live`), { timeout: 10_000, interval: 50 }).toBe(1);
     for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
       try {
-        if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${marker}-live`)) process.kill(Number(pid), 'SIGKILL');
+        if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${marker}-live`))
+          process.kill(Number(pid), 'SIGKILL');
       } catch {
         /* gone */
       }

@@ -2,7 +2,14 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bwrapArguments, BwrapSandbox, DROP_CAPABILITIES, isGlobalRoot, planBox, type BwrapInput } from './bwrap.ts';
+import {
+  bwrapArguments,
+  BwrapSandbox,
+  DROP_CAPABILITIES,
+  isGlobalRoot,
+  planBox,
+  type BwrapInput,
+} from './bwrap.ts';
 import { DEFAULT_SANDBOX_LIMITS, hasPerNamespacePidMax, prlimitArguments } from './limits.ts';
 import { SandboxUnavailableError } from './types.ts';
 
@@ -22,9 +29,20 @@ const input = (over: Partial<BwrapInput> = {}): BwrapInput => ({
 describe('bwrapArguments', () => {
   it('unshares user, pid, net, ipc and uts, dies with its parent, starts a new session and drops capabilities', () => {
     const args = bwrapArguments(input());
-    for (const flag of ['--unshare-user', '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--new-session'])
+    for (const flag of [
+      '--unshare-user',
+      '--unshare-pid',
+      '--unshare-net',
+      '--unshare-ipc',
+      '--unshare-uts',
+      '--die-with-parent',
+      '--new-session',
+    ])
       expect(args).toContain(flag);
-    expect(args.slice(args.indexOf('--cap-drop'), args.indexOf('--cap-drop') + 2)).toEqual(['--cap-drop', 'ALL']);
+    expect(args.slice(args.indexOf('--cap-drop'), args.indexOf('--cap-drop') + 2)).toEqual([
+      '--cap-drop',
+      'ALL',
+    ]);
     expect(args).not.toContain('--share-net');
   });
 
@@ -32,10 +50,26 @@ describe('bwrapArguments', () => {
     const args = bwrapArguments(input());
     const mounts: string[] = [];
     for (let i = 0; i < args.indexOf('--'); i += 1)
-      if (['--ro-bind', '--dev', '--proc', '--tmpfs', '--bind'].includes(args[i]!)) mounts.push(`${args[i]} ${args[i + 1]}`);
-    expect(mounts).toEqual(['--ro-bind /', '--dev /dev', '--proc /proc', '--tmpfs /tmp', '--tmpfs /root', '--tmpfs /run', '--bind /tmp/hb-ws-1']);
-    expect(args.slice(args.indexOf('--bind'), args.indexOf('--bind') + 3)).toEqual(['--bind', '/tmp/hb-ws-1', '/tmp/hb-ws-1']);
-    expect(args.slice(args.indexOf('--chdir'), args.indexOf('--chdir') + 2)).toEqual(['--chdir', '/tmp/hb-ws-1']);
+      if (['--ro-bind', '--dev', '--proc', '--tmpfs', '--bind'].includes(args[i]!))
+        mounts.push(`${args[i]} ${args[i + 1]}`);
+    expect(mounts).toEqual([
+      '--ro-bind /',
+      '--dev /dev',
+      '--proc /proc',
+      '--tmpfs /tmp',
+      '--tmpfs /root',
+      '--tmpfs /run',
+      '--bind /tmp/hb-ws-1',
+    ]);
+    expect(args.slice(args.indexOf('--bind'), args.indexOf('--bind') + 3)).toEqual([
+      '--bind',
+      '/tmp/hb-ws-1',
+      '/tmp/hb-ws-1',
+    ]);
+    expect(args.slice(args.indexOf('--chdir'), args.indexOf('--chdir') + 2)).toEqual([
+      '--chdir',
+      '/tmp/hb-ws-1',
+    ]);
   });
 
   it('never hides /, /tmp twice or the workspace itself', () => {
@@ -46,17 +80,30 @@ describe('bwrapArguments', () => {
   it('passes the command as one argument to bash after prlimit, never spliced into a script', () => {
     const args = bwrapArguments(input());
     const tail = args.slice(args.indexOf('--') + 1);
-    expect(tail).toEqual(['prlimit', ...prlimitArguments(DEFAULT_SANDBOX_LIMITS), '--', 'bash', '-c', input().command]);
+    expect(tail).toEqual([
+      'prlimit',
+      ...prlimitArguments(DEFAULT_SANDBOX_LIMITS),
+      '--',
+      'bash',
+      '-c',
+      input().command,
+    ]);
   });
 
   it('under the real root: sets pid_max of the PID namespace, then prlimit, then setpriv drops every capability before bash', () => {
-    const args = bwrapArguments(input({ bound: 'pid-namespace', limits: { ...DEFAULT_SANDBOX_LIMITS, processes: 100 } }));
+    const args = bwrapArguments(
+      input({ bound: 'pid-namespace', limits: { ...DEFAULT_SANDBOX_LIMITS, processes: 100 } }),
+    );
     expect(args).not.toContain('--cap-drop');
     const tail = args.slice(args.indexOf('--') + 1);
     expect(tail[0]).toBe('/bin/sh');
     expect(tail[2]).toMatch(/^echo 301 > \/proc\/sys\/kernel\/pid_max \|\| \{.*exit 125; \}; exec "\$@"$/);
     const setpriv = tail.indexOf('setpriv');
-    expect(tail.slice(4, setpriv)).toEqual(['prlimit', ...prlimitArguments({ ...DEFAULT_SANDBOX_LIMITS, processes: 100 }), '--']);
+    expect(tail.slice(4, setpriv)).toEqual([
+      'prlimit',
+      ...prlimitArguments({ ...DEFAULT_SANDBOX_LIMITS, processes: 100 }),
+      '--',
+    ]);
     expect(tail.slice(setpriv + 1, setpriv + 1 + DROP_CAPABILITIES.length)).toEqual(DROP_CAPABILITIES);
     expect(tail.slice(-3)).toEqual(['bash', '-c', input().command]);
   });
@@ -64,13 +111,9 @@ describe('bwrapArguments', () => {
 
 describe('limits', () => {
   it('prlimit sets CPU seconds, address space and file size in bytes, processes, and no core files', () => {
-    expect(prlimitArguments({ cpuSeconds: 1.5, addressSpaceBytes: 1024, fileSizeBytes: 2048, processes: 64 })).toEqual([
-      '--cpu=2',
-      '--as=1024',
-      '--fsize=2048',
-      '--nproc=64',
-      '--core=0',
-    ]);
+    expect(
+      prlimitArguments({ cpuSeconds: 1.5, addressSpaceBytes: 1024, fileSizeBytes: 2048, processes: 64 }),
+    ).toEqual(['--cpu=2', '--as=1024', '--fsize=2048', '--nproc=64', '--core=0']);
   });
 
   it('knows which kernels keep pid_max per PID namespace (6.14+)', () => {
@@ -91,8 +134,14 @@ describe('planBox', () => {
   });
 
   it('bounds processes with RLIMIT_NPROC for users, with the PID namespace for root on 6.14+, and refuses root on older kernels', () => {
-    expect(planBox({ uid: 1000, globalRoot: false, kernelRelease: '5.10.0', home: '/home/u' })).toEqual({ ok: true, bound: 'rlimit' });
-    expect(planBox({ uid: 0, globalRoot: true, kernelRelease: '6.18.1', home: '/root' })).toEqual({ ok: true, bound: 'pid-namespace' });
+    expect(planBox({ uid: 1000, globalRoot: false, kernelRelease: '5.10.0', home: '/home/u' })).toEqual({
+      ok: true,
+      bound: 'rlimit',
+    });
+    expect(planBox({ uid: 0, globalRoot: true, kernelRelease: '6.18.1', home: '/root' })).toEqual({
+      ok: true,
+      bound: 'pid-namespace',
+    });
     const refused = planBox({ uid: 0, globalRoot: true, kernelRelease: '6.8.0', home: '/root' });
     expect(refused).toMatchObject({ ok: false });
     expect(refused.ok ? '' : refused.reason).toContain('RLIMIT_NPROC');
@@ -112,7 +161,10 @@ describe('BwrapSandbox without a usable bwrap', () => {
   it('a bwrap that fails (a stand-in binary that exits 1 with a namespace error): the probe reports its message and the user-namespace hint', async () => {
     const fake = path.join(ws, 'fake-bwrap');
     const { writeFileSync, chmodSync } = await import('node:fs');
-    writeFileSync(fake, '#!/bin/sh\necho "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces" >&2\nexit 1\n');
+    writeFileSync(
+      fake,
+      '#!/bin/sh\necho "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces" >&2\nexit 1\n',
+    );
     chmodSync(fake, 0o755);
     const sandbox = new BwrapSandbox(ws, { binary: fake, host: { uid: 1000, globalRoot: false } });
     const probe = await sandbox.probe();
@@ -125,7 +177,9 @@ describe('BwrapSandbox without a usable bwrap', () => {
   });
 
   it('refuses to run as the real root on a kernel without per-namespace pid_max', async () => {
-    const sandbox = new BwrapSandbox(ws, { host: { uid: 0, globalRoot: true, kernelRelease: '6.8.0-45-generic' } });
+    const sandbox = new BwrapSandbox(ws, {
+      host: { uid: 0, globalRoot: true, kernelRelease: '6.8.0-45-generic' },
+    });
     const error = await sandbox.exec('true', { cwd: ws, timeoutMs: 5000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SandboxUnavailableError);
     expect((error as Error).message).toContain('RLIMIT_NPROC');

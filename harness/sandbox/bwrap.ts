@@ -21,7 +21,13 @@ import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HostFileSandbox } from './host-files.ts';
-import { DEFAULT_SANDBOX_LIMITS, hasPerNamespacePidMax, MIN_PID_MAX, prlimitArguments, type SandboxLimits } from './limits.ts';
+import {
+  DEFAULT_SANDBOX_LIMITS,
+  hasPerNamespacePidMax,
+  MIN_PID_MAX,
+  prlimitArguments,
+  type SandboxLimits,
+} from './limits.ts';
 import { scrubEnvironment } from './local.ts';
 import { runProcess } from './process.ts';
 import { SandboxUnavailableError, type ExecOptions, type ExecResult } from './types.ts';
@@ -138,19 +144,36 @@ export function bwrapArguments(input: BwrapInput): string[] {
     '--die-with-parent',
     '--new-session',
     ...(input.bound === 'rlimit' ? ['--cap-drop', 'ALL'] : []),
-    '--ro-bind', '/', '/',
-    '--dev', '/dev',
-    '--proc', '/proc',
-    '--tmpfs', '/tmp',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
   ];
-  for (const dir of input.hidden) if (dir !== '/' && dir !== '/tmp' && dir !== input.workspace) args.push('--tmpfs', dir);
+  for (const dir of input.hidden)
+    if (dir !== '/' && dir !== '/tmp' && dir !== input.workspace) args.push('--tmpfs', dir);
   args.push('--bind', input.workspace, input.workspace, '--chdir', input.cwd, '--');
   const limited = ['prlimit', ...prlimitArguments(limits), '--'];
   const shell = ['bash', '-c', input.command];
   if (input.bound === 'rlimit') return [...args, ...limited, ...shell];
   const pidMax = Math.max(MIN_PID_MAX, Math.floor(limits.processes));
   const setup = `echo ${pidMax} > /proc/sys/kernel/pid_max || { echo "sandbox: could not cap processes (pid_max of the PID namespace)" >&2; exit 125; }; exec "$@"`;
-  return [...args, '/bin/sh', '-c', setup, 'hb-sandbox-setup', ...limited, 'setpriv', ...DROP_CAPABILITIES, '--', ...shell];
+  return [
+    ...args,
+    '/bin/sh',
+    '-c',
+    setup,
+    'hb-sandbox-setup',
+    ...limited,
+    'setpriv',
+    ...DROP_CAPABILITIES,
+    '--',
+    ...shell,
+  ];
 }
 
 /** Exits 0 only when the shell holds no effective capability (pure bash, no other binary). */
@@ -203,23 +226,45 @@ export class BwrapSandbox extends HostFileSandbox {
 
   private async runProbe(): Promise<{ ok: true } | { ok: false; message: string; hint: string }> {
     const plan = planBox(this.host);
-    if (!plan.ok) return { ok: false, message: `bubblewrap cannot bound processes safely here: ${plan.reason}`, hint: plan.hint };
+    if (!plan.ok)
+      return {
+        ok: false,
+        message: `bubblewrap cannot bound processes safely here: ${plan.reason}`,
+        hint: plan.hint,
+      };
     let result: ExecResult;
     try {
       result = await this.spawnBox(PROBE_COMMAND, { cwd: this.workspace, timeoutMs: 15_000 }, plan.bound);
     } catch (error) {
       const code = (error as { code?: string }).code;
-      if (code === 'ENOENT') return { ok: false, message: `bubblewrap is not installed (no "${this.binary}" found)`, hint: BWRAP_INSTALL_HINT };
-      return { ok: false, message: `bubblewrap could not be started: ${(error as Error).message}`, hint: BWRAP_INSTALL_HINT };
+      if (code === 'ENOENT')
+        return {
+          ok: false,
+          message: `bubblewrap is not installed (no "${this.binary}" found)`,
+          hint: BWRAP_INSTALL_HINT,
+        };
+      return {
+        ok: false,
+        message: `bubblewrap could not be started: ${(error as Error).message}`,
+        hint: BWRAP_INSTALL_HINT,
+      };
     }
     if (result.exitCode === 0) return { ok: true };
-    const said = (result.stderr || result.stdout).trim().split('\n').slice(0, 3).join(' / ') || `exit code ${result.exitCode}`;
-    const namespaces = /namespace|uid map|setting up uid|Operation not permitted|Permission denied/i.test(said);
+    const said =
+      (result.stderr || result.stdout).trim().split('\n').slice(0, 3).join(' / ') ||
+      `exit code ${result.exitCode}`;
+    const namespaces = /namespace|uid map|setting up uid|Operation not permitted|Permission denied/i.test(
+      said,
+    );
     const tools = /prlimit|setpriv|bash/.test(said) && /not found|No such file/.test(said);
     return {
       ok: false,
       message: `bubblewrap is installed but unusable here: \`${this.binary} --ro-bind / / …\` failed: ${said}`,
-      hint: namespaces ? USERNS_HINT : tools ? 'install util-linux (prlimit, setpriv) and bash' : BWRAP_INSTALL_HINT,
+      hint: namespaces
+        ? USERNS_HINT
+        : tools
+          ? 'install util-linux (prlimit, setpriv) and bash'
+          : BWRAP_INSTALL_HINT,
     };
   }
 
@@ -238,8 +283,19 @@ export class BwrapSandbox extends HostFileSandbox {
     const cwd = path.resolve(options.cwd);
     if (cwd !== this.workspace && !cwd.startsWith(this.workspace + path.sep))
       return Promise.reject(new Error(`cwd ${cwd} is outside the workspace ${this.workspace}`));
-    const args = bwrapArguments({ workspace: this.workspace, cwd, hidden: this.hiddenFolders(), limits: this.limits, bound, command });
-    const env: Record<string, string> = { ...(options.env ?? scrubEnvironment(process.env)), HOME: this.host.home, TMPDIR: '/tmp' };
+    const args = bwrapArguments({
+      workspace: this.workspace,
+      cwd,
+      hidden: this.hiddenFolders(),
+      limits: this.limits,
+      bound,
+      command,
+    });
+    const env: Record<string, string> = {
+      ...(options.env ?? scrubEnvironment(process.env)),
+      HOME: this.host.home,
+      TMPDIR: '/tmp',
+    };
     env.PATH ??= '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
     return runProcess(this.binary, args, {
       cwd: this.workspace,

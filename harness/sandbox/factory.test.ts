@@ -27,7 +27,10 @@ describe('createSandbox', () => {
   });
 
   it('auto with bwrap missing: files work, exec is sandbox_unavailable with an install hint, nothing runs unboxed', async () => {
-    const sandbox = createSandbox('auto', ws, { platform: 'linux', bwrapBinary: path.join(ws, 'missing-bwrap') });
+    const sandbox = createSandbox('auto', ws, {
+      platform: 'linux',
+      bwrapBinary: path.join(ws, 'missing-bwrap'),
+    });
     await sandbox.writeFile(path.join(ws, 'a.txt'), 'hi');
     expect(await sandbox.readFile(path.join(ws, 'a.txt'))).toBe('hi');
     const error = await unavailable(sandbox);

@@ -37,7 +37,11 @@ export function autoKind(platform: NodeJS.Platform): 'bwrap' | 'seatbelt' | unde
  * The sandbox for `kind` over `workspace` (an absolute real path). Never throws for a missing
  * sandbox: the returned sandbox's files work and its `exec` rejects with the reason and hint.
  */
-export function createSandbox(kind: SandboxKind, workspace: string, options: CreateSandboxOptions = {}): Sandbox {
+export function createSandbox(
+  kind: SandboxKind,
+  workspace: string,
+  options: CreateSandboxOptions = {},
+): Sandbox {
   const platform = options.platform ?? process.platform;
   const concrete = kind === 'auto' ? autoKind(platform) : kind;
   const limits = options.limits ? { limits: options.limits } : {};
@@ -48,15 +52,29 @@ export function createSandbox(kind: SandboxKind, workspace: string, options: Cre
       if (platform !== 'linux')
         return new LocalSandbox({
           allowExec: false,
-          unavailable: { message: `bubblewrap runs only on Linux (this is ${platform})`, hint: 'on macOS use sandbox.kind "seatbelt" (or "auto"); set sandbox.kind to "none" explicitly to run commands without isolation' },
+          unavailable: {
+            message: `bubblewrap runs only on Linux (this is ${platform})`,
+            hint: 'on macOS use sandbox.kind "seatbelt" (or "auto"); set sandbox.kind to "none" explicitly to run commands without isolation',
+          },
         });
-      return new BwrapSandbox(workspace, { ...options.bwrap, ...limits, ...(options.bwrapBinary ? { binary: options.bwrapBinary } : {}) });
+      return new BwrapSandbox(workspace, {
+        ...options.bwrap,
+        ...limits,
+        ...(options.bwrapBinary ? { binary: options.bwrapBinary } : {}),
+      });
     case 'seatbelt':
-      return new SeatbeltSandbox(workspace, { platform, ...limits, ...(options.seatbeltBinary ? { binary: options.seatbeltBinary } : {}) });
+      return new SeatbeltSandbox(workspace, {
+        platform,
+        ...limits,
+        ...(options.seatbeltBinary ? { binary: options.seatbeltBinary } : {}),
+      });
     default:
       return new LocalSandbox({
         allowExec: false,
-        unavailable: { message: `no sandbox is known for platform ${platform}`, hint: 'run on Linux (bubblewrap) or macOS (Seatbelt), or set sandbox.kind to "none" explicitly to run commands without isolation' },
+        unavailable: {
+          message: `no sandbox is known for platform ${platform}`,
+          hint: 'run on Linux (bubblewrap) or macOS (Seatbelt), or set sandbox.kind to "none" explicitly to run commands without isolation',
+        },
       });
   }
 }

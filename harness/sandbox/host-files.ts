@@ -26,7 +26,13 @@ export abstract class HostFileSandbox implements Sandbox {
     const entries = await readdir(dir, { withFileTypes: true });
     const out: DirEntry[] = [];
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      const kind = entry.isSymbolicLink() ? 'symlink' : entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : 'other';
+      const kind = entry.isSymbolicLink()
+        ? 'symlink'
+        : entry.isDirectory()
+          ? 'dir'
+          : entry.isFile()
+            ? 'file'
+            : 'other';
       const item: DirEntry = { name: entry.name, kind };
       if (kind === 'file') item.size = (await stat(path.join(dir, entry.name))).size;
       out.push(item);

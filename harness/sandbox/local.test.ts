@@ -39,7 +39,11 @@ describe('LocalSandbox.exec', () => {
   it('kills the command when the signal aborts', async () => {
     const sandbox = new LocalSandbox({ allowExec: true });
     const controller = new AbortController();
-    const pending = sandbox.exec('sleep 5; echo late', { cwd: ws, timeoutMs: 10_000, signal: controller.signal });
+    const pending = sandbox.exec('sleep 5; echo late', {
+      cwd: ws,
+      timeoutMs: 10_000,
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 100);
     const result = await pending;
     expect(result.stdout).toBe('');
@@ -60,7 +64,10 @@ describe('LocalSandbox.exec', () => {
 
 describe('scrubEnvironment', () => {
   it('keeps only allowlisted keys', () => {
-    expect(scrubEnvironment({ PATH: '/bin', OPENAI_API_KEY: 'sk', HOME: '/h' })).toEqual({ PATH: '/bin', HOME: '/h' });
+    expect(scrubEnvironment({ PATH: '/bin', OPENAI_API_KEY: 'sk', HOME: '/h' })).toEqual({
+      PATH: '/bin',
+      HOME: '/h',
+    });
     expect(ENV_ALLOWLIST).not.toContain('OPENAI_API_KEY');
   });
 });

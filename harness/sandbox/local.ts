@@ -24,7 +24,9 @@ export function scrubEnvironment(env: NodeJS.ProcessEnv): Record<string, string>
 /** Files on the real file system; commands only when `allowExec` (configuration `sandbox.kind: "none"`). */
 export class LocalSandbox extends HostFileSandbox {
   readonly kind = 'none';
-  constructor(private readonly options: { allowExec: boolean; unavailable?: { message: string; hint: string } }) {
+  constructor(
+    private readonly options: { allowExec: boolean; unavailable?: { message: string; hint: string } },
+  ) {
     super();
   }
 
@@ -38,7 +40,8 @@ export class LocalSandbox extends HostFileSandbox {
       return Promise.reject(
         new SandboxUnavailableError(
           this.options.unavailable?.message ?? 'no sandbox is available to run commands',
-          this.options.unavailable?.hint ?? 'install bubblewrap (apt-get install -y bubblewrap) or set sandbox.kind to "none" explicitly',
+          this.options.unavailable?.hint ??
+            'install bubblewrap (apt-get install -y bubblewrap) or set sandbox.kind to "none" explicitly',
         ),
       );
     return runProcess('sh', ['-c', command], {

@@ -26,12 +26,19 @@ describe('BoundedCollector', () => {
 
 describe('runProcess', () => {
   it('rejects with ENOENT for a missing binary', async () => {
-    const error = await runProcess('/nonexistent/hb-binary', [], { cwd: ws, env: {}, timeoutMs: 5000 }).catch((e: unknown) => e);
+    const error = await runProcess('/nonexistent/hb-binary', [], { cwd: ws, env: {}, timeoutMs: 5000 }).catch(
+      (e: unknown) => e,
+    );
     expect((error as { code?: string }).code).toBe('ENOENT');
   });
 
   it('caps a flood of output without holding all of it', async () => {
-    const result = await runProcess('sh', ['-c', 'head -c 3000000 /dev/zero | tr "\\0" x'], { cwd: ws, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, timeoutMs: 20_000, maxOutputBytes: 1000 });
+    const result = await runProcess('sh', ['-c', 'head -c 3000000 /dev/zero | tr "\\0" x'], {
+      cwd: ws,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      timeoutMs: 20_000,
+      maxOutputBytes: 1000,
+    });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('[… 2999000 bytes elided …]');
     expect(result.stdout.length).toBeLessThan(1100);
@@ -40,7 +47,12 @@ describe('runProcess', () => {
   it('an already aborted signal kills the process at once', async () => {
     const controller = new AbortController();
     controller.abort();
-    const result = await runProcess('sh', ['-c', 'sleep 10; echo late'], { cwd: ws, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, timeoutMs: 20_000, signal: controller.signal });
+    const result = await runProcess('sh', ['-c', 'sleep 10; echo late'], {
+      cwd: ws,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      timeoutMs: 20_000,
+      signal: controller.signal,
+    });
     expect(result.stdout).toBe('');
     expect(result.timedOut).toBe(false);
   });

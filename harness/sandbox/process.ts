@@ -70,7 +70,11 @@ export class BoundedCollector {
  * descendant is abandoned rather than waited for.
  * @throws (rejects) only when the process cannot be spawned (e.g. `ENOENT` for a missing binary).
  */
-export function runProcess(file: string, args: readonly string[], options: ProcessOptions): Promise<ExecResult> {
+export function runProcess(
+  file: string,
+  args: readonly string[],
+  options: ProcessOptions,
+): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
     const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     const child = spawn(file, args, {

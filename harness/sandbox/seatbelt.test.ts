@@ -10,7 +10,10 @@ const ws = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-seatbelt-')));
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
 /** Rules of the profile, comments and blank lines dropped. */
-const rules = () => seatbeltProfile().split('\n').filter((line) => line.trim() !== '' && !line.trim().startsWith(';'));
+const rules = () =>
+  seatbeltProfile()
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.trim().startsWith(';'));
 
 describe('seatbeltProfile', () => {
   it('starts from deny default and version 1', () => {
@@ -29,7 +32,9 @@ describe('seatbeltProfile', () => {
     const r = rules();
     const readAll = r.indexOf('(allow file-read*)');
     const denyHome = r.indexOf('(deny file-read* (subpath (param "HOME")))');
-    const reallow = r.indexOf('(allow file-read* (subpath (param "WORKSPACE")) (subpath (param "PRIVATE_TMP")))');
+    const reallow = r.indexOf(
+      '(allow file-read* (subpath (param "WORKSPACE")) (subpath (param "PRIVATE_TMP")))',
+    );
     expect(readAll).toBeGreaterThan(-1);
     expect(denyHome).toBeGreaterThan(readAll);
     expect(reallow).toBeGreaterThan(denyHome);
@@ -54,7 +59,9 @@ describe('seatbeltProfile', () => {
 
   it('balances its parentheses', () => {
     let depth = 0;
-    for (const char of rules().join('\n').replace(/"[^"]*"/g, '')) {
+    for (const char of rules()
+      .join('\n')
+      .replace(/"[^"]*"/g, '')) {
       if (char === '(') depth += 1;
       if (char === ')') depth -= 1;
       expect(depth).toBeGreaterThanOrEqual(0);
@@ -67,12 +74,25 @@ describe('sandboxExecArguments', () => {
   it('passes paths as -D parameters and the command as $1, never spliced into the profile or the script', () => {
     const nasty = '/Users/a") (allow default) ("';
     const command = 'echo "$(whoami)"; rm -rf ~';
-    const args = sandboxExecArguments({ WORKSPACE: nasty, PRIVATE_TMP: '/var/folders/x/T/hb', HOME: '/Users/a' }, DEFAULT_SANDBOX_LIMITS, command);
+    const args = sandboxExecArguments(
+      { WORKSPACE: nasty, PRIVATE_TMP: '/var/folders/x/T/hb', HOME: '/Users/a' },
+      DEFAULT_SANDBOX_LIMITS,
+      command,
+    );
     expect(args[0]).toBe('-p');
     expect(args[1]).toBe(seatbeltProfile());
-    expect(args.slice(2, 8)).toEqual(['-D', `WORKSPACE=${nasty}`, '-D', 'PRIVATE_TMP=/var/folders/x/T/hb', '-D', 'HOME=/Users/a']);
+    expect(args.slice(2, 8)).toEqual([
+      '-D',
+      `WORKSPACE=${nasty}`,
+      '-D',
+      'PRIVATE_TMP=/var/folders/x/T/hb',
+      '-D',
+      'HOME=/Users/a',
+    ]);
     expect(args.slice(8, 10)).toEqual(['/bin/bash', '-c']);
-    expect(args[10]).toBe(`ulimit -t 600 -f ${DEFAULT_SANDBOX_LIMITS.fileSizeBytes / 512} || exit 125; exec /bin/bash -c "$1"`);
+    expect(args[10]).toBe(
+      `ulimit -t 600 -f ${DEFAULT_SANDBOX_LIMITS.fileSizeBytes / 512} || exit 125; exec /bin/bash -c "$1"`,
+    );
     expect(args.slice(11)).toEqual(['hb-sandbox', command]);
   });
 });

@@ -69,7 +69,11 @@ export function seatbeltProfile(): string {
  * `RLIMIT_AS`, and its per-user `kern.maxprocperuid` bounds processes) before running `command`
  * as `$1`, so the command is never spliced into the script.
  */
-export function sandboxExecArguments(params: Record<(typeof SEATBELT_PARAMS)[number], string>, limits: SandboxLimits, command: string): string[] {
+export function sandboxExecArguments(
+  params: Record<(typeof SEATBELT_PARAMS)[number], string>,
+  limits: SandboxLimits,
+  command: string,
+): string[] {
   const defines = SEATBELT_PARAMS.flatMap((name) => ['-D', `${name}=${params[name]}`]);
   const script = `ulimit -t ${Math.ceil(limits.cpuSeconds)} -f ${Math.floor(limits.fileSizeBytes / 512)} || exit 125; exec /bin/bash -c "$1"`;
   return ['-p', seatbeltProfile(), ...defines, '/bin/bash', '-c', script, 'hb-sandbox', command];
@@ -104,13 +108,29 @@ export class SeatbeltSandbox extends HostFileSandbox {
   probe(): Promise<{ ok: true } | { ok: false; message: string; hint: string }> {
     this.probed ??= (async () => {
       if ((this.options.platform ?? process.platform) !== 'darwin')
-        return { ok: false as const, message: 'Seatbelt (sandbox-exec) exists only on macOS', hint: 'on Linux use sandbox.kind "bwrap" (or "auto"); set sandbox.kind to "none" explicitly to run commands without isolation' };
+        return {
+          ok: false as const,
+          message: 'Seatbelt (sandbox-exec) exists only on macOS',
+          hint: 'on Linux use sandbox.kind "bwrap" (or "auto"); set sandbox.kind to "none" explicitly to run commands without isolation',
+        };
       try {
-        const result = await runProcess(this.binary, ['-p', '(version 1)(allow default)', '/usr/bin/true'], { cwd: this.workspace, env: scrubEnvironment(process.env), timeoutMs: 15_000 });
+        const result = await runProcess(this.binary, ['-p', '(version 1)(allow default)', '/usr/bin/true'], {
+          cwd: this.workspace,
+          env: scrubEnvironment(process.env),
+          timeoutMs: 15_000,
+        });
         if (result.exitCode === 0) return { ok: true as const };
-        return { ok: false as const, message: `sandbox-exec is unusable here: ${result.stderr.trim() || `exit code ${result.exitCode}`}`, hint: 'sandbox-exec cannot be nested inside another sandbox (App Sandbox, a Seatbelt-wrapped terminal)' };
+        return {
+          ok: false as const,
+          message: `sandbox-exec is unusable here: ${result.stderr.trim() || `exit code ${result.exitCode}`}`,
+          hint: 'sandbox-exec cannot be nested inside another sandbox (App Sandbox, a Seatbelt-wrapped terminal)',
+        };
       } catch (error) {
-        return { ok: false as const, message: `sandbox-exec could not be started: ${(error as Error).message}`, hint: 'sandbox-exec ships with macOS in /usr/bin; set sandbox.kind to "none" explicitly to run commands without isolation' };
+        return {
+          ok: false as const,
+          message: `sandbox-exec could not be started: ${(error as Error).message}`,
+          hint: 'sandbox-exec ships with macOS in /usr/bin; set sandbox.kind to "none" explicitly to run commands without isolation',
+        };
       }
     })();
     return this.probed;
@@ -125,9 +145,18 @@ export class SeatbeltSandbox extends HostFileSandbox {
     if (!probe.ok) throw new SandboxUnavailableError(probe.message, probe.hint);
     const privateTmp = await mkdtemp(path.join(os.tmpdir(), 'hb-seatbelt-'));
     try {
-      const args = sandboxExecArguments({ WORKSPACE: this.workspace, PRIVATE_TMP: privateTmp, HOME: os.homedir() }, this.limits, command);
+      const args = sandboxExecArguments(
+        { WORKSPACE: this.workspace, PRIVATE_TMP: privateTmp, HOME: os.homedir() },
+        this.limits,
+        command,
+      );
       const env = { ...(options.env ?? scrubEnvironment(process.env)), HOME: privateTmp, TMPDIR: privateTmp };
-      return await runProcess(this.binary, args, { cwd: options.cwd, env, timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
+      return await runProcess(this.binary, args, {
+        cwd: options.cwd,
+        env,
+        timeoutMs: options.timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
     } finally {
       await rm(privateTmp, { recursive: true, force: true }).catch(() => undefined);
     }

@@ -49,7 +49,10 @@ export interface Sandbox {
 /** The chosen sandbox cannot run commands here; `hint` says how to install or enable it. */
 export class SandboxUnavailableError extends Error {
   override readonly name = 'SandboxUnavailableError';
-  constructor(message: string, readonly hint: string) {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
     super(message);
   }
 }

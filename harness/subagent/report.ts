@@ -35,23 +35,55 @@ export function subagentReport(result: RunResult, info: { depth: number; maxTurn
   const executed = own.filter((c) => c.executed).length;
   const denied = own.filter((c) => c.verdict === 'deny' || c.verdict === 'ask:denied').length;
   const counts = `${result.usage.turns} turn${result.usage.turns === 1 ? '' : 's'}; ${own.length} tool call${own.length === 1 ? '' : 's'}: ${executed} executed, ${denied} denied`;
-  const details = { stopReason: result.stopReason, depth: info.depth, turns: result.usage.turns, toolCalls: own.length, executed, denied, tokens: result.usage.totalTokens };
+  const details = {
+    stopReason: result.stopReason,
+    depth: info.depth,
+    turns: result.usage.turns,
+    toolCalls: own.length,
+    executed,
+    denied,
+    tokens: result.usage.totalTokens,
+  };
   if (result.stopReason === 'final_answer')
-    return { ok: true, content: `subagent finished (final_answer) after ${counts}.\nReport:\n${result.finalAnswer ?? ''}`, details };
+    return {
+      ok: true,
+      content: `subagent finished (final_answer) after ${counts}.\nReport:\n${result.finalAnswer ?? ''}`,
+      details,
+    };
   if (result.stopReason === 'human_cancelled')
-    return { ok: false, errorType: 'interrupted', message: `the subagent was cancelled after ${counts}; nothing more will come from it`, details };
-  const why = result.stopReason === 'max_turns' ? `it reached subagent.maxTurns (${info.maxTurns})` : `${result.stopReason}${result.stopDetail ? `: ${result.stopDetail}` : ''}`;
+    return {
+      ok: false,
+      errorType: 'interrupted',
+      message: `the subagent was cancelled after ${counts}; nothing more will come from it`,
+      details,
+    };
+  const why =
+    result.stopReason === 'max_turns'
+      ? `it reached subagent.maxTurns (${info.maxTurns})`
+      : `${result.stopReason}${result.stopDetail ? `: ${result.stopDetail}` : ''}`;
   const lines = own.slice(-PARTIAL_REPORT_CALLS).map((c) => {
-    const outcome = c.ok ? `ok: ${oneLine(c.content, 240)}` : `${c.errorType ?? 'error'}: ${oneLine(errorMessage(c.content), 160)}`;
+    const outcome = c.ok
+      ? `ok: ${oneLine(c.content, 240)}`
+      : `${c.errorType ?? 'error'}: ${oneLine(errorMessage(c.content), 160)}`;
     return `- ${c.tool} ${oneLine(c.arguments, 120)} → ${outcome}`;
   });
-  const lastWords = [...result.messages].reverse().find((m) => m.role === 'assistant' && typeof m.content === 'string' && m.content.trim() !== '')?.content;
+  const lastWords = [...result.messages]
+    .reverse()
+    .find((m) => m.role === 'assistant' && typeof m.content === 'string' && m.content.trim() !== '')?.content;
   const text = [
     `subagent stopped without a final report (${why}) after ${counts}. Partial report built by the harness from what it found:`,
     ...(lines.length > 0 ? lines : ['- (no tool calls)']),
-    ...(own.length > PARTIAL_REPORT_CALLS ? [`(${own.length - PARTIAL_REPORT_CALLS} earlier calls not shown)`] : []),
+    ...(own.length > PARTIAL_REPORT_CALLS
+      ? [`(${own.length - PARTIAL_REPORT_CALLS} earlier calls not shown)`]
+      : []),
     ...(lastWords ? [`Last words of the subagent: ${oneLine(lastWords, 600)}`] : []),
   ].join('\n');
-  if (result.stopReason === 'model_error') return { ok: false, errorType: 'tool_failed', message: `the subagent failed (${why}).\n${text}`, details };
+  if (result.stopReason === 'model_error')
+    return {
+      ok: false,
+      errorType: 'tool_failed',
+      message: `the subagent failed (${why}).\n${text}`,
+      details,
+    };
   return { ok: true, content: text, details };
 }

@@ -77,7 +77,13 @@ export interface SubagentLink {
 
 /** A run's live usage and state, read lazily (subagents add their usage to it). Tokens, USD, ms. */
 export interface RunLiveState {
-  totals: { modelCalls: number; promptTokens: number; completionTokens: number; maxPromptTokens: number; costUsd: number };
+  totals: {
+    modelCalls: number;
+    promptTokens: number;
+    completionTokens: number;
+    maxPromptTokens: number;
+    costUsd: number;
+  };
   counters: { toolCalls: number };
   requests: ModelRequest[];
   taint?: TaintState;
@@ -109,7 +115,8 @@ export function childTools(parent: SpawnParent, depth: number): string[] {
     const tool = parent.registry.get(name)?.definition;
     return !tool || tool.effect === 'read' || tool.command !== undefined;
   });
-  if (depth < parent.config.subagent.maxDepth && parent.link.policy.tools.includes('task')) allowed.push('task');
+  if (depth < parent.config.subagent.maxDepth && parent.link.policy.tools.includes('task'))
+    allowed.push('task');
   return allowed;
 }
 
@@ -117,7 +124,11 @@ const SUBAGENT_NOTE =
   'You are a subagent: another agent gave you the task below. Work only with the tools you have (you cannot change files), then answer with a concise report of what you found; only that answer reaches the other agent.';
 
 /** Runs a subagent for one `task` call and returns its report as the tool output. Never rejects. */
-export async function spawnSubagent(parent: SpawnParent, description: string, call: { callId: string; signal: AbortSignal }): Promise<ToolOutput> {
+export async function spawnSubagent(
+  parent: SpawnParent,
+  description: string,
+  call: { callId: string; signal: AbortSignal },
+): Promise<ToolOutput> {
   const { config } = parent;
   const depth = parent.link.depth + 1;
   if (depth > config.subagent.maxDepth)
@@ -128,7 +139,11 @@ export async function spawnSubagent(parent: SpawnParent, description: string, ca
     };
   const { pool, count } = parent.link;
   if (count.spawned >= count.maxTotal)
-    return { ok: false, errorType: 'not_executed', message: `not executed: this run has started its ${count.maxTotal} subagents (subagent.maxTotal); do the rest with your own tools` };
+    return {
+      ok: false,
+      errorType: 'not_executed',
+      message: `not executed: this run has started its ${count.maxTotal} subagents (subagent.maxTotal); do the rest with your own tools`,
+    };
   const state = parent.state();
   const limits = config.limits;
   const remaining = {
@@ -138,13 +153,22 @@ export async function spawnSubagent(parent: SpawnParent, description: string, ca
     maxToolCalls: limits.maxToolCalls - state.counters.toolCalls,
   };
   const spent = Object.entries(remaining).find(([, left]) => left <= 0);
-  if (spent) return { ok: false, errorType: 'not_executed', message: `not executed: the run's ${spent[0]} budget is spent, so no subagent can start` };
+  if (spent)
+    return {
+      ok: false,
+      errorType: 'not_executed',
+      message: `not executed: the run's ${spent[0]} budget is spent, so no subagent can start`,
+    };
 
   count.spawned += 1;
   await pool.acquire();
   try {
     const tools = childTools(parent, depth);
-    const scope = childScope(parent.link.policy, { tools: tools.filter((t) => t !== 'task' || depth < config.subagent.maxDepth), mode: 'plan', maxTurns: config.subagent.maxTurns });
+    const scope = childScope(parent.link.policy, {
+      tools: tools.filter((t) => t !== 'task' || depth < config.subagent.maxDepth),
+      mode: 'plan',
+      maxTurns: config.subagent.maxTurns,
+    });
     const childConfig: HarnessConfig = mergeConfig(scope.config, {
       systemPrompt: config.systemPrompt ? `${config.systemPrompt}\n\n${SUBAGENT_NOTE}` : SUBAGENT_NOTE,
       limits: {
@@ -157,7 +181,11 @@ export async function spawnSubagent(parent: SpawnParent, description: string, ca
       session: { enabled: false, resume: null },
     });
     const forward = (event: HarnessEvent) => {
-      const nested = { ...event, seq: parent.events.length, scope: [call.callId, ...event.scope] } as HarnessEvent;
+      const nested = {
+        ...event,
+        seq: parent.events.length,
+        scope: [call.callId, ...event.scope],
+      } as HarnessEvent;
       parent.events.push(nested);
       parent.deps.onEvent?.(nested);
     };
@@ -178,11 +206,18 @@ export async function spawnSubagent(parent: SpawnParent, description: string, ca
         ancestors: scope.ancestors,
         allowedTools: [...scope.tools.filter((t) => t !== 'task'), 'task'],
         ...(state.taint ? { taint: state.taint } : {}),
-        memory: { skills: parent.skills, subagent: { depth, pool: new SubagentPool(config.subagent.maxConcurrency), count, policy: scope } },
+        memory: {
+          skills: parent.skills,
+          subagent: { depth, pool: new SubagentPool(config.subagent.maxConcurrency), count, policy: scope },
+        },
       });
     } catch (error) {
       parent.emit({ type: 'subagent_end', callId: call.callId, stopReason: 'model_error' });
-      return { ok: false, errorType: 'tool_failed', message: `the subagent could not run: ${(error as Error)?.message ?? String(error)}` };
+      return {
+        ok: false,
+        errorType: 'tool_failed',
+        message: `the subagent could not run: ${(error as Error)?.message ?? String(error)}`,
+      };
     }
     const live = parent.state();
     live.totals.modelCalls += result.usage.modelCalls;

@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HarnessEvent } from '../events.ts';
 import type { RunResult } from '../ledger.ts';
-import { expectTranscriptInvariants, InlineModel, recordingTool, runScript, tempWorkspace } from '../loop/run.fixtures.ts';
+import {
+  expectTranscriptInvariants,
+  InlineModel,
+  recordingTool,
+  runScript,
+  tempWorkspace,
+} from '../loop/run.fixtures.ts';
 import type { ModelRequest, ModelResponse } from '../model/types.ts';
 import { FILE_TOOLS } from '../tools/builtin/files.ts';
 import { taskTool, writeTodosTool } from '../tools/builtin/memory-tools.ts';
@@ -16,9 +22,14 @@ beforeEach(() => {
 afterEach(() => space.dispose());
 
 const task = taskTool as unknown as ToolDefinition;
-const taskCall = (id: string, description = 'find it') => ({ id, name: 'task', arguments: JSON.stringify({ description }) });
+const taskCall = (id: string, description = 'find it') => ({
+  id,
+  name: 'task',
+  arguments: JSON.stringify({ description }),
+});
 const declared = (request: ModelRequest) => (request.tools ?? []).map((t) => t.function.name).sort();
-const scopes = (result: RunResult, type: HarnessEvent['type']) => result.events.filter((e) => e.type === type).map((e) => e.scope);
+const scopes = (result: RunResult, type: HarnessEvent['type']) =>
+  result.events.filter((e) => e.type === type).map((e) => e.scope);
 
 describe('task: subagents', () => {
   it('H02: nesting stops at subagent.maxDepth; the deepest agent is not offered task and a call anyway is subagent_depth_exceeded', async () => {
@@ -47,7 +58,9 @@ describe('task: subagents', () => {
     expect(t3.content).toContain('maximum nesting depth 2 reached');
     expect(t3.content).toContain('use your own tools');
     expect(scopes(result, 'subagent_start')).toEqual([[], ['t1']]);
-    expect(result.events.filter((e) => e.type === 'subagent_start').map((e) => (e as { depth: number }).depth)).toEqual([1, 2]);
+    expect(
+      result.events.filter((e) => e.type === 'subagent_start').map((e) => (e as { depth: number }).depth),
+    ).toEqual([1, 2]);
     expect(result.ledger.calls.find((c) => c.callId === 'g')!.scope).toEqual(['t1', 't2']);
     expect(result.events.map((e) => e.seq)).toEqual(result.events.map((_, i) => i));
     expect(result.ledger.stopReason).toBe('final_answer');
@@ -58,23 +71,46 @@ describe('task: subagents', () => {
   });
 
   it('H01: under a plan-mode parent the child cannot write: write tools are withheld and refused, write-class calls denied', async () => {
-    const shell = recordingTool('shell', () => 'ran', { effect: 'write', parameters: { type: 'object', properties: { command: { type: 'string' } } } });
+    const shell = recordingTool('shell', () => 'ran', {
+      effect: 'write',
+      parameters: { type: 'object', properties: { command: { type: 'string' } } },
+    });
     const result = await runScript(
       space.ws,
       [
-        { tool_calls: [taskCall('sa1', 'Prepare the repo: add /ws as a git safe.directory globally and create notes.md')] },
-        { tool_calls: [{ id: 'sc1', name: 'write_file', arguments: '{"path":"notes.md","content":"todo"}' }, { id: 'sc2', name: 'write_todos', arguments: '{"todos":[]}' }] },
+        {
+          tool_calls: [
+            taskCall('sa1', 'Prepare the repo: add /ws as a git safe.directory globally and create notes.md'),
+          ],
+        },
+        {
+          tool_calls: [
+            { id: 'sc1', name: 'write_file', arguments: '{"path":"notes.md","content":"todo"}' },
+            { id: 'sc2', name: 'write_todos', arguments: '{"todos":[]}' },
+          ],
+        },
         { content: 'Both refused.' },
         { content: 'The subagent could not make changes.' },
       ],
-      { tools: [task, FILE_TOOLS.read_file!, FILE_TOOLS.write_file!, writeTodosTool as unknown as ToolDefinition, shell], config: { permissions: { mode: 'plan' } } },
+      {
+        tools: [
+          task,
+          FILE_TOOLS.read_file!,
+          FILE_TOOLS.write_file!,
+          writeTodosTool as unknown as ToolDefinition,
+          shell,
+        ],
+        config: { permissions: { mode: 'plan' } },
+      },
     );
     expect(declared(result.requests[1]!)).toEqual(['read_file']);
     const byId = (id: string) => result.ledger.calls.find((c) => c.callId === id)!;
     expect(byId('sc1')).toMatchObject({ executed: false, verdict: 'deny', errorType: 'policy_violation' });
     expect(byId('sc2')).toMatchObject({ executed: false, verdict: 'deny', errorType: 'policy_violation' });
     expect(byId('sa1')).toMatchObject({ executed: true, ok: true });
-    expect(byId('sa1').content).toMatch(/^subagent finished \(final_answer\) after 2 turns; 2 tool calls: 0 executed, 2 denied\.\nReport:\nBoth refused\.$/);
+    expect(byId('sa1').content).toMatch(
+      /^subagent finished \(final_answer\) after 2 turns; 2 tool calls: 0 executed, 2 denied\.\nReport:\nBoth refused\.$/,
+    );
     expect(shell.calls).toEqual([]);
   });
 
@@ -82,21 +118,42 @@ describe('task: subagents', () => {
     const usage = { prompt_tokens: 400, completion_tokens: 100 };
     const result = await runScript(
       space.ws,
-      [{ tool_calls: [taskCall('t')], usage }, { tool_calls: [{ id: 'r', name: 'read_file', arguments: '{"path":"x"}' }], usage }, { content: 'child report', usage }, { content: 'never', usage }],
+      [
+        { tool_calls: [taskCall('t')], usage },
+        { tool_calls: [{ id: 'r', name: 'read_file', arguments: '{"path":"x"}' }], usage },
+        { content: 'child report', usage },
+        { content: 'never', usage },
+      ],
       { tools: [task, FILE_TOOLS.read_file!], config: { limits: { maxTokens: 1200 } } },
     );
     expect(result.stopReason).toBe('token_budget_exceeded');
-    expect(result.usage).toMatchObject({ modelCalls: 3, promptTokens: 1200, completionTokens: 300, toolCalls: 2 });
+    expect(result.usage).toMatchObject({
+      modelCalls: 3,
+      promptTokens: 1200,
+      completionTokens: 300,
+      toolCalls: 2,
+    });
   });
 
   it('maxTotal caps the subagents of a run; maxDepth 0 allows none', async () => {
     const capped = await runScript(
       space.ws,
-      [{ tool_calls: [taskCall('a')] }, { content: 'A' }, { tool_calls: [taskCall('b')] }, { content: 'done' }],
+      [
+        { tool_calls: [taskCall('a')] },
+        { content: 'A' },
+        { tool_calls: [taskCall('b')] },
+        { content: 'done' },
+      ],
       { tools: [task], config: { subagent: { maxTotal: 1 } } },
     );
-    expect(capped.ledger.calls.find((c) => c.callId === 'b')).toMatchObject({ errorType: 'not_executed', content: expect.stringContaining('subagent.maxTotal') });
-    const none = await runScript(space.ws, [{ tool_calls: [taskCall('a')] }, { content: 'done' }], { tools: [task], config: { subagent: { maxDepth: 0 } } });
+    expect(capped.ledger.calls.find((c) => c.callId === 'b')).toMatchObject({
+      errorType: 'not_executed',
+      content: expect.stringContaining('subagent.maxTotal'),
+    });
+    const none = await runScript(space.ws, [{ tool_calls: [taskCall('a')] }, { content: 'done' }], {
+      tools: [task],
+      config: { subagent: { maxDepth: 0 } },
+    });
     expect(none.ledger.calls[0]).toMatchObject({ errorType: 'subagent_depth_exceeded' });
     expect(none.events.some((e) => e.type === 'subagent_start')).toBe(false);
   });
@@ -110,7 +167,15 @@ describe('task: subagents', () => {
         const answered = request.messages.some((m) => m.role === 'tool');
         return answered
           ? { content: 'all done', toolCalls: [], finishReason: 'stop' }
-          : { content: null, toolCalls: ['a', 'b', 'c'].map((id) => ({ id, type: 'function', function: { name: 'task', arguments: JSON.stringify({ description: `child ${id}` }) } })), finishReason: 'tool_calls' };
+          : {
+              content: null,
+              toolCalls: ['a', 'b', 'c'].map((id) => ({
+                id,
+                type: 'function',
+                function: { name: 'task', arguments: JSON.stringify({ description: `child ${id}` }) },
+              })),
+              finishReason: 'tool_calls',
+            };
       }
       active += 1;
       most = Math.max(most, active);
@@ -118,11 +183,25 @@ describe('task: subagents', () => {
       active -= 1;
       return { content: `report of ${first}`, toolCalls: [], finishReason: 'stop' };
     });
-    const result = await runScript(space.ws, model, { tools: [task], config: { subagent: { maxConcurrency: 3 } } });
+    const result = await runScript(space.ws, model, {
+      tools: [task],
+      config: { subagent: { maxConcurrency: 3 } },
+    });
     expect(most).toBe(1);
-    expect(result.messages.filter((m) => m.role === 'tool').map((m) => m.content.split('\n').at(-1))).toEqual(['report of child a', 'report of child b', 'report of child c']);
-    expect(result.events.filter((e) => e.type === 'subagent_start' || e.type === 'subagent_end').map((e) => `${e.type}:${(e as { callId: string }).callId}`)).toEqual([
-      'subagent_start:a', 'subagent_end:a', 'subagent_start:b', 'subagent_end:b', 'subagent_start:c', 'subagent_end:c',
+    expect(result.messages.filter((m) => m.role === 'tool').map((m) => m.content.split('\n').at(-1))).toEqual(
+      ['report of child a', 'report of child b', 'report of child c'],
+    );
+    expect(
+      result.events
+        .filter((e) => e.type === 'subagent_start' || e.type === 'subagent_end')
+        .map((e) => `${e.type}:${(e as { callId: string }).callId}`),
+    ).toEqual([
+      'subagent_start:a',
+      'subagent_end:a',
+      'subagent_start:b',
+      'subagent_end:b',
+      'subagent_start:c',
+      'subagent_end:c',
     ]);
   });
 });
@@ -159,13 +238,43 @@ describe('subagentReport', () => {
       messages: [{ role: 'assistant', content: 'looking at a.ts' }],
       requests: [],
       events: [],
-      ledger: { turns: [], calls: [{ callId: 'c', turn: 1, scope: [], tool: 'read_file', arguments: '{"path":"a.ts"}', normalisations: [], verdict: 'allow', executed: true, ok: true, content: 'export const a = 1;' }], stopReason: 'final_answer' },
-      usage: { modelCalls: 2, turns: 2, toolCalls: 1, promptTokens: 10, completionTokens: 5, totalTokens: 15, maxPromptTokens: 10, costUsd: 0, wallMs: 1 },
+      ledger: {
+        turns: [],
+        calls: [
+          {
+            callId: 'c',
+            turn: 1,
+            scope: [],
+            tool: 'read_file',
+            arguments: '{"path":"a.ts"}',
+            normalisations: [],
+            verdict: 'allow',
+            executed: true,
+            ok: true,
+            content: 'export const a = 1;',
+          },
+        ],
+        stopReason: 'final_answer',
+      },
+      usage: {
+        modelCalls: 2,
+        turns: 2,
+        toolCalls: 1,
+        promptTokens: 10,
+        completionTokens: 5,
+        totalTokens: 15,
+        maxPromptTokens: 10,
+        costUsd: 0,
+        wallMs: 1,
+      },
       ...over,
     }) as RunResult;
 
   it('a stop at a limit is an ok partial report from what was found, without another model call', () => {
-    const out = subagentReport(base({ stopReason: 'max_turns', finalAnswer: null }), { depth: 1, maxTurns: 2 });
+    const out = subagentReport(base({ stopReason: 'max_turns', finalAnswer: null }), {
+      depth: 1,
+      maxTurns: 2,
+    });
     expect(out.ok).toBe(true);
     const text = out.ok ? out.content : '';
     expect(text).toContain('subagent stopped without a final report (it reached subagent.maxTurns (2))');
@@ -174,7 +283,15 @@ describe('subagentReport', () => {
   });
 
   it('cancellation is interrupted; a model failure is tool_failed with what was found', () => {
-    expect(subagentReport(base({ stopReason: 'human_cancelled' }), { depth: 1, maxTurns: 2 })).toMatchObject({ ok: false, errorType: 'interrupted' });
-    expect(subagentReport(base({ stopReason: 'model_error', stopDetail: 'http_error: 500' }), { depth: 1, maxTurns: 2 })).toMatchObject({ ok: false, errorType: 'tool_failed', message: expect.stringContaining('read_file') });
+    expect(subagentReport(base({ stopReason: 'human_cancelled' }), { depth: 1, maxTurns: 2 })).toMatchObject({
+      ok: false,
+      errorType: 'interrupted',
+    });
+    expect(
+      subagentReport(base({ stopReason: 'model_error', stopDetail: 'http_error: 500' }), {
+        depth: 1,
+        maxTurns: 2,
+      }),
+    ).toMatchObject({ ok: false, errorType: 'tool_failed', message: expect.stringContaining('read_file') });
   });
 });

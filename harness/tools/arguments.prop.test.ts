@@ -11,7 +11,12 @@ function shuffleKeys(value: unknown, seed: number): unknown {
     const out: Record<string, unknown> = {};
     // defineProperty, not assignment: a `__proto__` key (JSON.parse makes it an own property) must stay a key.
     for (const key of rotated)
-      Object.defineProperty(out, key, { value: shuffleKeys((value as Record<string, unknown>)[key], seed * 31 + key.length), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: shuffleKeys((value as Record<string, unknown>)[key], seed * 31 + key.length),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   }
   return value;
@@ -56,7 +61,8 @@ describe('canonicalJson (property)', () => {
   it('different JSON values never share a canonical text', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
-        const same = JSON.stringify(JSON.parse(canonicalJson(a))) === JSON.stringify(JSON.parse(canonicalJson(b)));
+        const same =
+          JSON.stringify(JSON.parse(canonicalJson(a))) === JSON.stringify(JSON.parse(canonicalJson(b)));
         expect(canonicalJson(a) === canonicalJson(b)).toBe(same);
       }),
     );
@@ -84,36 +90,40 @@ describe('parseArguments (property)', () => {
 
   it('a string is ok exactly when it is a JSON object, a JSON string holding one, or blank with emptyMeansObject', () => {
     fc.assert(
-      fc.property(rawArguments.filter((r): r is string => typeof r === 'string'), fc.boolean(), (raw, emptyMeansObject) => {
-        const isObj = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
-        let expected: boolean;
-        if (raw.trim() === '') expected = emptyMeansObject;
-        else {
-          try {
-            const value: unknown = JSON.parse(raw);
-            if (typeof value === 'string') {
-              try {
-                expected = isObj(JSON.parse(value));
-              } catch {
-                expected = false;
-              }
-            } else expected = isObj(value);
-          } catch {
-            expected = false;
+      fc.property(
+        rawArguments.filter((r): r is string => typeof r === 'string'),
+        fc.boolean(),
+        (raw, emptyMeansObject) => {
+          const isObj = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+          let expected: boolean;
+          if (raw.trim() === '') expected = emptyMeansObject;
+          else {
+            try {
+              const value: unknown = JSON.parse(raw);
+              if (typeof value === 'string') {
+                try {
+                  expected = isObj(JSON.parse(value));
+                } catch {
+                  expected = false;
+                }
+              } else expected = isObj(value);
+            } catch {
+              expected = false;
+            }
           }
-        }
-        const result = parseArguments(raw, emptyMeansObject);
-        expect(result.ok).toBe(expected);
-        if (!result.ok && raw.trim() !== '') {
-          let parses = true;
-          try {
-            JSON.parse(raw);
-          } catch {
-            parses = false;
+          const result = parseArguments(raw, emptyMeansObject);
+          expect(result.ok).toBe(expected);
+          if (!result.ok && raw.trim() !== '') {
+            let parses = true;
+            try {
+              JSON.parse(raw);
+            } catch {
+              parses = false;
+            }
+            expect(result.errorType).toBe(parses ? 'invalid_arguments' : 'invalid_json');
           }
-          expect(result.errorType).toBe(parses ? 'invalid_arguments' : 'invalid_json');
-        }
-      }),
+        },
+      ),
       { numRuns: 500 },
     );
   });

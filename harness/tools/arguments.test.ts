@@ -4,36 +4,93 @@ import { canonicalJson, describeJsonError, parseArguments, scanJson } from './ar
 describe('parseArguments', () => {
   it('takes an object as it is and replays it as its JSON text', () => {
     const result = parseArguments({ path: 'README.md', n: 2 }, false);
-    expect(result).toEqual({ ok: true, args: { path: 'README.md', n: 2 }, normalisations: ['object_to_string'], text: '{"path":"README.md","n":2}' });
+    expect(result).toEqual({
+      ok: true,
+      args: { path: 'README.md', n: 2 },
+      normalisations: ['object_to_string'],
+      text: '{"path":"README.md","n":2}',
+    });
   });
 
   it('parses a string holding an object without normalising it, replaying the text verbatim', () => {
     const raw = '{ "path" : "src/index.ts" }';
-    expect(parseArguments(raw, false)).toEqual({ ok: true, args: { path: 'src/index.ts' }, normalisations: [], text: raw });
+    expect(parseArguments(raw, false)).toEqual({
+      ok: true,
+      args: { path: 'src/index.ts' },
+      normalisations: [],
+      text: raw,
+    });
   });
 
   it('unwraps a double-encoded object exactly once', () => {
     const raw = JSON.stringify(JSON.stringify({ path: 'a.txt' }));
-    expect(parseArguments(raw, false)).toEqual({ ok: true, args: { path: 'a.txt' }, normalisations: ['double_encoded_unwrapped'], text: '{"path":"a.txt"}' });
+    expect(parseArguments(raw, false)).toEqual({
+      ok: true,
+      args: { path: 'a.txt' },
+      normalisations: ['double_encoded_unwrapped'],
+      text: '{"path":"a.txt"}',
+    });
     const triple = JSON.stringify(raw);
-    expect(parseArguments(triple, false)).toMatchObject({ ok: false, errorType: 'invalid_arguments', reason: 'arguments must be a JSON object; got string' });
+    expect(parseArguments(triple, false)).toMatchObject({
+      ok: false,
+      errorType: 'invalid_arguments',
+      reason: 'arguments must be a JSON object; got string',
+    });
   });
 
   it('a JSON string that holds no object is invalid_arguments naming the type', () => {
-    expect(parseArguments('"hello"', true)).toMatchObject({ ok: false, errorType: 'invalid_arguments', reason: 'arguments must be a JSON object; got string' });
-    expect(parseArguments('"[1,2]"', true)).toMatchObject({ ok: false, errorType: 'invalid_arguments', reason: 'arguments must be a JSON object; got string' });
+    expect(parseArguments('"hello"', true)).toMatchObject({
+      ok: false,
+      errorType: 'invalid_arguments',
+      reason: 'arguments must be a JSON object; got string',
+    });
+    expect(parseArguments('"[1,2]"', true)).toMatchObject({
+      ok: false,
+      errorType: 'invalid_arguments',
+      reason: 'arguments must be a JSON object; got string',
+    });
   });
 
   it('an empty (or blank) string is {} only for tools without required parameters', () => {
-    expect(parseArguments('', true)).toEqual({ ok: true, args: {}, normalisations: ['empty_string_to_object'], text: '{}' });
-    expect(parseArguments(' \n ', true)).toEqual({ ok: true, args: {}, normalisations: ['empty_string_to_object'], text: '{}' });
-    expect(parseArguments('', false)).toEqual({ ok: false, errorType: 'invalid_arguments', reason: 'arguments are an empty string', normalisations: [] });
+    expect(parseArguments('', true)).toEqual({
+      ok: true,
+      args: {},
+      normalisations: ['empty_string_to_object'],
+      text: '{}',
+    });
+    expect(parseArguments(' \n ', true)).toEqual({
+      ok: true,
+      args: {},
+      normalisations: ['empty_string_to_object'],
+      text: '{}',
+    });
+    expect(parseArguments('', false)).toEqual({
+      ok: false,
+      errorType: 'invalid_arguments',
+      reason: 'arguments are an empty string',
+      normalisations: [],
+    });
   });
 
   it('missing arguments (undefined or null) are {} only for tools without required parameters', () => {
-    expect(parseArguments(undefined, true)).toEqual({ ok: true, args: {}, normalisations: ['missing_to_object'], text: '{}' });
-    expect(parseArguments(null, true)).toEqual({ ok: true, args: {}, normalisations: ['missing_to_object'], text: '{}' });
-    expect(parseArguments(undefined, false)).toEqual({ ok: false, errorType: 'invalid_arguments', reason: 'arguments are missing', normalisations: [] });
+    expect(parseArguments(undefined, true)).toEqual({
+      ok: true,
+      args: {},
+      normalisations: ['missing_to_object'],
+      text: '{}',
+    });
+    expect(parseArguments(null, true)).toEqual({
+      ok: true,
+      args: {},
+      normalisations: ['missing_to_object'],
+      text: '{}',
+    });
+    expect(parseArguments(undefined, false)).toEqual({
+      ok: false,
+      errorType: 'invalid_arguments',
+      reason: 'arguments are missing',
+      normalisations: [],
+    });
   });
 
   it.each([
@@ -45,7 +102,12 @@ describe('parseArguments', () => {
     ['null', 'null'],
     ['false', 'boolean'],
   ])('%j is invalid_arguments: must be a JSON object; got %s', (raw, type) => {
-    expect(parseArguments(raw, true)).toEqual({ ok: false, errorType: 'invalid_arguments', reason: `arguments must be a JSON object; got ${type}`, normalisations: [] });
+    expect(parseArguments(raw, true)).toEqual({
+      ok: false,
+      errorType: 'invalid_arguments',
+      reason: `arguments must be a JSON object; got ${type}`,
+      normalisations: [],
+    });
   });
 
   it('never guess-repairs: single quotes are invalid_json with the offset of the quote and a hint', () => {
@@ -55,7 +117,9 @@ describe('parseArguments', () => {
     if (result.ok) return;
     expect(result.errorType).toBe('invalid_json');
     expect(raw[30]).toBe("'");
-    expect(result.reason).toBe(`arguments are not valid JSON: unexpected character "'" at character offset 30; single-quoted strings are not JSON; use double quotes`);
+    expect(result.reason).toBe(
+      `arguments are not valid JSON: unexpected character "'" at character offset 30; single-quoted strings are not JSON; use double quotes`,
+    );
   });
 
   it('a missing colon is invalid_json at the offset where the colon should be', () => {
@@ -84,7 +148,11 @@ describe('parseArguments', () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;
     expect(parseArguments(circular, false)).toMatchObject({ ok: false, errorType: 'invalid_arguments' });
-    expect(parseArguments(new Date(0), false)).toMatchObject({ ok: false, errorType: 'invalid_arguments', reason: 'arguments must be a JSON object; got string' });
+    expect(parseArguments(new Date(0), false)).toMatchObject({
+      ok: false,
+      errorType: 'invalid_arguments',
+      reason: 'arguments must be a JSON object; got string',
+    });
   });
 
   it('never throws on deeply nested text, valid or not', () => {
@@ -111,17 +179,27 @@ describe('describeJsonError', () => {
   });
 
   it('trailing commas name the bracket', () => {
-    expect(describeJsonError('{"a":1,}')).toBe('arguments are not valid JSON: trailing comma before } at character offset 7');
-    expect(describeJsonError('{"a":[1, 2 ,]}')).toBe('arguments are not valid JSON: trailing comma before ] at character offset 12');
+    expect(describeJsonError('{"a":1,}')).toBe(
+      'arguments are not valid JSON: trailing comma before } at character offset 7',
+    );
+    expect(describeJsonError('{"a":[1, 2 ,]}')).toBe(
+      'arguments are not valid JSON: trailing comma before ] at character offset 12',
+    );
   });
 
   it('truncated text says the JSON ends early, at the end offset', () => {
     expect(describeJsonError('{"path": "src/ind')).toBe(
       'arguments are not valid JSON: unterminated string at character offset 17; the JSON ends before it is complete (truncated?)',
     );
-    expect(describeJsonError('{"a":1')).toBe('arguments are not valid JSON: unexpected end of input at character offset 6; the JSON ends before it is complete (truncated?)');
-    expect(describeJsonError('{"a"')).toMatch(/expected ':' after property name at character offset 4; the JSON ends before/);
-    expect(describeJsonError('{"a":"\\u00')).toMatch(/at character offset 10; the JSON ends before it is complete/);
+    expect(describeJsonError('{"a":1')).toBe(
+      'arguments are not valid JSON: unexpected end of input at character offset 6; the JSON ends before it is complete (truncated?)',
+    );
+    expect(describeJsonError('{"a"')).toMatch(
+      /expected ':' after property name at character offset 4; the JSON ends before/,
+    );
+    expect(describeJsonError('{"a":"\\u00')).toMatch(
+      /at character offset 10; the JSON ends before it is complete/,
+    );
   });
 
   it('a single-quoted property name gets the double-quote hint', () => {
@@ -132,7 +210,14 @@ describe('describeJsonError', () => {
 });
 
 describe('scanJson', () => {
-  it.each(['{}', '[]', '{"a":[1,-2.5e3,true,false,null,"x\\n\\u00e9"]}', ' \t\n{"a" : { "b" : [ ] } }\r\n', '0', '"s"'])('accepts valid JSON %j', (text) => {
+  it.each([
+    '{}',
+    '[]',
+    '{"a":[1,-2.5e3,true,false,null,"x\\n\\u00e9"]}',
+    ' \t\n{"a" : { "b" : [ ] } }\r\n',
+    '0',
+    '"s"',
+  ])('accepts valid JSON %j', (text) => {
     expect(scanJson(text)).toBeUndefined();
   });
 
@@ -152,7 +237,18 @@ describe('scanJson', () => {
   });
 
   it('agrees with JSON.parse on which texts are valid', () => {
-    const texts = ['{"a":"\\u12"}', '{"a":"\\uD800"}', '1.', '-', '[1,]', '{"a":1}x', '"\\/"', '1e5', '-0', '[[]]]'];
+    const texts = [
+      '{"a":"\\u12"}',
+      '{"a":"\\uD800"}',
+      '1.',
+      '-',
+      '[1,]',
+      '{"a":1}x',
+      '"\\/"',
+      '1e5',
+      '-0',
+      '[[]]]',
+    ];
     for (const text of texts) {
       let parses = true;
       try {
@@ -167,7 +263,9 @@ describe('scanJson', () => {
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and keeps array order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
     expect(canonicalJson([2, 1])).toBe('[2,1]');
   });
 

@@ -40,7 +40,12 @@ export function parseArguments(raw: unknown, emptyMeansObject: boolean): ParsedA
     try {
       text = JSON.stringify(raw);
     } catch {
-      return { ok: false, errorType: 'invalid_arguments', reason: 'arguments must be a JSON object; got a value JSON cannot represent', normalisations: [] };
+      return {
+        ok: false,
+        errorType: 'invalid_arguments',
+        reason: 'arguments must be a JSON object; got a value JSON cannot represent',
+        normalisations: [],
+      };
     }
     const copy = tryParse(text);
     if (!copy.ok || !isObject(copy.value)) return notObject(copy.ok ? copy.value : raw, []);
@@ -50,14 +55,25 @@ export function parseArguments(raw: unknown, emptyMeansObject: boolean): ParsedA
   if (raw.trim() === '') {
     return emptyMeansObject
       ? { ok: true, args: {}, normalisations: ['empty_string_to_object'], text: '{}' }
-      : { ok: false, errorType: 'invalid_arguments', reason: 'arguments are an empty string', normalisations: [] };
+      : {
+          ok: false,
+          errorType: 'invalid_arguments',
+          reason: 'arguments are an empty string',
+          normalisations: [],
+        };
   }
   const parsed = tryParse(raw);
-  if (!parsed.ok) return { ok: false, errorType: 'invalid_json', reason: describeJsonError(raw), normalisations: [] };
+  if (!parsed.ok)
+    return { ok: false, errorType: 'invalid_json', reason: describeJsonError(raw), normalisations: [] };
   if (typeof parsed.value === 'string') {
     const inner = tryParse(parsed.value);
     if (inner.ok && isObject(inner.value))
-      return { ok: true, args: inner.value, normalisations: ['double_encoded_unwrapped'], text: JSON.stringify(inner.value) };
+      return {
+        ok: true,
+        args: inner.value,
+        normalisations: ['double_encoded_unwrapped'],
+        text: JSON.stringify(inner.value),
+      };
     return notObject(parsed.value, []);
   }
   if (!isObject(parsed.value)) return notObject(parsed.value, []);
@@ -117,7 +133,8 @@ export function scanJson(text: string): { offset: number; reason: string } | und
   const ws = () => {
     while (i < text.length && ' \t\n\r'.includes(text[i]!)) i += 1;
   };
-  const describe = () => (i >= text.length ? 'unexpected end of input' : `unexpected character ${JSON.stringify(text[i])}`);
+  const describe = () =>
+    i >= text.length ? 'unexpected end of input' : `unexpected character ${JSON.stringify(text[i])}`;
   const literal = (word: string) => {
     if (text.startsWith(word, i)) i += word.length;
     else fail(describe());
@@ -132,7 +149,8 @@ export function scanJson(text: string): { offset: number; reason: string } | und
         if (text[i] === 'u') {
           const hex = /^[0-9a-fA-F]{0,4}/.exec(text.slice(i + 1, i + 5))![0];
           i += 1 + hex.length;
-          if (hex.length < 4) fail(i >= text.length ? 'unterminated string' : 'invalid \\u escape in a string');
+          if (hex.length < 4)
+            fail(i >= text.length ? 'unterminated string' : 'invalid \\u escape in a string');
           continue;
         }
       }
@@ -156,7 +174,12 @@ export function scanJson(text: string): { offset: number; reason: string } | und
     for (;;) {
       ws();
       if (close === '}') {
-        if (text[i] !== '"') fail(text[i] === '}' ? 'trailing comma before }' : `expected a double-quoted property name, found ${describe().replace('unexpected ', '')}`);
+        if (text[i] !== '"')
+          fail(
+            text[i] === '}'
+              ? 'trailing comma before }'
+              : `expected a double-quoted property name, found ${describe().replace('unexpected ', '')}`,
+          );
         string();
         ws();
         if (text[i] !== ':') fail("expected ':' after property name");
@@ -226,14 +249,16 @@ export function canonicalJson(value: unknown): string {
     if (item instanceof Literal) out += item.text;
     else if (Array.isArray(item)) {
       const parts: unknown[] = [new Literal('[')];
-      item.forEach((element, index) => parts.push(...(index > 0 ? [new Literal(',')] : []), element));
+      for (const [index, element] of item.entries()) {
+        if (index > 0) parts.push(new Literal(','));
+        parts.push(element);
+      }
       parts.push(new Literal(']'));
       for (let k = parts.length - 1; k >= 0; k -= 1) work.push(parts[k]);
     } else if (isObject(item)) {
       const parts: unknown[] = [new Literal('{')];
-      Object.keys(item)
-        .sort()
-        .forEach((key, index) => parts.push(new Literal(`${index > 0 ? ',' : ''}${JSON.stringify(key)}:`), item[key]));
+      for (const [index, key] of Object.keys(item).sort().entries())
+        parts.push(new Literal(`${index > 0 ? ',' : ''}${JSON.stringify(key)}:`), item[key]);
       parts.push(new Literal('}'));
       for (let k = parts.length - 1; k >= 0; k -= 1) work.push(parts[k]);
     } else out += JSON.stringify(item) ?? 'null';

@@ -38,7 +38,10 @@ export interface AssembleOptions {
 }
 
 /** Assembles one turn's calls. Never throws, whatever the shapes. */
-export function assembleCalls(raw: readonly RawToolCall[], options: AssembleOptions): { calls: AssembledCall[]; dropped: string[] } {
+export function assembleCalls(
+  raw: readonly RawToolCall[],
+  options: AssembleOptions,
+): { calls: AssembledCall[]; dropped: string[] } {
   const calls: AssembledCall[] = [];
   const dropped: string[] = [];
   // Per model id, the calls kept so far in this turn by signature: a re-emitted call (same id,

@@ -19,7 +19,13 @@ import type { Sandbox } from '../sandbox/types.ts';
 import { SandboxUnavailableError } from '../sandbox/types.ts';
 import type { AssembledCall } from './assemble.ts';
 import { describeValidationErrors, type ToolRegistry } from './registry.ts';
-import { failure, resultToModelText, type EffectClass, type ToolDefinition, type ToolResult } from './types.ts';
+import {
+  failure,
+  resultToModelText,
+  type EffectClass,
+  type ToolDefinition,
+  type ToolResult,
+} from './types.ts';
 
 /** Everything the dispatcher needs from the run. */
 export interface DispatchContext {
@@ -89,8 +95,16 @@ export interface TurnOutcome {
  * replays stay reproducible. `durationMs` of a concurrent read runs until its results are
  * joined. A tool is never run twice: nothing is retried here.
  */
-export async function dispatchTurn(calls: readonly AssembledCall[], context: DispatchContext): Promise<TurnOutcome> {
-  const slots: { call: AssembledCall; started: number; pending: Promise<OneOutcome>; outcome?: OneOutcome }[] = [];
+export async function dispatchTurn(
+  calls: readonly AssembledCall[],
+  context: DispatchContext,
+): Promise<TurnOutcome> {
+  const slots: {
+    call: AssembledCall;
+    started: number;
+    pending: Promise<OneOutcome>;
+    outcome?: OneOutcome;
+  }[] = [];
   const results: DispatchedCall[] = [];
   let stop: TurnOutcome['stop'];
   const writtenPaths = new Set<string>();
@@ -99,13 +113,20 @@ export async function dispatchTurn(calls: readonly AssembledCall[], context: Dis
     if (outcome.stop && !stop) stop = outcome.stop;
     const content = resultToModelText(outcome.result);
     if (outcome.recordLoop)
-      context.loop.record(slot.call.loopKey, outcome.result.ok ? `ok:${outcome.result.data}` : `${outcome.result.error_type}:${outcome.result.message}`);
+      context.loop.record(
+        slot.call.loopKey,
+        outcome.result.ok
+          ? `ok:${outcome.result.data}`
+          : `${outcome.result.error_type}:${outcome.result.message}`,
+      );
     context.emit({
       type: 'tool_call_end',
       callId: slot.call.callId,
       tool: slot.call.name,
       ok: outcome.result.ok,
-      ...(outcome.result.ok ? {} : { errorType: outcome.result.error_type, retryable: outcome.result.retryable }),
+      ...(outcome.result.ok
+        ? {}
+        : { errorType: outcome.result.error_type, retryable: outcome.result.retryable }),
       executed: outcome.executed,
       verdict: outcome.verdict,
       content,
@@ -147,7 +168,11 @@ export async function dispatchTurn(calls: readonly AssembledCall[], context: Dis
       await join(index);
       return run();
     };
-    const slot: (typeof slots)[number] = { call, started: context.deps.now(), pending: runOne(call, { ...context, schedule }, stop, writtenPaths) };
+    const slot: (typeof slots)[number] = {
+      call,
+      started: context.deps.now(),
+      pending: runOne(call, { ...context, schedule }, stop, writtenPaths),
+    };
     slots.push(slot);
     await Promise.race([slot.pending, handedOff]);
     if (overlaps) {
@@ -177,24 +202,57 @@ async function runOne(
   stopped: TurnOutcome['stop'],
   writtenPaths: Set<string>,
 ): Promise<OneOutcome> {
-  const none = (result: ToolResult, stop?: TurnOutcome['stop']): OneOutcome => ({ result, executed: false, verdict: 'none', ...(stop ? { stop } : {}) });
+  const none = (result: ToolResult, stop?: TurnOutcome['stop']): OneOutcome => ({
+    result,
+    executed: false,
+    verdict: 'none',
+    ...(stop ? { stop } : {}),
+  });
   const name = call.name;
   if (call.truncated)
-    return none(failure(name, 'truncated_call', 'the reply was cut off by the output token limit while this call was being written; it was not run. Send it again, shorter (split large content over several calls).'));
-  if (context.signal.aborted) return none(failure(name, 'interrupted', 'not executed: the run was cancelled'));
-  if (context.wrapUp) return none(failure(name, 'not_executed', 'not executed: the budget is spent; this turn is for a summary only'));
-  if (stopped) return none(failure(name, 'not_executed', `not executed: the run is stopping (${stopped.reason})`));
+    return none(
+      failure(
+        name,
+        'truncated_call',
+        'the reply was cut off by the output token limit while this call was being written; it was not run. Send it again, shorter (split large content over several calls).',
+      ),
+    );
+  if (context.signal.aborted)
+    return none(failure(name, 'interrupted', 'not executed: the run was cancelled'));
+  if (context.wrapUp)
+    return none(
+      failure(name, 'not_executed', 'not executed: the budget is spent; this turn is for a summary only'),
+    );
+  if (stopped)
+    return none(failure(name, 'not_executed', `not executed: the run is stopping (${stopped.reason})`));
   if (context.counters.toolCalls >= context.config.limits.maxToolCalls)
-    return none(failure(name, 'not_executed', `not executed: the tool-call budget of ${context.config.limits.maxToolCalls} calls is spent`), {
-      reason: 'tool_budget_exceeded',
-      detail: `limit ${context.config.limits.maxToolCalls} tool calls`,
-    });
+    return none(
+      failure(
+        name,
+        'not_executed',
+        `not executed: the tool-call budget of ${context.config.limits.maxToolCalls} calls is spent`,
+      ),
+      {
+        reason: 'tool_budget_exceeded',
+        detail: `limit ${context.config.limits.maxToolCalls} tool calls`,
+      },
+    );
   context.counters.toolCalls += 1;
 
   const tool = context.registry.get(name);
   if (call.parsed.ok === false && call.parsed.errorType === 'invalid_json') {
-    const schema = tool ? `; the ${name} parameter schema is: ${JSON.stringify(tool.definition.parameters)}` : '';
-    return loopGuard(call, context, () => none(failure(name, 'invalid_json', `${call.parsed.ok ? '' : call.parsed.reason}; received: ${quote(call.rawArguments)}${schema}`)));
+    const schema = tool
+      ? `; the ${name} parameter schema is: ${JSON.stringify(tool.definition.parameters)}`
+      : '';
+    return loopGuard(call, context, () =>
+      none(
+        failure(
+          name,
+          'invalid_json',
+          `${call.parsed.ok ? '' : call.parsed.reason}; received: ${quote(call.rawArguments)}${schema}`,
+        ),
+      ),
+    );
   }
   if (!tool) {
     const suggestion = context.registry.suggest(name);
@@ -210,12 +268,24 @@ async function runOne(
   }
   if (!call.parsed.ok)
     return loopGuard(call, context, () =>
-      none(failure(name, 'invalid_arguments', `invalid arguments for ${name}: ${call.parsed.ok ? '' : call.parsed.reason}${call.parsed.ok || !isEmptyArguments(call.rawArguments) ? '' : missingHint(tool.definition)}`)),
+      none(
+        failure(
+          name,
+          'invalid_arguments',
+          `invalid arguments for ${name}: ${call.parsed.ok ? '' : call.parsed.reason}${call.parsed.ok || !isEmptyArguments(call.rawArguments) ? '' : missingHint(tool.definition)}`,
+        ),
+      ),
     );
   const args = call.parsed.args;
   if (!tool.validate(args))
     return loopGuard(call, context, () =>
-      none(failure(name, 'invalid_arguments', `invalid arguments for ${name}: ${describeValidationErrors(tool.validate.errors)}; rewrite the call to satisfy the schema ${JSON.stringify(tool.definition.parameters)}`)),
+      none(
+        failure(
+          name,
+          'invalid_arguments',
+          `invalid arguments for ${name}: ${describeValidationErrors(tool.validate.errors)}; rewrite the call to satisfy the schema ${JSON.stringify(tool.definition.parameters)}`,
+        ),
+      ),
     );
   return loopGuard(call, context, () => policyAndRun(call, tool.definition, args, context, writtenPaths));
 }
@@ -227,11 +297,17 @@ function isEmptyArguments(raw: unknown): boolean {
 
 function missingHint(definition: ToolDefinition): string {
   const required = (definition.parameters as { required?: string[] }).required ?? [];
-  return required.length > 0 ? `; required property '${required[0]}' is missing (required: ${required.join(', ')})` : '';
+  return required.length > 0
+    ? `; required property '${required[0]}' is missing (required: ${required.join(', ')})`
+    : '';
 }
 
 /** Applies loop detection around a step: a repeat with an unchanged outcome is not run. */
-async function loopGuard(call: AssembledCall, context: DispatchContext, step: () => OneOutcome | Promise<OneOutcome>): Promise<OneOutcome> {
+async function loopGuard(
+  call: AssembledCall,
+  context: DispatchContext,
+  step: () => OneOutcome | Promise<OneOutcome>,
+): Promise<OneOutcome> {
   const verdict = context.loop.check(call.loopKey);
   if (verdict.kind !== 'run') {
     const stop = verdict.kind === 'stop';
@@ -243,7 +319,14 @@ async function loopGuard(call: AssembledCall, context: DispatchContext, step: ()
       result: failure(call.name, 'repeated_call', message),
       executed: false,
       verdict: 'none',
-      ...(stop ? { stop: { reason: 'repeated_tool_call' as const, detail: `${call.name} repeated ${verdict.count} times` } } : {}),
+      ...(stop
+        ? {
+            stop: {
+              reason: 'repeated_tool_call' as const,
+              detail: `${call.name} repeated ${verdict.count} times`,
+            },
+          }
+        : {}),
     };
   }
   // The outcome is recorded by dispatchTurn in call order (the execution may run concurrently).
@@ -258,31 +341,75 @@ async function policyAndRun(
   writtenPaths: Set<string>,
 ): Promise<OneOutcome> {
   const name = call.name;
-  const prepared = await prepareCall(tool, args, { workspace: context.workspace, taintedBy: context.taintedBy ?? [] });
+  const prepared = await prepareCall(tool, args, {
+    workspace: context.workspace,
+    taintedBy: context.taintedBy ?? [],
+  });
   let decision: PolicyDecision = decideCall(prepared, [context.config, ...(context.ancestors ?? [])]);
   if (context.allowedTools && !context.allowedTools.includes(name))
-    decision = { action: 'deny', rule: 'scope:tools', reason: `${name} is not among the tools this agent may use (${context.allowedTools.join(', ')})`, errorType: 'policy_violation', parts: [{ subject: name, kind: 'effect', action: 'deny', rule: 'scope:tools' }] };
-  context.emit({ type: 'policy_decision', callId: call.callId, tool: name, action: decision.action, decision });
+    decision = {
+      action: 'deny',
+      rule: 'scope:tools',
+      reason: `${name} is not among the tools this agent may use (${context.allowedTools.join(', ')})`,
+      errorType: 'policy_violation',
+      parts: [{ subject: name, kind: 'effect', action: 'deny', rule: 'scope:tools' }],
+    };
+  context.emit({
+    type: 'policy_decision',
+    callId: call.callId,
+    tool: name,
+    action: decision.action,
+    decision,
+  });
   let verdict: Verdict = decision.action === 'allow' ? 'allow' : 'deny';
   if (decision.action === 'deny') {
     const errorType = decision.errorType ?? 'policy_violation';
-    const stop = context.config.permissions.onDeny === 'stop' ? { reason: 'policy_violation' as const, detail: decision.reason } : undefined;
-    return { result: failure(name, errorType, `denied: ${decision.reason}. This call will not be allowed; choose another way.`), executed: false, verdict, ...(stop ? { stop } : {}) };
+    const stop =
+      context.config.permissions.onDeny === 'stop'
+        ? { reason: 'policy_violation' as const, detail: decision.reason }
+        : undefined;
+    return {
+      result: failure(
+        name,
+        errorType,
+        `denied: ${decision.reason}. This call will not be allowed; choose another way.`,
+      ),
+      executed: false,
+      verdict,
+      ...(stop ? { stop } : {}),
+    };
   }
   if (decision.action === 'ask') {
     const approved = await approve(call, tool, args, prepared, decision, context);
     verdict = approved ? 'ask:approved' : 'ask:denied';
-    if (!approved) return { result: failure(name, 'approval_denied', `not approved: ${decision.reason}; the user declined this call`), executed: false, verdict };
+    if (!approved)
+      return {
+        result: failure(
+          name,
+          'approval_denied',
+          `not approved: ${decision.reason}; the user declined this call`,
+        ),
+        executed: false,
+        verdict,
+      };
   }
   const writes = prepared.input.paths.filter((r) => r.access === 'write');
   for (const p of writes) {
     if (writtenPaths.has(p.absolute))
-      return { result: failure(name, 'write_conflict', `another call of this turn already writes ${p.relative}; write each file once per turn`), executed: false, verdict };
+      return {
+        result: failure(
+          name,
+          'write_conflict',
+          `another call of this turn already writes ${p.relative}; write each file once per turn`,
+        ),
+        executed: false,
+        verdict,
+      };
   }
   for (const p of writes) writtenPaths.add(p.absolute);
   // Tool text must not pose as harness text (reserved tags escaped) while taint tracking is on.
   const shape = (text: string) => (context.config.taint.enabled ? escapeReservedTags(text) : text);
-  let output;
+  let output: Awaited<ReturnType<typeof tool.execute>>;
   try {
     const execute = () =>
       tool.execute(args, {
@@ -298,12 +425,29 @@ async function policyAndRun(
     output = await (context.schedule ? context.schedule(prepared.input.effect, execute) : execute());
   } catch (error) {
     if (error instanceof SandboxUnavailableError)
-      return { result: failure(name, 'sandbox_unavailable', `${error.message}; ${error.hint}`), executed: true, verdict };
-    return { result: failure(name, 'tool_failed', shape(`${name} failed: ${(error as Error)?.message ?? String(error)}`)), executed: true, verdict };
+      return {
+        result: failure(name, 'sandbox_unavailable', `${error.message}; ${error.hint}`),
+        executed: true,
+        verdict,
+      };
+    return {
+      result: failure(
+        name,
+        'tool_failed',
+        shape(`${name} failed: ${(error as Error)?.message ?? String(error)}`),
+      ),
+      executed: true,
+      verdict,
+    };
   }
-  if (!output.ok) return { result: failure(name, output.errorType, shape(output.message)), executed: true, verdict };
+  if (!output.ok)
+    return { result: failure(name, output.errorType, shape(output.message)), executed: true, verdict };
   const data = context.shapeOutput
-    ? await context.shapeOutput(shape(output.content), { callId: call.callId, tool: name, ...(output.fullText !== undefined ? { fullText: shape(output.fullText) } : {}) })
+    ? await context.shapeOutput(shape(output.content), {
+        callId: call.callId,
+        tool: name,
+        ...(output.fullText !== undefined ? { fullText: shape(output.fullText) } : {}),
+      })
     : capOutput(shape(output.content), context.config.context.toolOutputMaxChars).text;
   return { result: { ok: true, tool: name, data }, executed: true, verdict };
 }
@@ -314,10 +458,27 @@ async function policyAndRun(
  * approver sees the fully resolved call. A shape the approver grants is kept only when it is
  * scoped (not wildcards alone) and covers the call it was shown with.
  */
-async function approve(call: AssembledCall, tool: ToolDefinition, args: Record<string, unknown>, prepared: PreparedCall, decision: PolicyDecision, context: DispatchContext): Promise<boolean> {
+async function approve(
+  call: AssembledCall,
+  _tool: ToolDefinition,
+  args: Record<string, unknown>,
+  prepared: PreparedCall,
+  decision: PolicyDecision,
+  context: DispatchContext,
+): Promise<boolean> {
   const mode = context.config.permissions.mode;
-  const emit = (approved: boolean, by: 'approver' | 'headless' | 'auto' | 'grant' | 'none', grant?: string) => {
-    context.emit({ type: 'approval_decision', callId: call.callId, approved, by, ...(grant ? { grant } : {}) });
+  const emit = (
+    approved: boolean,
+    by: 'approver' | 'headless' | 'auto' | 'grant' | 'none',
+    grant?: string,
+  ) => {
+    context.emit({
+      type: 'approval_decision',
+      callId: call.callId,
+      approved,
+      by,
+      ...(grant ? { grant } : {}),
+    });
     return approved;
   };
   if (mode === 'auto' && !decision.requiresHuman) return emit(true, 'auto');
@@ -343,7 +504,8 @@ async function approve(call: AssembledCall, tool: ToolDefinition, args: Record<s
   }
   if (typeof answer === 'object' && answer !== null && 'approveShape' in answer) {
     const shape = `${call.name}:${answer.approveShape}`;
-    if (!isScopedShape(answer.approveShape) || !grantCovers(shape, call.name, decision)) return emit(true, 'approver');
+    if (!isScopedShape(answer.approveShape) || !grantCovers(shape, call.name, decision))
+      return emit(true, 'approver');
     context.grants.push(shape);
     return emit(true, 'approver', shape);
   }
@@ -351,6 +513,6 @@ async function approve(call: AssembledCall, tool: ToolDefinition, args: Record<s
 }
 
 function quote(raw: unknown): string {
-  const text = typeof raw === 'string' ? raw : JSON.stringify(raw) ?? String(raw);
+  const text = typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? String(raw));
   return JSON.stringify(text.length > 500 ? `${text.slice(0, 500)}…` : text);
 }

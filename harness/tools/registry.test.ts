@@ -11,12 +11,22 @@ const searchTool: ToolDefinition = {
     type: 'object',
     additionalProperties: false,
     required: ['query'],
-    properties: { query: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } }, mode: { enum: ['fast', 'deep'] } },
+    properties: {
+      query: { type: 'string' },
+      tags: { type: 'array', items: { type: 'string' } },
+      mode: { enum: ['fast', 'deep'] },
+    },
   },
   effect: 'read',
   execute: async () => ({ ok: true, content: '' }),
 };
-const clockTool: ToolDefinition = { name: 'get_time', description: 'Now.', parameters: { type: 'object', properties: {} }, effect: 'read', execute: async () => ({ ok: true, content: 'now' }) };
+const clockTool: ToolDefinition = {
+  name: 'get_time',
+  description: 'Now.',
+  parameters: { type: 'object', properties: {} },
+  effect: 'read',
+  execute: async () => ({ ok: true, content: 'now' }),
+};
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -47,7 +57,11 @@ describe('ToolRegistry', () => {
   });
 
   it('rejects a schema ajv cannot compile with ToolRegistryError naming the tool', () => {
-    const broken = { ...clockTool, name: 'broken', parameters: { type: 'object', properties: { a: { type: 'no-such-type' } } } };
+    const broken = {
+      ...clockTool,
+      name: 'broken',
+      parameters: { type: 'object', properties: { a: { type: 'no-such-type' } } },
+    };
     expect(() => new ToolRegistry([broken])).toThrow(/the schema of tool "broken" does not compile/);
   });
 
@@ -63,7 +77,10 @@ describe('ToolRegistry', () => {
     expect(registry.get('functions.search')).toBeUndefined();
     expect(registry.get('__proto__')).toBeUndefined();
     expect(registry.names()).toEqual(['search', 'get_time']);
-    expect(registry.schemas()[0]).toEqual({ type: 'function', function: { name: 'search', description: 'Search the docs.', parameters: searchTool.parameters } });
+    expect(registry.schemas()[0]).toEqual({
+      type: 'function',
+      function: { name: 'search', description: 'Search the docs.', parameters: searchTool.parameters },
+    });
   });
 });
 
@@ -123,7 +140,9 @@ describe('describeValidationErrors', () => {
   });
 
   it('reports every error once, joined with "; "', () => {
-    expect(explain('write_file', { path: 1 })).toBe("required property 'content' is missing; path: expected string, got number");
+    expect(explain('write_file', { path: 1 })).toBe(
+      "required property 'content' is missing; path: expected string, got number",
+    );
     expect(describeValidationErrors(null)).toBe('');
     expect(describeValidationErrors(undefined)).toBe('');
   });

@@ -47,18 +47,25 @@ export class ToolRegistry {
 
   /** Adds a tool. */
   register(definition: ToolDefinition): void {
-    if (this.tools.has(definition.name)) throw new ToolRegistryError(`two tools are named "${definition.name}"`);
+    if (this.tools.has(definition.name))
+      throw new ToolRegistryError(`two tools are named "${definition.name}"`);
     let validate = compiled.get(definition.parameters);
     if (!validate) {
       try {
         validate = compileSchema(definition.parameters);
       } catch (error) {
-        throw new ToolRegistryError(`the schema of tool "${definition.name}" does not compile: ${(error as Error).message}`);
+        throw new ToolRegistryError(
+          `the schema of tool "${definition.name}" does not compile: ${(error as Error).message}`,
+        );
       }
       compiled.set(definition.parameters, validate);
     }
     const required = (definition.parameters as { required?: unknown }).required;
-    this.tools.set(definition.name, { definition, validate, noRequired: !Array.isArray(required) || required.length === 0 });
+    this.tools.set(definition.name, {
+      definition,
+      validate,
+      noRequired: !Array.isArray(required) || required.length === 0,
+    });
   }
 
   /** The tool of that exact name, or undefined (names are never guessed). */
@@ -75,7 +82,11 @@ export class ToolRegistry {
   schemas(): ToolSchema[] {
     return [...this.tools.values()].map(({ definition }) => ({
       type: 'function',
-      function: { name: definition.name, description: definition.description, parameters: definition.parameters },
+      function: {
+        name: definition.name,
+        description: definition.description,
+        parameters: definition.parameters,
+      },
     }));
   }
 

@@ -131,5 +131,7 @@ export function failure(tool: string, errorType: ErrorType, message: string): To
  */
 export function resultToModelText(result: ToolResult): string {
   if (result.ok) return result.data;
-  return JSON.stringify({ error: { type: result.error_type, retryable: result.retryable, message: result.message } });
+  return JSON.stringify({
+    error: { type: result.error_type, retryable: result.retryable, message: result.message },
+  });
 }

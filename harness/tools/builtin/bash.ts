@@ -36,8 +36,13 @@ export function headTail(text: string, head = BASH_HEAD_CHARS, tail = BASH_TAIL_
  * The model-visible text of a finished command: `exit code N`, then each non-empty stream shaped
  * with {@link headTail} (`headChars: Infinity` keeps the streams whole, for the spill file).
  */
-export function shapeCommandOutput(result: Pick<ExecResult, 'exitCode' | 'stdout' | 'stderr'>, headChars = BASH_HEAD_CHARS): string {
-  const parts = [result.exitCode === null ? 'exit code: none (killed by a signal)' : `exit code: ${result.exitCode}`];
+export function shapeCommandOutput(
+  result: Pick<ExecResult, 'exitCode' | 'stdout' | 'stderr'>,
+  headChars = BASH_HEAD_CHARS,
+): string {
+  const parts = [
+    result.exitCode === null ? 'exit code: none (killed by a signal)' : `exit code: ${result.exitCode}`,
+  ];
   const cut = (text: string) => (headChars === Infinity ? text : headTail(text, headChars));
   if (result.stdout !== '') parts.push(`stdout:\n${cut(result.stdout)}`);
   if (result.stderr !== '') parts.push(`stderr:\n${cut(result.stderr)}`);
@@ -54,8 +59,17 @@ export const bashTool: ToolDefinition<{ command: string; timeout_s?: number }> =
     additionalProperties: false,
     required: ['command'],
     properties: {
-      command: { type: 'string', minLength: 1, description: 'The command line, run with bash -c in the workspace root.' },
-      timeout_s: { type: 'integer', minimum: 1, maximum: BASH_MAX_TIMEOUT_S, description: `Seconds before the command and everything it started are killed (default ${BASH_DEFAULT_TIMEOUT_S}).` },
+      command: {
+        type: 'string',
+        minLength: 1,
+        description: 'The command line, run with bash -c in the workspace root.',
+      },
+      timeout_s: {
+        type: 'integer',
+        minimum: 1,
+        maximum: BASH_MAX_TIMEOUT_S,
+        description: `Seconds before the command and everything it started are killed (default ${BASH_DEFAULT_TIMEOUT_S}).`,
+      },
     },
   },
   effect: 'write',
@@ -64,13 +78,30 @@ export const bashTool: ToolDefinition<{ command: string; timeout_s?: number }> =
     const timeoutS = args.timeout_s ?? BASH_DEFAULT_TIMEOUT_S;
     let result: ExecResult;
     try {
-      result = await context.sandbox.exec(args.command, { cwd: context.workspace, timeoutMs: timeoutS * 1000, signal: context.signal });
+      result = await context.sandbox.exec(args.command, {
+        cwd: context.workspace,
+        timeoutMs: timeoutS * 1000,
+        signal: context.signal,
+      });
     } catch (error) {
       if (error instanceof SandboxUnavailableError)
-        return { ok: false, errorType: 'sandbox_unavailable', message: `${error.message}; the command was not run. ${error.hint}` };
-      return { ok: false, errorType: 'tool_failed', message: `bash could not run the command: ${(error as Error)?.message ?? String(error)}` };
+        return {
+          ok: false,
+          errorType: 'sandbox_unavailable',
+          message: `${error.message}; the command was not run. ${error.hint}`,
+        };
+      return {
+        ok: false,
+        errorType: 'tool_failed',
+        message: `bash could not run the command: ${(error as Error)?.message ?? String(error)}`,
+      };
     }
-    const details = { exitCode: result.exitCode, stdoutChars: result.stdout.length, stderrChars: result.stderr.length, timedOut: result.timedOut };
+    const details = {
+      exitCode: result.exitCode,
+      stdoutChars: result.stdout.length,
+      stderrChars: result.stderr.length,
+      timedOut: result.timedOut,
+    };
     if (result.timedOut)
       return {
         ok: false,
@@ -78,7 +109,13 @@ export const bashTool: ToolDefinition<{ command: string; timeout_s?: number }> =
         message: `the command ran longer than ${timeoutS} s and was killed with every process it started. Output so far:\n${shapeCommandOutput({ ...result, exitCode: null })}`,
         details,
       };
-    if (context.signal.aborted) return { ok: false, errorType: 'interrupted', message: 'the run was cancelled while the command ran; it was killed', details };
+    if (context.signal.aborted)
+      return {
+        ok: false,
+        errorType: 'interrupted',
+        message: 'the run was cancelled while the command ran; it was killed',
+        details,
+      };
     const content = shapeCommandOutput(result);
     const whole = shapeCommandOutput(result, Infinity);
     return { ok: true, content, details, ...(whole.length > content.length ? { fullText: whole } : {}) };

@@ -29,4 +29,5 @@ export async function runTool(
 }
 
 /** The model-visible text of an output, errors as `ERROR type: message`. */
-export const outputText = (output: ToolOutput) => (output.ok ? output.content : `ERROR ${output.errorType}: ${output.message}`);
+export const outputText = (output: ToolOutput) =>
+  output.ok ? output.content : `ERROR ${output.errorType}: ${output.message}`;

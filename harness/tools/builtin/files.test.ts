@@ -28,10 +28,16 @@ async function run(name: string, args: Record<string, unknown>): Promise<ToolOut
     resolvedPaths: resolved.map((r) => r.absolute),
   });
 }
-const content = (output: ToolOutput) => (output.ok ? output.content : `ERROR ${output.errorType}: ${output.message}`);
+const content = (output: ToolOutput) =>
+  output.ok ? output.content : `ERROR ${output.errorType}: ${output.message}`;
 
 describe('read_file', () => {
-  beforeEach(() => writeFileSync(path.join(ws, 'a.txt'), Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n') + '\n'));
+  beforeEach(() =>
+    writeFileSync(
+      path.join(ws, 'a.txt'),
+      `${Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n')}\n`,
+    ),
+  );
 
   it('returns numbered lines, right-aligned to the widest number', async () => {
     const out = await run('read_file', { path: 'a.txt' });
@@ -41,12 +47,18 @@ describe('read_file', () => {
   });
 
   it('pages with offset (1-based) and limit and says how to read on', async () => {
-    expect(content(await run('read_file', { path: 'a.txt', offset: 3, limit: 2 }))).toBe('3\tline 3\n4\tline 4\n[8 more lines: call read_file with offset 5]');
+    expect(content(await run('read_file', { path: 'a.txt', offset: 3, limit: 2 }))).toBe(
+      '3\tline 3\n4\tline 4\n[8 more lines: call read_file with offset 5]',
+    );
     expect(content(await run('read_file', { path: 'a.txt', offset: 11 }))).toBe('11\tline 11\n12\tline 12');
   });
 
   it('an offset past the end is an error that gives the line count', async () => {
-    expect(await run('read_file', { path: 'a.txt', offset: 13 })).toEqual({ ok: false, errorType: 'tool_failed', message: 'a.txt has 12 lines; offset 13 is past the end' });
+    expect(await run('read_file', { path: 'a.txt', offset: 13 })).toEqual({
+      ok: false,
+      errorType: 'tool_failed',
+      message: 'a.txt has 12 lines; offset 13 is past the end',
+    });
   });
 
   it('an empty file reads as one empty line, without error', async () => {
@@ -56,26 +68,44 @@ describe('read_file', () => {
 
   it('cuts very long lines with a marker', async () => {
     writeFileSync(path.join(ws, 'long.txt'), 'x'.repeat(READ_MAX_LINE_CHARS + 5));
-    expect(content(await run('read_file', { path: 'long.txt' }))).toBe(`1\t${'x'.repeat(READ_MAX_LINE_CHARS)}… [line cut: ${READ_MAX_LINE_CHARS + 5} chars]`);
+    expect(content(await run('read_file', { path: 'long.txt' }))).toBe(
+      `1\t${'x'.repeat(READ_MAX_LINE_CHARS)}… [line cut: ${READ_MAX_LINE_CHARS + 5} chars]`,
+    );
   });
 
   it('missing files and directories are tool_failed with a clear message', async () => {
-    expect(await run('read_file', { path: 'nope.txt' })).toEqual({ ok: false, errorType: 'tool_failed', message: 'nope.txt: no such file or directory' });
+    expect(await run('read_file', { path: 'nope.txt' })).toEqual({
+      ok: false,
+      errorType: 'tool_failed',
+      message: 'nope.txt: no such file or directory',
+    });
     mkdirSync(path.join(ws, 'dir'));
-    expect(await run('read_file', { path: 'dir' })).toEqual({ ok: false, errorType: 'tool_failed', message: 'dir is a directory; use list_dir' });
+    expect(await run('read_file', { path: 'dir' })).toEqual({
+      ok: false,
+      errorType: 'tool_failed',
+      message: 'dir is a directory; use list_dir',
+    });
   });
 });
 
 describe('write_file', () => {
   it('creates a file (and its folders) and summarises bytes and lines', async () => {
-    expect(await run('write_file', { path: 'src/new.ts', content: 'a\nb\n' })).toMatchObject({ ok: true, content: 'created src/new.ts: 4 bytes, 2 lines', details: { bytes: 4, created: true } });
+    expect(await run('write_file', { path: 'src/new.ts', content: 'a\nb\n' })).toMatchObject({
+      ok: true,
+      content: 'created src/new.ts: 4 bytes, 2 lines',
+      details: { bytes: 4, created: true },
+    });
     expect(readFileSync(path.join(ws, 'src', 'new.ts'), 'utf8')).toBe('a\nb\n');
   });
 
   it('replaces a file and says what changed, not the content', async () => {
     writeFileSync(path.join(ws, 'a.txt'), 'one\ntwo\nthree\n');
     const out = await run('write_file', { path: 'a.txt', content: 'é' });
-    expect(out).toMatchObject({ ok: true, content: 'replaced a.txt: 14 → 2 bytes, 3 → 1 lines', details: { created: false } });
+    expect(out).toMatchObject({
+      ok: true,
+      content: 'replaced a.txt: 14 → 2 bytes, 3 → 1 lines',
+      details: { created: false },
+    });
     expect(readFileSync(path.join(ws, 'a.txt'), 'utf8')).toBe('é');
   });
 });
@@ -84,9 +114,15 @@ describe('str_replace', () => {
   beforeEach(() => writeFileSync(path.join(ws, 'a.ts'), 'const a = 1;\nconst b = 1;\nconst c = 2;\n'));
 
   it('replaces exactly one occurrence and reports the line', async () => {
-    const out = await run('str_replace', { path: 'a.ts', old_str: 'const c = 2;', new_str: 'const c = 3;\nconst d = 4;' });
+    const out = await run('str_replace', {
+      path: 'a.ts',
+      old_str: 'const c = 2;',
+      new_str: 'const c = 3;\nconst d = 4;',
+    });
     expect(content(out)).toBe('replaced 1 occurrence in a.ts at line 3: -1 +2 lines, 39 → 52 bytes');
-    expect(readFileSync(path.join(ws, 'a.ts'), 'utf8')).toBe('const a = 1;\nconst b = 1;\nconst c = 3;\nconst d = 4;\n');
+    expect(readFileSync(path.join(ws, 'a.ts'), 'utf8')).toBe(
+      'const a = 1;\nconst b = 1;\nconst c = 3;\nconst d = 4;\n',
+    );
   });
 
   it('0 matches: an error that says so and leaves the file alone', async () => {
@@ -109,7 +145,10 @@ describe('str_replace', () => {
   });
 
   it('a missing file is tool_failed', async () => {
-    expect(await run('str_replace', { path: 'nope.ts', old_str: 'a', new_str: 'b' })).toMatchObject({ ok: false, message: 'nope.ts: no such file or directory' });
+    expect(await run('str_replace', { path: 'nope.ts', old_str: 'a', new_str: 'b' })).toMatchObject({
+      ok: false,
+      message: 'nope.ts: no such file or directory',
+    });
   });
 });
 
@@ -124,7 +163,11 @@ describe('list_dir', () => {
   it('an empty folder says so; a missing one is tool_failed', async () => {
     mkdirSync(path.join(ws, 'empty'));
     expect(content(await run('list_dir', { path: 'empty' }))).toBe('empty is empty');
-    expect(await run('list_dir', { path: 'missing' })).toMatchObject({ ok: false, errorType: 'tool_failed', message: 'missing: no such file or directory' });
+    expect(await run('list_dir', { path: 'missing' })).toMatchObject({
+      ok: false,
+      errorType: 'tool_failed',
+      message: 'missing: no such file or directory',
+    });
   });
 });
 
@@ -132,10 +175,17 @@ describe('builtinTools', () => {
   it('picks tools by name in the given order and rejects unknown names', () => {
     expect(builtinTools(['list_dir', 'read_file']).map((t) => t.name)).toEqual(['list_dir', 'read_file']);
     expect(() => builtinTools(['bash_please'])).toThrow(UnknownBuiltinToolError);
-    expect(Object.keys(BUILTIN_TOOLS)).toEqual(expect.arrayContaining(['read_file', 'write_file', 'str_replace', 'list_dir']));
+    expect(Object.keys(BUILTIN_TOOLS)).toEqual(
+      expect.arrayContaining(['read_file', 'write_file', 'str_replace', 'list_dir']),
+    );
   });
 
   it('declares the fixed effect classes', () => {
-    expect(Object.fromEntries(Object.values(FILE_TOOLS).map((t) => [t.name, t.effect]))).toEqual({ read_file: 'read', list_dir: 'read', write_file: 'write', str_replace: 'write' });
+    expect(Object.fromEntries(Object.values(FILE_TOOLS).map((t) => [t.name, t.effect]))).toEqual({
+      read_file: 'read',
+      list_dir: 'read',
+      write_file: 'write',
+      str_replace: 'write',
+    });
   });
 });

@@ -55,17 +55,25 @@ export const readFileTool: ToolDefinition<{ path: string; offset?: number; limit
     const first = (args.offset ?? 1) - 1;
     const limit = args.limit ?? READ_DEFAULT_LIMIT;
     if (first >= lines.length && lines.length > 0)
-      return { ok: false, errorType: 'tool_failed', message: `${args.path} has ${lines.length} lines; offset ${first + 1} is past the end` };
+      return {
+        ok: false,
+        errorType: 'tool_failed',
+        message: `${args.path} has ${lines.length} lines; offset ${first + 1} is past the end`,
+      };
     const slice = lines.slice(first, first + limit);
     const width = String(first + slice.length).length;
     const body = slice
       .map((line, i) => {
-        const shown = line.length > READ_MAX_LINE_CHARS ? `${line.slice(0, READ_MAX_LINE_CHARS)}… [line cut: ${line.length} chars]` : line;
+        const shown =
+          line.length > READ_MAX_LINE_CHARS
+            ? `${line.slice(0, READ_MAX_LINE_CHARS)}… [line cut: ${line.length} chars]`
+            : line;
         return `${String(first + i + 1).padStart(width, ' ')}\t${shown}`;
       })
       .join('\n');
     const rest = lines.length - (first + slice.length);
-    const footer = rest > 0 ? `\n[${rest} more lines: call read_file with offset ${first + slice.length + 1}]` : '';
+    const footer =
+      rest > 0 ? `\n[${rest} more lines: call read_file with offset ${first + slice.length + 1}]` : '';
     return { ok: true, content: body + footer, details: { lines: slice.length, totalLines: lines.length } };
   },
 };
@@ -73,12 +81,19 @@ export const readFileTool: ToolDefinition<{ path: string; offset?: number; limit
 /** `list_dir`: one entry per line, directories with a trailing `/`, files with their size in bytes. */
 export const listDirTool: ToolDefinition<{ path: string }> = {
   name: 'list_dir',
-  description: 'List a directory of the workspace: names, directories end with /, files show their size in bytes.',
+  description:
+    'List a directory of the workspace: names, directories end with /, files show their size in bytes.',
   parameters: {
     type: 'object',
     additionalProperties: false,
     required: ['path'],
-    properties: { path: { type: 'string', minLength: 1, description: 'Directory relative to the workspace root ("." for the root).' } },
+    properties: {
+      path: {
+        type: 'string',
+        minLength: 1,
+        description: 'Directory relative to the workspace root ("." for the root).',
+      },
+    },
   },
   effect: 'read',
   paths: pathOnly('read'),
@@ -87,7 +102,11 @@ export const listDirTool: ToolDefinition<{ path: string }> = {
       const entries = await context.sandbox.list(context.resolvedPaths[0]!);
       if (entries.length === 0) return { ok: true, content: `${args.path} is empty` };
       const lines = entries.map((e) =>
-        e.kind === 'dir' ? `${e.name}/` : e.kind === 'symlink' ? `${e.name} -> (link)` : `${e.name}${e.size !== undefined ? `\t${e.size} bytes` : ''}`,
+        e.kind === 'dir'
+          ? `${e.name}/`
+          : e.kind === 'symlink'
+            ? `${e.name} -> (link)`
+            : `${e.name}${e.size !== undefined ? `\t${e.size} bytes` : ''}`,
       );
       return { ok: true, content: lines.join('\n'), details: { entries: entries.length } };
     } catch (error) {
@@ -103,7 +122,8 @@ function lineCount(text: string): number {
 /** `write_file`: creates or replaces a file; returns what changed (bytes, lines), not the content. */
 export const writeFileTool: ToolDefinition<{ path: string; content: string }> = {
   name: 'write_file',
-  description: 'Create or replace a file of the workspace with the given content. Parent directories are created.',
+  description:
+    'Create or replace a file of the workspace with the given content. Parent directories are created.',
   parameters: {
     type: 'object',
     additionalProperties: false,
@@ -140,14 +160,19 @@ export const writeFileTool: ToolDefinition<{ path: string; content: string }> = 
 /** `str_replace`: replaces exactly one occurrence of `old_str`; zero or several is an error that says how many. */
 export const strReplaceTool: ToolDefinition<{ path: string; old_str: string; new_str: string }> = {
   name: 'str_replace',
-  description: 'Replace exactly one occurrence of old_str with new_str in a file. old_str must match exactly once, whitespace included.',
+  description:
+    'Replace exactly one occurrence of old_str with new_str in a file. old_str must match exactly once, whitespace included.',
   parameters: {
     type: 'object',
     additionalProperties: false,
     required: ['path', 'old_str', 'new_str'],
     properties: {
       path: { type: 'string', minLength: 1 },
-      old_str: { type: 'string', minLength: 1, description: 'Exact text to replace; must occur exactly once.' },
+      old_str: {
+        type: 'string',
+        minLength: 1,
+        description: 'Exact text to replace; must occur exactly once.',
+      },
       new_str: { type: 'string', description: 'Replacement text.' },
     },
   },

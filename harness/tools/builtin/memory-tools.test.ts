@@ -28,7 +28,11 @@ function services(over: Partial<RunServices> = {}): RunServices {
   };
 }
 
-async function run(tool: ToolDefinition<never> | ToolDefinition, args: Record<string, unknown>, s: RunServices): Promise<ToolOutput> {
+async function run(
+  tool: ToolDefinition<never> | ToolDefinition,
+  args: Record<string, unknown>,
+  s: RunServices,
+): Promise<ToolOutput> {
   return (tool as unknown as ToolDefinition).execute(args, {
     callId: 'call_1',
     sandbox: new LocalSandbox({ allowExec: false }),
@@ -43,7 +47,10 @@ async function run(tool: ToolDefinition<never> | ToolDefinition, args: Record<st
 describe('read_skill', () => {
   it('returns the body without front matter, from the catalog', async () => {
     mkdirSync(path.join(ws, '.agents', 'skills', 'release'), { recursive: true });
-    writeFileSync(path.join(ws, '.agents', 'skills', 'release', 'SKILL.md'), '---\nname: release\ndescription: Cut a release\n---\nTag, then push.\n');
+    writeFileSync(
+      path.join(ws, '.agents', 'skills', 'release', 'SKILL.md'),
+      '---\nname: release\ndescription: Cut a release\n---\nTag, then push.\n',
+    );
     const skills = await discoverSkills({ workspace: ws });
     const text = outputText(await run(readSkillTool, { name: 'release' }, services({ skills })));
     expect(text).toMatch(/^Tag, then push\.\n\n\[skill release \(project\) in /);
@@ -53,17 +60,27 @@ describe('read_skill', () => {
   it('an unknown skill is invalid_arguments listing the real names; no path is ever resolved', async () => {
     for (const name of ['a', 'b']) {
       mkdirSync(path.join(ws, '.agents', 'skills', name), { recursive: true });
-      writeFileSync(path.join(ws, '.agents', 'skills', name, 'SKILL.md'), `---\ndescription: skill ${name}\n---\nbody\n`);
+      writeFileSync(
+        path.join(ws, '.agents', 'skills', name, 'SKILL.md'),
+        `---\ndescription: skill ${name}\n---\nbody\n`,
+      );
     }
     const skills = await discoverSkills({ workspace: ws });
-    expect(outputText(await run(readSkillTool, { name: 'c' }, services({ skills })))).toBe('ERROR invalid_arguments: no skill named "c"; available: a, b');
+    expect(outputText(await run(readSkillTool, { name: 'c' }, services({ skills })))).toBe(
+      'ERROR invalid_arguments: no skill named "c"; available: a, b',
+    );
     expect(readSkillTool.paths).toBeUndefined();
-    const validate = new ToolRegistry([readSkillTool as unknown as ToolDefinition]).get('read_skill')!.validate;
-    for (const bad of [{ name: '../x' }, { name: 'a/b' }, { name: '.hidden' }, { name: '' }]) expect(validate(bad)).toBe(false);
+    const validate = new ToolRegistry([readSkillTool as unknown as ToolDefinition]).get(
+      'read_skill',
+    )!.validate;
+    for (const bad of [{ name: '../x' }, { name: 'a/b' }, { name: '.hidden' }, { name: '' }])
+      expect(validate(bad)).toBe(false);
   });
 
   it('outside a harness run it says so', async () => {
-    expect(outputText(await runTool(readSkillTool, { name: 'x' }, ws))).toBe('ERROR tool_failed: read_skill is only available inside a harness run');
+    expect(outputText(await runTool(readSkillTool, { name: 'x' }, ws))).toBe(
+      'ERROR tool_failed: read_skill is only available inside a harness run',
+    );
   });
 });
 
@@ -72,24 +89,44 @@ describe('write_todos', () => {
 
   it('replaces the whole list and shows the item in progress in its active form', async () => {
     const todos = new TodoStore([{ content: 'Old', activeForm: 'Old-ing', status: 'pending' }]);
-    const out = await run(writeTodosTool, { todos: [todo('Read', 'completed'), todo('Fix', 'in_progress'), todo('Test', 'pending')] }, services({ todos }));
-    expect(outputText(out)).toBe('todo list replaced: 1 completed, 1 in progress, 1 pending\n[x] Read\n[>] Fix (now: Fix-ing)\n[ ] Test');
+    const out = await run(
+      writeTodosTool,
+      { todos: [todo('Read', 'completed'), todo('Fix', 'in_progress'), todo('Test', 'pending')] },
+      services({ todos }),
+    );
+    expect(outputText(out)).toBe(
+      'todo list replaced: 1 completed, 1 in progress, 1 pending\n[x] Read\n[>] Fix (now: Fix-ing)\n[ ] Test',
+    );
     expect(todos.list().map((t) => t.content)).toEqual(['Read', 'Fix', 'Test']);
   });
 
   it('two items in progress, or work left with none in progress, is invalid_arguments and leaves the list alone', async () => {
     const todos = new TodoStore([todo('Keep', 'in_progress') as never]);
-    const two = await run(writeTodosTool, { todos: [todo('A', 'in_progress'), todo('B', 'in_progress')] }, services({ todos }));
-    expect(outputText(two)).toContain('ERROR invalid_arguments: todo list not changed: 2 items are in_progress ("A", "B"); exactly one may be in_progress');
-    const none = await run(writeTodosTool, { todos: [todo('A', 'pending'), todo('B', 'completed')] }, services({ todos }));
+    const two = await run(
+      writeTodosTool,
+      { todos: [todo('A', 'in_progress'), todo('B', 'in_progress')] },
+      services({ todos }),
+    );
+    expect(outputText(two)).toContain(
+      'ERROR invalid_arguments: todo list not changed: 2 items are in_progress ("A", "B"); exactly one may be in_progress',
+    );
+    const none = await run(
+      writeTodosTool,
+      { todos: [todo('A', 'pending'), todo('B', 'completed')] },
+      services({ todos }),
+    );
     expect(outputText(none)).toContain('none is in_progress');
     expect(todos.list().map((t) => t.content)).toEqual(['Keep']);
-    expect((await run(writeTodosTool, { todos: [todo('A', 'completed')] }, services({ todos }))).ok).toBe(true);
+    expect((await run(writeTodosTool, { todos: [todo('A', 'completed')] }, services({ todos }))).ok).toBe(
+      true,
+    );
     expect((await run(writeTodosTool, { todos: [] }, services({ todos }))).ok).toBe(true);
   });
 
   it('the schema requires content, activeForm and a known status', () => {
-    const validate = new ToolRegistry([writeTodosTool as unknown as ToolDefinition]).get('write_todos')!.validate;
+    const validate = new ToolRegistry([writeTodosTool as unknown as ToolDefinition]).get(
+      'write_todos',
+    )!.validate;
     expect(validate({ todos: [] })).toBe(true);
     expect(validate({ todos: [{ content: 'x', status: 'pending' }] })).toBe(false);
     expect(validate({ todos: [{ content: 'x', activeForm: 'x', status: 'done' }] })).toBe(false);
@@ -113,7 +150,9 @@ describe('task', () => {
 
 describe('the built-in set', () => {
   it('has every fixed name with its effect class', () => {
-    const effects = Object.fromEntries(Object.entries(BUILTIN_TOOLS).map(([name, tool]) => [name, tool.effect]));
+    const effects = Object.fromEntries(
+      Object.entries(BUILTIN_TOOLS).map(([name, tool]) => [name, tool.effect]),
+    );
     expect(effects).toEqual({
       read_file: 'read',
       list_dir: 'read',

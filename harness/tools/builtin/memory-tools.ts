@@ -11,7 +11,11 @@ import type { ToolContext, ToolDefinition, ToolOutput } from '../types.ts';
 
 export { SKILL_NAME_PATTERN };
 
-const noServices = (tool: string): ToolOutput => ({ ok: false, errorType: 'tool_failed', message: `${tool} is only available inside a harness run` });
+const noServices = (tool: string): ToolOutput => ({
+  ok: false,
+  errorType: 'tool_failed',
+  message: `${tool} is only available inside a harness run`,
+});
 
 /**
  * `read_skill`: the instructions (body of `SKILL.md`, front matter removed) of a skill listed in
@@ -20,18 +24,32 @@ const noServices = (tool: string): ToolOutput => ({ ok: false, errorType: 'tool_
  */
 export const readSkillTool: ToolDefinition<{ name: string }> = {
   name: 'read_skill',
-  description: 'Read the instructions of a skill listed in the system prompt, by name. Read a skill before you follow it.',
+  description:
+    'Read the instructions of a skill listed in the system prompt, by name. Read a skill before you follow it.',
   parameters: {
     type: 'object',
     additionalProperties: false,
     required: ['name'],
-    properties: { name: { type: 'string', minLength: 1, maxLength: 100, pattern: SKILL_NAME_PATTERN, description: 'The skill name as listed.' } },
+    properties: {
+      name: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 100,
+        pattern: SKILL_NAME_PATTERN,
+        description: 'The skill name as listed.',
+      },
+    },
   },
   effect: 'read',
   async execute(args, context: ToolContext): Promise<ToolOutput> {
     if (!context.services) return noServices('read_skill');
     const read = await context.services.skills.read(args.name);
-    if ('error' in read) return { ok: false, errorType: read.unknown ? 'invalid_arguments' : 'tool_failed', message: read.error };
+    if ('error' in read)
+      return {
+        ok: false,
+        errorType: read.unknown ? 'invalid_arguments' : 'tool_failed',
+        message: read.error,
+      };
     return { ok: true, content: read.text, details: { skill: args.name } };
   },
 };
@@ -57,8 +75,18 @@ export const writeTodosTool: ToolDefinition<{ todos: Todo[] }> = {
           additionalProperties: false,
           required: ['content', 'activeForm', 'status'],
           properties: {
-            content: { type: 'string', minLength: 1, maxLength: 500, description: 'What to do, imperative ("Run the tests").' },
-            activeForm: { type: 'string', minLength: 1, maxLength: 500, description: 'The same in the present continuous ("Running the tests"), shown while it runs.' },
+            content: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 500,
+              description: 'What to do, imperative ("Run the tests").',
+            },
+            activeForm: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 500,
+              description: 'The same in the present continuous ("Running the tests"), shown while it runs.',
+            },
             status: { enum: ['pending', 'in_progress', 'completed'] },
           },
         },
@@ -70,8 +98,17 @@ export const writeTodosTool: ToolDefinition<{ todos: Todo[] }> = {
   async execute(args, context): Promise<ToolOutput> {
     if (!context.services) return noServices('write_todos');
     const replaced = context.services.todos.replace(args.todos);
-    if (!replaced.ok) return { ok: false, errorType: 'invalid_arguments', message: `todo list not changed: ${replaced.problem}` };
-    return { ok: true, content: `todo list replaced: ${renderTodos(args.todos)}`, details: { todos: args.todos.length } };
+    if (!replaced.ok)
+      return {
+        ok: false,
+        errorType: 'invalid_arguments',
+        message: `todo list not changed: ${replaced.problem}`,
+      };
+    return {
+      ok: true,
+      content: `todo list replaced: ${renderTodos(args.todos)}`,
+      details: { todos: args.todos.length },
+    };
   },
 };
 
@@ -88,12 +125,21 @@ export const taskTool: ToolDefinition<{ description: string }> = {
     type: 'object',
     additionalProperties: false,
     required: ['description'],
-    properties: { description: { type: 'string', minLength: 1, description: 'What the subagent should find out, with the context it needs.' } },
+    properties: {
+      description: {
+        type: 'string',
+        minLength: 1,
+        description: 'What the subagent should find out, with the context it needs.',
+      },
+    },
   },
   effect: 'read',
   runsAlone: true,
   async execute(args, context): Promise<ToolOutput> {
     if (!context.services) return noServices('task');
-    return context.services.spawnSubagent(args.description, { callId: context.callId, signal: context.signal });
+    return context.services.spawnSubagent(args.description, {
+      callId: context.callId,
+      signal: context.signal,
+    });
   },
 };

@@ -5,7 +5,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolRegistry } from '../registry.ts';
 import type { ToolDefinition } from '../types.ts';
 import { outputText, runTool } from './builtin.test-helpers.ts';
-import { noteKey, openNotes, saveNote, saveNoteTool, SEARCH_NOTES_MAX, searchNotes, searchNotesTool } from './notes.ts';
+import {
+  noteKey,
+  openNotes,
+  saveNote,
+  saveNoteTool,
+  SEARCH_NOTES_MAX,
+  searchNotes,
+  searchNotesTool,
+} from './notes.ts';
 
 let dir: string;
 let notesPath: string;
@@ -29,7 +37,9 @@ describe('notes', () => {
 
   it('does not save a note twice, ignoring case and spacing (Unicode too)', async () => {
     await save('Use ÉCOLE mode');
-    expect(outputText(await save('  use   école MODE '))).toBe('already saved as note #1 (same text ignoring case and spacing); nothing changed');
+    expect(outputText(await save('  use   école MODE '))).toBe(
+      'already saved as note #1 (same text ignoring case and spacing); nothing changed',
+    );
     expect(outputText(await find('*'))).toBe('#1 Use ÉCOLE mode');
   });
 
@@ -38,7 +48,9 @@ describe('notes', () => {
     await save('The database password is in the vault');
     await save('Run migrations with make migrate');
     expect(outputText(await find('DATABASE migrations'))).toBe('#1 Database migrations live in db/migrate');
-    expect(outputText(await find('migrat'))).toBe('#1 Database migrations live in db/migrate\n#3 Run migrations with make migrate');
+    expect(outputText(await find('migrat'))).toBe(
+      '#1 Database migrations live in db/migrate\n#3 Run migrations with make migrate',
+    );
     expect(outputText(await find('*')).split('\n')).toHaveLength(3);
   });
 
@@ -52,7 +64,9 @@ describe('notes', () => {
     await save('100% done');
     await save('1000 done');
     expect(outputText(await find('%'))).toBe('#1 100% done');
-    expect(outputText(await find("'; DROP TABLE notes; --"))).toBe(`no notes match "'; DROP TABLE notes; --"`);
+    expect(outputText(await find("'; DROP TABLE notes; --"))).toBe(
+      `no notes match "'; DROP TABLE notes; --"`,
+    );
     expect(outputText(await find('*')).split('\n')).toHaveLength(2);
   });
 
@@ -65,14 +79,24 @@ describe('notes', () => {
   });
 
   it('without a notes database in the run, both tools fail and say why', async () => {
-    expect(outputText(await runTool(saveNoteTool, { note: 'x' }, dir))).toBe('ERROR tool_failed: notes are not available in this run (no notes database is configured)');
-    expect(outputText(await runTool(searchNotesTool, { query: '*' }, dir))).toContain('ERROR tool_failed: notes are not available');
+    expect(outputText(await runTool(saveNoteTool, { note: 'x' }, dir))).toBe(
+      'ERROR tool_failed: notes are not available in this run (no notes database is configured)',
+    );
+    expect(outputText(await runTool(searchNotesTool, { query: '*' }, dir))).toContain(
+      'ERROR tool_failed: notes are not available',
+    );
   });
 
   it('a file that is not a database, or a folder that does not exist, is tool_failed', async () => {
     writeFileSync(path.join(dir, 'junk.db'), 'this is not sqlite '.repeat(100));
-    expect(outputText(await runTool(saveNoteTool, { note: 'x' }, dir, { notesPath: path.join(dir, 'junk.db') }))).toMatch(/^ERROR tool_failed: the notes database could not be opened: .*not a database/);
-    expect(outputText(await runTool(searchNotesTool, { query: 'x' }, dir, { notesPath: path.join(dir, 'missing', 'n.db') }))).toMatch(/^ERROR tool_failed: the notes database could not be opened/);
+    expect(
+      outputText(await runTool(saveNoteTool, { note: 'x' }, dir, { notesPath: path.join(dir, 'junk.db') })),
+    ).toMatch(/^ERROR tool_failed: the notes database could not be opened: .*not a database/);
+    expect(
+      outputText(
+        await runTool(searchNotesTool, { query: 'x' }, dir, { notesPath: path.join(dir, 'missing', 'n.db') }),
+      ),
+    ).toMatch(/^ERROR tool_failed: the notes database could not be opened/);
   });
 
   it('the schemas refuse empty and blank notes and queries, and overlong notes', () => {
@@ -80,7 +104,8 @@ describe('notes', () => {
     const saveValid = registry.get('save_note')!.validate;
     const findValid = registry.get('search_notes')!.validate;
     expect(saveValid({ note: 'ok' })).toBe(true);
-    for (const bad of [{}, { note: '' }, { note: '   ' }, { note: 'x'.repeat(2001) }]) expect(saveValid(bad)).toBe(false);
+    for (const bad of [{}, { note: '' }, { note: '   ' }, { note: 'x'.repeat(2001) }])
+      expect(saveValid(bad)).toBe(false);
     expect(findValid({ query: '*' })).toBe(true);
     for (const bad of [{}, { query: '' }, { query: ' \n' }]) expect(findValid(bad)).toBe(false);
   });

@@ -11,7 +11,10 @@ beforeEach(() => {
   ws = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-search-')));
   outside = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-search-out-')));
   mkdirSync(path.join(ws, 'src', 'lib'), { recursive: true });
-  writeFileSync(path.join(ws, 'src', 'index.ts'), 'import { main } from "./lib/main";\nexport function start() {\n  main();\n}\n');
+  writeFileSync(
+    path.join(ws, 'src', 'index.ts'),
+    'import { main } from "./lib/main";\nexport function start() {\n  main();\n}\n',
+  );
   writeFileSync(path.join(ws, 'src', 'lib', 'main.ts'), 'export function main() {\n  return 42;\n}\n');
   writeFileSync(path.join(ws, 'README.md'), '# demo\nCall main() to start.\n');
 });
@@ -24,23 +27,40 @@ const search = (args: Record<string, unknown>) => runTool(searchCodeTool, args, 
 describe('search_code', () => {
   it('returns matching lines as file:line: text, files in name order', async () => {
     expect(outputText(await search({ pattern: 'main\\(' }))).toBe(
-      ['README.md:2: Call main() to start.', 'src/index.ts:3:   main();', 'src/lib/main.ts:1: export function main() {'].join('\n'),
+      [
+        'README.md:2: Call main() to start.',
+        'src/index.ts:3:   main();',
+        'src/lib/main.ts:1: export function main() {',
+      ].join('\n'),
     );
   });
 
   it('narrows by path (a folder or a file) and by glob (a file name glob or a path glob)', async () => {
-    expect(outputText(await search({ pattern: 'main', path: 'src/lib' }))).toBe('src/lib/main.ts:1: export function main() {');
-    expect(outputText(await search({ pattern: 'export', path: 'src/index.ts' }))).toBe('src/index.ts:2: export function start() {');
-    expect(outputText(await search({ pattern: 'main', glob: '*.md' }))).toBe('README.md:2: Call main() to start.');
-    expect(outputText(await search({ pattern: 'main', glob: 'src/lib/*.ts' }))).toBe('src/lib/main.ts:1: export function main() {');
+    expect(outputText(await search({ pattern: 'main', path: 'src/lib' }))).toBe(
+      'src/lib/main.ts:1: export function main() {',
+    );
+    expect(outputText(await search({ pattern: 'export', path: 'src/index.ts' }))).toBe(
+      'src/index.ts:2: export function start() {',
+    );
+    expect(outputText(await search({ pattern: 'main', glob: '*.md' }))).toBe(
+      'README.md:2: Call main() to start.',
+    );
+    expect(outputText(await search({ pattern: 'main', glob: 'src/lib/*.ts' }))).toBe(
+      'src/lib/main.ts:1: export function main() {',
+    );
   });
 
   it('says so when nothing matches, with the number of files searched', async () => {
-    expect(outputText(await search({ pattern: 'nothing-like-this' }))).toBe('no matches for /nothing-like-this/ in .; 3 files searched');
+    expect(outputText(await search({ pattern: 'nothing-like-this' }))).toBe(
+      'no matches for /nothing-like-this/ in .; 3 files searched',
+    );
   });
 
   it('caps the matches and says how many more there are', async () => {
-    writeFileSync(path.join(ws, 'many.txt'), Array.from({ length: SEARCH_MAX_MATCHES + 25 }, (_, i) => `hit ${i}`).join('\n'));
+    writeFileSync(
+      path.join(ws, 'many.txt'),
+      Array.from({ length: SEARCH_MAX_MATCHES + 25 }, (_, i) => `hit ${i}`).join('\n'),
+    );
     const text = outputText(await search({ pattern: '^hit', path: 'many.txt' }));
     expect(text.split('\n')).toHaveLength(SEARCH_MAX_MATCHES + 1);
     expect(text.split('\n').at(-1)).toBe('[25 more matches not shown; narrow the pattern, path or glob]');
@@ -63,7 +83,9 @@ describe('search_code', () => {
     }
     writeFileSync(path.join(ws, 'blob.bin'), 'needle\u0000binary');
     writeFileSync(path.join(ws, 'ok.txt'), 'needle here');
-    expect(outputText(await search({ pattern: 'needle' }))).toBe('ok.txt:1: needle here\n[1 binary files skipped]');
+    expect(outputText(await search({ pattern: 'needle' }))).toBe(
+      'ok.txt:1: needle here\n[1 binary files skipped]',
+    );
   });
 
   it('an invalid pattern is invalid_arguments saying why', async () => {
@@ -73,12 +95,16 @@ describe('search_code', () => {
   });
 
   it('a missing path is tool_failed', async () => {
-    expect(outputText(await search({ pattern: 'x', path: 'nope' }))).toBe('ERROR tool_failed: nope: no such file or directory');
+    expect(outputText(await search({ pattern: 'x', path: 'nope' }))).toBe(
+      'ERROR tool_failed: nope: no such file or directory',
+    );
   });
 
   it('declares its path for the path policy (default the workspace root)', () => {
     expect(searchCodeTool.paths?.({ pattern: 'x' })).toEqual([{ path: '.', access: 'read' }]);
-    expect(searchCodeTool.paths?.({ pattern: 'x', path: '../etc' })).toEqual([{ path: '../etc', access: 'read' }]);
+    expect(searchCodeTool.paths?.({ pattern: 'x', path: '../etc' })).toEqual([
+      { path: '../etc', access: 'read' },
+    ]);
     expect(searchCodeTool.effect).toBe('read');
   });
 });

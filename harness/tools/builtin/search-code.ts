@@ -26,7 +26,11 @@ interface Walk {
   truncated: boolean;
 }
 
-async function walk(context: ToolContext, root: string, accept: (relative: string) => boolean): Promise<Walk> {
+async function walk(
+  context: ToolContext,
+  root: string,
+  accept: (relative: string) => boolean,
+): Promise<Walk> {
   const files: string[] = [];
   const stack = [root];
   while (stack.length > 0) {
@@ -37,7 +41,11 @@ async function walk(context: ToolContext, root: string, accept: (relative: strin
       const full = path.join(dir, entry.name);
       if (entry.kind === 'dir') {
         if (!SEARCH_SKIPPED_DIRS.has(entry.name)) subdirs.push(full);
-      } else if (entry.kind === 'file' && (entry.size ?? 0) <= SEARCH_MAX_FILE_BYTES && accept(path.relative(root, full).split(path.sep).join('/'))) {
+      } else if (
+        entry.kind === 'file' &&
+        (entry.size ?? 0) <= SEARCH_MAX_FILE_BYTES &&
+        accept(path.relative(root, full).split(path.sep).join('/'))
+      ) {
         files.push(full);
         if (files.length >= SEARCH_MAX_FILES) return { files, truncated: true };
       }
@@ -56,9 +64,22 @@ export const searchCodeTool: ToolDefinition<{ pattern: string; path?: string; gl
     additionalProperties: false,
     required: ['pattern'],
     properties: {
-      pattern: { type: 'string', minLength: 1, description: 'Regular expression; escape ( ) [ ] . * + ? { } | \\ ^ $ to match them literally.' },
-      path: { type: 'string', minLength: 1, description: 'Folder or file to search, relative to the workspace root (default ".").' },
-      glob: { type: 'string', minLength: 1, description: 'Only files whose path (relative to path) matches; a glob without "/" matches the file name.' },
+      pattern: {
+        type: 'string',
+        minLength: 1,
+        description: 'Regular expression; escape ( ) [ ] . * + ? { } | \\ ^ $ to match them literally.',
+      },
+      path: {
+        type: 'string',
+        minLength: 1,
+        description: 'Folder or file to search, relative to the workspace root (default ".").',
+      },
+      glob: {
+        type: 'string',
+        minLength: 1,
+        description:
+          'Only files whose path (relative to path) matches; a glob without "/" matches the file name.',
+      },
     },
   },
   effect: 'read',
@@ -71,10 +92,16 @@ export const searchCodeTool: ToolDefinition<{ pattern: string; path?: string; gl
       try {
         regex = new RegExp(args.pattern);
       } catch {
-        return { ok: false, errorType: 'invalid_arguments', message: `pattern is not a valid regular expression: ${(error as Error).message}; escape special characters to search for them literally` };
+        return {
+          ok: false,
+          errorType: 'invalid_arguments',
+          message: `pattern is not a valid regular expression: ${(error as Error).message}; escape special characters to search for them literally`,
+        };
       }
     }
-    const matchGlob = args.glob ? picomatch(args.glob, { dot: true, basename: !args.glob.includes('/') }) : () => true;
+    const matchGlob = args.glob
+      ? picomatch(args.glob, { dot: true, basename: !args.glob.includes('/') })
+      : () => true;
     const root = context.resolvedPaths[0]!;
     const shownRoot = args.path ?? '.';
     let files: string[];
@@ -88,7 +115,14 @@ export const searchCodeTool: ToolDefinition<{ pattern: string; path?: string; gl
       else ({ files, truncated } = await walk(context, root, matchGlob));
     } catch (error) {
       const code = (error as { code?: string }).code;
-      return { ok: false, errorType: 'tool_failed', message: code === 'ENOENT' ? `${shownRoot}: no such file or directory` : `${shownRoot}: ${(error as Error).message}` };
+      return {
+        ok: false,
+        errorType: 'tool_failed',
+        message:
+          code === 'ENOENT'
+            ? `${shownRoot}: no such file or directory`
+            : `${shownRoot}: ${(error as Error).message}`,
+      };
     }
     const lines: string[] = [];
     let total = 0;
@@ -108,20 +142,33 @@ export const searchCodeTool: ToolDefinition<{ pattern: string; path?: string; gl
       const fileLines = text.split('\n');
       for (let i = 0; i < fileLines.length; i += 1) {
         const line = fileLines[i]!;
-        if (!regex.test(line.length > TEST_MAX_LINE_CHARS ? line.slice(0, TEST_MAX_LINE_CHARS) : line)) continue;
+        if (!regex.test(line.length > TEST_MAX_LINE_CHARS ? line.slice(0, TEST_MAX_LINE_CHARS) : line))
+          continue;
         total += 1;
         if (lines.length < SEARCH_MAX_MATCHES) {
-          const cut = line.length > SEARCH_MAX_LINE_CHARS ? `${line.slice(0, SEARCH_MAX_LINE_CHARS)}… [line cut: ${line.length} chars]` : line;
+          const cut =
+            line.length > SEARCH_MAX_LINE_CHARS
+              ? `${line.slice(0, SEARCH_MAX_LINE_CHARS)}… [line cut: ${line.length} chars]`
+              : line;
           lines.push(`${shown}:${i + 1}: ${cut}`);
         }
       }
     }
     const notes: string[] = [];
-    if (total > lines.length) notes.push(`[${total - lines.length} more matches not shown; narrow the pattern, path or glob]`);
+    if (total > lines.length)
+      notes.push(`[${total - lines.length} more matches not shown; narrow the pattern, path or glob]`);
     if (truncated) notes.push(`[stopped after ${SEARCH_MAX_FILES} files; narrow path or glob]`);
     if (binary > 0) notes.push(`[${binary} binary files skipped]`);
     const details = { matches: total, files: files.length };
-    if (total === 0) return { ok: true, content: [`no matches for /${args.pattern}/ in ${shownRoot}${args.glob ? ` (glob ${args.glob})` : ''}; ${files.length} files searched`, ...notes].join('\n'), details };
+    if (total === 0)
+      return {
+        ok: true,
+        content: [
+          `no matches for /${args.pattern}/ in ${shownRoot}${args.glob ? ` (glob ${args.glob})` : ''}; ${files.length} files searched`,
+          ...notes,
+        ].join('\n'),
+        details,
+      };
     return { ok: true, content: [...lines, ...notes].join('\n'), details };
   },
 };
