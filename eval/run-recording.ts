@@ -3,7 +3,7 @@
  * it would send, the replay model answers with the recorded turns and reports every divergence,
  * and tools the recording used serve their *recorded tool results*. An imported recording (made
  * by another harness) passes unless the run errors; its divergences are findings. A cassette we
- * recorded fails on any divergence (`../shared/design/recording-format.md`, "Replay").
+ * recorded fails on any divergence (`docs/recording-format.md`, "Replay").
  */
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

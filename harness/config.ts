@@ -25,7 +25,7 @@ export interface Price {
   outputUsdPerMTok: number;
 }
 
-/** How `ask` verdicts are answered: see `../shared/design/architecture.md` §5. */
+/** How `ask` verdicts are answered: see `docs/architecture.md` §5. */
 export type PermissionMode = 'interactive' | 'headless' | 'plan' | 'auto';
 
 /** The whole harness configuration, every field present (see {@link DEFAULT_CONFIG}). */

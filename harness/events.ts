@@ -1,5 +1,5 @@
 /**
- * The one event union the harness emits for every decision (`../shared/design/architecture.md`
+ * The one event union the harness emits for every decision (`docs/architecture.md`
  * §5 "Events"). The decision ledger, reports, replays and recordings are built from these events
  * only. Every event carries `seq` (0-based order in the run) and `atMs` (injected clock, ms).
  */

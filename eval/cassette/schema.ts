@@ -1,6 +1,6 @@
 /**
  * JSON Schema (draft-07, compiled by ajv) of a cassette, version 1. See `./types.ts` for the
- * meaning of every field and `../shared/design/recording-format.md` for the contract.
+ * meaning of every field and `docs/recording-format.md` for the contract.
  *
  * Unknown keys are errors at the top level, in `meta`, `deps` and in each exchange (they are
  * typos more often than extensions); request and response bodies are free JSON.

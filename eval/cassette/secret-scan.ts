@@ -1,5 +1,5 @@
 /**
- * Secret scan of a finished cassette (`../shared/design/recording-format.md`, "Record"): key
+ * Secret scan of a finished cassette (`docs/recording-format.md`, "Record"): key
  * shapes anywhere, e-mail addresses in headers. `record` refuses to write a cassette with a
  * finding; `import` warns (public fixtures keep some addresses on purpose).
  */

@@ -1,5 +1,5 @@
 /**
- * Cassette format, version 1 (`../shared/design/recording-format.md`): the frozen model side of
+ * Cassette format, version 1 (`docs/recording-format.md`): the frozen model side of
  * one session, every chat-completions exchange in order, with provenance.
  *
  * A cassette is one JSON file. Cassettes are evidence: tests read them and never rewrite them.

@@ -1,7 +1,7 @@
 /**
  * The recorder: an injected `fetch` for the `openai` client that hands the response to the
  * client as soon as its headers arrive and copies the body aside as it streams, so streaming
- * stays streaming (`../shared/design/recording-format.md`, "Record"). Every HTTP exchange is
+ * stays streaming (`docs/recording-format.md`, "Record"). Every HTTP exchange is
  * kept, errors included: server-sent events with their delays (injected clock), any other body
  * as JSON (or text when it is not JSON). Response headers and the request body are redacted on
  * the way in (`./redact.ts`); request headers are never kept.

@@ -1,5 +1,5 @@
 /**
- * Redaction for recording (`../shared/design/recording-format.md`, "Record"): response headers go
+ * Redaction for recording (`docs/recording-format.md`, "Record"): response headers go
  * through the import allowlist, identity headers stay visible with the value `REDACTED`, the
  * request's user identifiers are replaced, organisation/project/user id shapes are replaced
  * wherever they appear (OpenAI's 429 messages name the organisation), and known secret values

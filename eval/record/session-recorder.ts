@@ -1,7 +1,7 @@
 /**
  * A recorded session: the live model (`OpenAIModel` with the recorder's `fetch`), recording deps,
  * one or more runs of the harness (a chat continues the conversation run after run), and the
- * cassette built from all of it (`../shared/design/recording-format.md`): exchanges, the deps
+ * cassette built from all of it (`docs/recording-format.md`): exchanges, the deps
  * drawn, the merged decision ledger, and the metadata. Secrets are redacted, then the finished
  * cassette is scanned for key shapes and refused when any remain.
  */

@@ -5,7 +5,7 @@
  * 429 or 500, `retry-after`, a 400 `tool_use_failed` and an error event inside a 200 stream
  * therefore replay through the same code that met them live, each attempt taking one exchange.
  *
- * Matching (`../shared/design/recording-format.md`, "Replay"): `strict` stops the run at the
+ * Matching (`docs/recording-format.md`, "Replay"): `strict` stops the run at the
  * first request that differs (after normalisation), `sequential` serves by order and reports
  * differences, `counterfactual` follows the recording until the first difference and then hands
  * the run over to another model (or stops with a message saying so).

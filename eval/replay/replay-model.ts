@@ -3,7 +3,7 @@
  * exchange in order, compares the request the harness would send with the recorded one, and
  * returns the recorded turn (or raises the recorded error).
  *
- * Modes (`../shared/design/recording-format.md`, "Replay"): `strict` rejects on the first
+ * Modes (`docs/recording-format.md`, "Replay"): `strict` rejects on the first
  * divergence with `recording_mismatch`; `sequential` serves by order and only records
  * divergences. Default: `sequential` for imported cassettes, `strict` for our own.
  */

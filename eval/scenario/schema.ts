@@ -36,7 +36,7 @@ export const SCENARIO_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://harness-bench.dev/schema/scenario.json',
   title: 'harness-bench scenario, version 1',
-  description: 'See ../shared/design/scenario-format.md. Unknown keys are errors.',
+  description: 'See docs/scenario-format.md. Unknown keys are errors.',
   type: 'object',
   additionalProperties: false,
   required: ['id', 'task', 'model', 'expect'],

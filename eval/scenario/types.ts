@@ -1,6 +1,6 @@
 /**
  * The `Scenario` type: a hand-written TS mirror of the scenario file contract, version 1
- * (`../shared/design/scenario-format.md`). The JSON Schema in `schema.ts` validates the same
+ * (`docs/scenario-format.md`). The JSON Schema in `schema.ts` validates the same
  * shape; a loaded scenario has passed that schema and the loader's semantic checks.
  */
 import type { PartialConfig } from '../../harness/config.ts';

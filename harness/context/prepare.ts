@@ -1,6 +1,6 @@
 /**
  * The context stage before every model call: from the working history to the request, layer by
- * layer, cheapest first (`../shared/design/architecture.md` §7), each switchable in
+ * layer, cheapest first (`docs/architecture.md` §7), each switchable in
  * `context.layers` so configurations can be compared:
  *
  * 1. `stub`: above `context.stubAt × window`, old tool outputs become one-line stubs;

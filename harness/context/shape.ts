@@ -1,7 +1,7 @@
 /**
  * Output shaping at the tool: a result longer than `maxChars` keeps its head and tail with a
  * marked elision in between that says how much was cut, so the model knows it is not seeing
- * everything (`../shared/design/architecture.md` §7).
+ * everything (`docs/architecture.md` §7).
  */
 
 /** Cuts `text` to at most about `maxChars` characters: 70% head, 30% tail, and a marker line. */

@@ -1,5 +1,5 @@
 /**
- * Loop detection (`../shared/design/architecture.md` §6): identity is the tool name plus the
+ * Loop detection (`docs/architecture.md` §6): identity is the tool name plus the
  * canonical arguments; a call counts as a repeat only while the outcome of the previous
  * identical call is unchanged. The `warnAt`-th identical call is answered with `repeated_call`
  * and not run; the `stopAt`-th also ends the run with `repeated_tool_call`. A changed outcome

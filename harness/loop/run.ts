@@ -1,6 +1,6 @@
 /**
  * The run loop: budgets → request → model call → assemble → dispatch → append, until exactly
- * one stop reason (`../shared/design/architecture.md` §1, §4, §6). Phases live in their own
+ * one stop reason (`docs/architecture.md` §1, §4, §6). Phases live in their own
  * files (budgets, turn handling, dispatch); this file only sequences them.
  */
 import { priceFor, type HarnessConfig } from '../config.ts';

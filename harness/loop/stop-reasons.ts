@@ -1,4 +1,4 @@
-/** The fixed stop reasons (`../shared/design/architecture.md` §5): exactly one per run. */
+/** The fixed stop reasons (`docs/architecture.md` §5): exactly one per run. */
 export const STOP_REASONS = [
   'final_answer',
   'max_turns',

@@ -1,6 +1,6 @@
 /**
  * The session file format: append-only JSONL, one record per line, whatever the content
- * (`../shared/design/architecture.md` §8). Records carry a format version `v`; lines without
+ * (`docs/architecture.md` §8). Records carry a format version `v`; lines without
  * one come from older writers (the handed cases' `{"type":"message","role":…}` lines, the chat's
  * version-1 `{"type":"session"}` / `{"type":"message","message":…}` lines) and are migrated on
  * read, so old files stay readable and nothing is rewritten in place.

@@ -1,7 +1,7 @@
 /**
  * The todo list of a run (`write_todos {todos}`): the whole list is replaced on every write;
  * while anything is left to do exactly one item is `in_progress`, otherwise the write is an
- * error result and the list stays as it was (`../shared/design/architecture.md` §8). The list is
+ * error result and the list stays as it was (`docs/architecture.md` §8). The list is
  * re-injected into every request by the late reminder and pinned at compaction, so neither a
  * long session nor a summary can lose it (handed case D01, openai/codex#18720: "the task tracker
  * was abandoned after condensation"). Item shape as Claude Code's TodoWrite: `content`

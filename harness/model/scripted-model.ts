@@ -1,6 +1,6 @@
 /**
  * `ScriptedModel`: a {@link Model} that plays a fixed list of turns, one per `generate()` call, in
- * the scenario `model` format (`../shared/design/scenario-format.md`, "Model turns"). It fails
+ * the scenario `model` format (`docs/scenario-format.md`, "Model turns"). It fails
  * loudly when the harness asks for more turns than the script has, records every request it got,
  * and can serve a turn as `chat.completion.chunk` deltas so the stream assembler is exercised.
  *

@@ -2,7 +2,7 @@
  * Subagents never exceed their parent: a child's configuration is the parent's intersected with
  * the child's restrictions, and its decisions are taken under the whole chain (the child's
  * configuration and every ancestor's), the strictest winning, at dispatch — so a rule the child's
- * own list misses is still enforced by the parent's (`../shared/design/architecture.md` §8).
+ * own list misses is still enforced by the parent's (`docs/architecture.md` §8).
  */
 import {
   mergeConfig,

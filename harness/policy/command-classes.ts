@@ -2,7 +2,7 @@
  * What a simple command does, as far as its program and arguments tell: whether it reaches the
  * network, whether it only reads, whether it cannot be undone, and whether it reads secrets
  * (which of its arguments are files it reads or writes: `file-operands.ts`). Effect classes
- * follow `../shared/design/architecture.md` §3 (`read`, `write`, `irreversible`).
+ * follow `docs/architecture.md` §3 (`read`, `write`, `irreversible`).
  */
 import type { EffectClass } from '../tools/types.ts';
 import type { ShellWord } from './shell-words.ts';

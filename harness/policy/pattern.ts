@@ -1,7 +1,7 @@
 /**
  * Command patterns of bash rules and approver rules: `*` matches any characters including `/`
  * and spaces, `?` exactly one character, everything else literally; the whole command must
- * match (`../shared/design/scenario-format.md`, "permissions.bash"). So `curl *` matches
+ * match (`docs/scenario-format.md`, "permissions.bash"). So `curl *` matches
  * `curl http://x`, and `ls*` matches `ls` and `ls -la`.
  */
 

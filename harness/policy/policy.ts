@@ -4,7 +4,7 @@
  * `allow | ask | deny`, naming the part and the rule that decided. Ordered rules, last match
  * wins; the strictest part wins; a path outside the workspace is always denied and no approval
  * overrides it; sensitive paths ask at least; after untrusted content, irreversible and
- * network-reaching calls ask or are denied (`../shared/design/architecture.md` §4–5; opencode
+ * network-reaching calls ask or are denied (`docs/architecture.md` §4–5; opencode
  * `permission/next.ts` uses the same findLast shape).
  */
 import picomatch from 'picomatch';

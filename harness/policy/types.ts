@@ -1,5 +1,5 @@
 /**
- * Permission decisions, verdicts and approvals (`../shared/design/architecture.md` §4 step 5–6,
+ * Permission decisions, verdicts and approvals (`docs/architecture.md` §4 step 5–6,
  * §5 "Verdicts"). The policy is a pure function of the call and the configuration; it never does
  * I/O beyond path resolution, and `ask` goes to the injected approver.
  */

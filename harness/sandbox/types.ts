@@ -1,6 +1,6 @@
 /**
  * The `Sandbox` interface: the only way tools touch files and processes
- * (`../shared/design/architecture.md` §3). Paths are absolute; callers resolve them through the
+ * (`docs/architecture.md` §3). Paths are absolute; callers resolve them through the
  * path policy first.
  */
 

@@ -2,7 +2,7 @@
  * What crosses back from a subagent: one tool output built from the child's run. A child that
  * answered returns its answer with a line of counts; a child stopped by a limit (turns, budget,
  * loop, overflow) returns a partial report the harness builds from what the child found, without
- * another model call, as an `ok: true` result (`../shared/design/architecture.md` §8). Only this
+ * another model call, as an `ok: true` result (`docs/architecture.md` §8). Only this
  * text reaches the parent's history; the child's messages stay in its own run.
  */
 import type { RunResult } from '../ledger.ts';

@@ -1,6 +1,6 @@
 /**
  * The `task` tool's engine: a child run with a fresh history (the description is its task), a
- * capability never above the parent's, and limits of its own (`../shared/design/architecture.md`
+ * capability never above the parent's, and limits of its own (`docs/architecture.md`
  * §8):
  * - tools: the parent's minus the withheld ones (`task`, `write_todos`, `write_file`,
  *   `str_replace`, `save_note` and any tool of the write or irreversible class whose calls are

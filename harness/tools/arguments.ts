@@ -2,7 +2,7 @@
  * Step 1–2 of the tool-call pipeline for arguments: take what the model sent (a string, an
  * object, double-encoded, empty, missing) and either produce a JSON object or a structured
  * error. Only the unambiguous is normalised, and every normalisation is named so the ledger
- * records it; JSON is never guess-repaired (`../shared/design/architecture.md` §4; handed cases
+ * records it; JSON is never guess-repaired (`docs/architecture.md` §4; handed cases
  * A01–A05: openai-agents-js#723 and #664, qwen-code#288, openai-node#596, llama.cpp#20198).
  */
 import { typeName } from './registry.ts';

@@ -1,5 +1,5 @@
 /**
- * Parallel calls (`../shared/design/architecture.md` §4 step 9): the read-only calls of a turn run
+ * Parallel calls (`docs/architecture.md` §4 step 9): the read-only calls of a turn run
  * concurrently, other calls run alone and in call order, results and end events come in call
  * order whatever the completion order, and event logs do not depend on timing.
  */

@@ -1,7 +1,7 @@
 /**
  * Steps 2–9 of the tool-call pipeline for one turn, in the documented order: parse → look up →
  * validate → (loop check) → policy → approval → execute → shape → append
- * (`../shared/design/architecture.md` §4). Every call gets exactly one result, in call order;
+ * (`docs/architecture.md` §4). Every call gets exactly one result, in call order;
  * model mistakes become structured results, never exceptions.
  */
 import { capOutput } from '../context/shape.ts';

@@ -1,6 +1,6 @@
 /**
  * Tool definitions, the tool-result envelope and the fixed error vocabulary
- * (`../shared/design/architecture.md` §4 and §5).
+ * (`docs/architecture.md` §4 and §5).
  */
 import type { Sandbox } from '../sandbox/types.ts';
 import type { HarnessDeps } from '../deps.ts';

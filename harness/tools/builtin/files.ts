@@ -1,5 +1,5 @@
 /**
- * The built-in file tools with their fixed names and arguments (`../shared/design/architecture.md`
+ * The built-in file tools with their fixed names and arguments (`docs/architecture.md`
  * §5): `read_file {path, offset?, limit?}`, `list_dir {path}`, `write_file {path, content}`,
  * `str_replace {path, old_str, new_str}`. They touch files only through the sandbox, at the
  * paths the policy resolved (`context.resolvedPaths`), never at the path the model wrote.

@@ -10,7 +10,7 @@ import { searchCodeTool } from './search-code.ts';
 
 const asTool = (tool: unknown) => tool as ToolDefinition;
 
-/** Every built-in tool available in this version, by name (`../shared/design/architecture.md` §5). */
+/** Every built-in tool available in this version, by name (`docs/architecture.md` §5). */
 export const BUILTIN_TOOLS: Readonly<Record<string, ToolDefinition>> = {
   ...FILE_TOOLS,
   search_code: asTool(searchCodeTool),

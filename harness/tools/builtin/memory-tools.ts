@@ -1,5 +1,5 @@
 /**
- * The memory tools with their fixed names and arguments (`../shared/design/architecture.md` §5,
+ * The memory tools with their fixed names and arguments (`docs/architecture.md` §5,
  * §8): `read_skill {name}` (read), `write_todos {todos}` (write), `task {description}` (read:
  * its child may only use read tools, `subagent/spawn.ts`). They act through the run's services
  * (`ToolContext.services`: the skill catalog, the todo list, the subagent spawner); outside a
