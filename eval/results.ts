@@ -3,7 +3,8 @@
  * artifact of a run. Terminal table, markdown and JUnit are projections of it. Two runs of the
  * same suite give identical files apart from `startedAt` and fields whose names end in `Ms`.
  */
-import type { CallRecord, RunResult } from '../harness/ledger.ts';
+import type { CallRecord } from '../harness/ledger.ts';
+import type { RunResult } from '../harness/loop/types.ts';
 import { STOP_REASONS, type StopReason } from '../harness/loop/stop-reasons.ts';
 
 /** One check of a case: what was expected and what was observed. */

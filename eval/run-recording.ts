@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { mergeConfig, type HarnessConfig } from '../harness/config.ts';
 import { deterministicDeps } from '../harness/deps.ts';
-import type { RunResult } from '../harness/ledger.ts';
+import type { RunResult } from '../harness/loop/types.ts';
 import { runHarness } from '../harness/loop/run.ts';
 import { LocalSandbox } from '../harness/sandbox/local.ts';
 import type { Cassette } from './cassette/types.ts';

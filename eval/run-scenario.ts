@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deterministicDeps, type HarnessDeps } from '../harness/deps.ts';
 import { mergeConfig, type HarnessConfig } from '../harness/config.ts';
-import type { RunResult } from '../harness/ledger.ts';
+import type { RunResult } from '../harness/loop/types.ts';
 import { runHarness } from '../harness/loop/run.ts';
 import { ScriptedModel } from '../harness/model/scripted-model.ts';
 import { createSandbox } from '../harness/sandbox/factory.ts';

@@ -13,14 +13,8 @@ export {
 } from './config.ts';
 export { deterministicDeps, liveDeps, type HarnessDeps } from './deps.ts';
 export { EVENT_TYPES, type HarnessEvent, type HarnessEventType } from './events.ts';
-export {
-  buildLedger,
-  type Ledger,
-  type CallRecord,
-  type TurnRecord,
-  type RunResult,
-  type RunUsage,
-} from './ledger.ts';
+export { buildLedger, type Ledger, type CallRecord, type TurnRecord } from './ledger.ts';
+export type { RunResult, RunUsage } from './loop/types.ts';
 export {
   ModelError,
   type Model,
@@ -71,7 +65,7 @@ export { prepareContext, type ContextInput, type ContextOutput } from './context
 export { TokenMeter } from './context/meter.ts';
 export { repairTranscript } from './context/repair.ts';
 export { shapeOutput, removeSpill } from './context/spill.ts';
-export type { RunMemoryOptions } from './context/run-context.ts';
+export type { RunMemoryOptions } from './loop/types.ts';
 export { SessionStore, SessionWriter, SessionError } from './memory/session-store.ts';
 export { loadSessionFile, type LoadedSession } from './memory/session-load.ts';
 export { discoverSkills, SkillCatalog } from './memory/skills.ts';

@@ -7,7 +7,7 @@
  */
 import type { HarnessConfig } from '../../harness/config.ts';
 import { liveDeps, type HarnessDeps } from '../../harness/deps.ts';
-import type { RunResult } from '../../harness/ledger.ts';
+import type { RunResult } from '../../harness/loop/types.ts';
 import { runHarness } from '../../harness/loop/run.ts';
 import { OpenAIModel } from '../../harness/model/openai-model.ts';
 import type { ChatMessage } from '../../harness/model/types.ts';

@@ -6,7 +6,8 @@
 import { spawn } from 'node:child_process';
 import { lstat, readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import type { CallRecord, RunResult } from '../../harness/ledger.ts';
+import type { CallRecord } from '../../harness/ledger.ts';
+import type { RunResult } from '../../harness/loop/types.ts';
 import { matchCommandPattern } from '../../harness/policy/pattern.ts';
 import { transcriptProblems } from './transcript.ts';
 import type { Evidence, Scenario } from './types.ts';

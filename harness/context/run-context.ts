@@ -9,17 +9,15 @@ import path from 'node:path';
 import type { HarnessConfig } from '../config.ts';
 import type { HarnessDeps } from '../deps.ts';
 import type { HarnessEvent, RunStartEvent, UnstampedEvent } from '../events.ts';
-import type { RunResult } from '../ledger.ts';
-import type { RunOptions } from '../loop/run.ts';
+import type { RunOptions, SubagentLink } from '../loop/types.ts';
 import type { ChatMessage, ToolSchema } from '../model/types.ts';
 import { rootScope } from '../policy/child-policy.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
-import type { RunServices } from '../memory/services.ts';
 import { ignoreFolder, SessionStore, type SessionWriter } from '../memory/session-store.ts';
 import type { LoadedSession } from '../memory/session-load.ts';
 import { discoverSkills, SkillCatalog } from '../memory/skills.ts';
 import { TodoStore } from '../memory/todos.ts';
-import { spawnSubagent, SubagentPool, type RunLiveState, type SubagentLink } from '../subagent/spawn.ts';
+import { SubagentPool } from '../subagent/pool.ts';
 import type { NoteCounts } from './compaction.ts';
 import { TokenMeter } from './meter.ts';
 import { PinTracker, renderPins } from './pins.ts';
@@ -28,18 +26,6 @@ import { buildReminder, gitBranch } from './reminder.ts';
 import { repairIsEmpty, repairTranscript } from './repair.ts';
 import { approxTokens, shapeOutput, spillWhole } from './spill.ts';
 import { countRequest } from './tokens.ts';
-
-/** Memory options of a run (`RunOptions.memory`). */
-export interface RunMemoryOptions {
-  /** Home folder whose `.agents/skills/` holds the user's skills. Absent: project skills only (tests stay independent of the machine). */
-  userHome?: string;
-  /** A todo list shared by the runs of one conversation (a chat). Default: fresh, or the resumed session's. */
-  todos?: TodoStore;
-  /** A skill catalog to use instead of discovering one (subagents share their parent's). */
-  skills?: SkillCatalog;
-  /** Set by the `task` tool for a subagent's run: its depth, the shared pool and its policy scope. */
-  subagent?: SubagentLink;
-}
 
 /** What `run_start` says about the session. */
 export type SessionStart = NonNullable<RunStartEvent['session']>;
@@ -50,11 +36,12 @@ export interface RunContext {
   initialMessages?: ChatMessage[];
   /** Extra fields of `run_start`. */
   runStart: { session?: SessionStart };
-  /** Fields for the dispatcher. */
-  dispatch: {
-    services: RunServices;
-    shapeOutput: (text: string, call: { callId: string; tool: string; fullText?: string }) => Promise<string>;
-  };
+  /** Shapes a tool output for the model (cap and spill), for the dispatcher. */
+  shapeOutput: (text: string, call: { callId: string; tool: string; fullText?: string }) => Promise<string>;
+  /** The run's todo list and skill catalog, for the memory tools (`RunServices`). */
+  services: { todos: TodoStore; skills: SkillCatalog };
+  /** Where the run sits in the tree of agents (depth, its children's pool, spawn count, policy scope). */
+  link: SubagentLink;
   /**
    * Runs the context stage on `messages` (changed in place when a layer rewrites them) and
    * returns the messages of the request, or the stop when nothing more can be removed.
@@ -80,10 +67,6 @@ export interface OpenRunContextArgs {
   runId: string;
   events: HarnessEvent[];
   emit: (event: UnstampedEvent) => void;
-  /** The run's live state, read lazily (subagents add their usage to it). */
-  state: () => RunLiveState;
-  /** The run function itself, for subagents (passed in to keep the module graph acyclic). */
-  run: (options: RunOptions) => Promise<RunResult>;
 }
 
 /**
@@ -142,30 +125,6 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
     count: { spawned: 0, maxTotal: config.subagent.maxTotal },
     policy: rootScope(config, options.allowedTools ?? registry.names()),
   };
-  const services: RunServices = {
-    todos,
-    skills,
-    spawnSubagent: (description, call) =>
-      spawnSubagent(
-        {
-          config,
-          registry,
-          model: options.model,
-          sandbox: options.sandbox,
-          workspace: options.workspace,
-          deps,
-          link,
-          skills,
-          events: args.events,
-          emit: args.emit,
-          state: args.state,
-          run: args.run,
-        },
-        description,
-        call,
-      ),
-  };
-
   const spillFolder = path.join(config.context.spillDir, writer?.id ?? runId);
   let spillReady = false;
   const shape = async (
@@ -326,7 +285,9 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
           },
         }
       : {},
-    dispatch: { services, shapeOutput: shape },
+    shapeOutput: shape,
+    services: { todos, skills },
+    link,
     prepare,
     finish: async (messages) => {
       unsubscribe();

@@ -9,13 +9,14 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { DEFAULT_CONFIG, mergeConfig, type HarnessConfig, type PartialConfig } from '../config.ts';
 import { deterministicDeps, type HarnessDeps } from '../deps.ts';
-import type { RunResult } from '../ledger.ts';
+import type { RunResult } from './types.ts';
 import type { ChatMessage, Model, ModelRequest, ModelResponse, RawToolCall } from '../model/types.ts';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.ts';
 import { LocalSandbox } from '../sandbox/local.ts';
 import { FILE_TOOLS } from '../tools/builtin/files.ts';
 import type { ToolDefinition } from '../tools/types.ts';
-import { runHarness, type RunOptions } from './run.ts';
+import { runHarness } from './run.ts';
+import type { RunOptions } from './types.ts';
 import { STOP_REASONS } from './stop-reasons.ts';
 
 /** A real temp workspace (`ws`) and a sibling `outside` folder; `dispose()` removes both. */

@@ -5,7 +5,7 @@
  * another model call, as an `ok: true` result (`docs/architecture.md` §8). Only this
  * text reaches the parent's history; the child's messages stay in its own run.
  */
-import type { RunResult } from '../ledger.ts';
+import type { RunResult } from '../loop/types.ts';
 import type { ToolOutput } from '../tools/types.ts';
 
 /** Calls shown in a partial report, most recent last. */

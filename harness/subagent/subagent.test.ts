@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HarnessEvent } from '../events.ts';
-import type { RunResult } from '../ledger.ts';
+import type { RunResult } from '../loop/types.ts';
 import {
   expectTranscriptInvariants,
   InlineModel,
@@ -13,7 +13,7 @@ import { FILE_TOOLS } from '../tools/builtin/files.ts';
 import { taskTool, writeTodosTool } from '../tools/builtin/memory-tools.ts';
 import type { ToolDefinition } from '../tools/types.ts';
 import { subagentReport } from './report.ts';
-import { SubagentPool } from './spawn.ts';
+import { SubagentPool } from './pool.ts';
 
 let space: ReturnType<typeof tempWorkspace>;
 beforeEach(() => {

@@ -1,0 +1,53 @@
+/**
+ * Step 8 of the tool-call pipeline (`docs/architecture.md` §4): runs a call that passed its
+ * checks (`preflight.ts`) and shapes its output for the model. A tool's failure or throw is a
+ * structured result (`tool_failed`, `sandbox_unavailable`); nothing is retried here, so a tool
+ * never runs twice.
+ */
+import { capOutput } from '../context/shape.ts';
+import { escapeReservedTags } from '../policy/taint.ts';
+import { SandboxUnavailableError } from '../sandbox/types.ts';
+import type { CallOutcome, DispatchContext, ReadyCall } from './preflight.ts';
+import { failure, type ToolOutput } from './types.ts';
+
+/** Executes `ready` and returns its outcome (`executed: true`, its outcome recorded by the loop detector). Never rejects for tool failures. */
+export async function executeCall(ready: ReadyCall, context: DispatchContext): Promise<CallOutcome> {
+  const { call, tool, args, prepared, verdict } = ready;
+  const name = call.name;
+  // Tool text must not pose as harness text (reserved tags escaped) while taint tracking is on.
+  const shape = (text: string) => (context.config.taint.enabled ? escapeReservedTags(text) : text);
+  const done = (result: CallOutcome['result']): CallOutcome => ({
+    result,
+    executed: true,
+    verdict,
+    recordLoop: true,
+  });
+  let output: ToolOutput;
+  try {
+    output = await tool.execute(args, {
+      callId: call.callId,
+      sandbox: context.sandbox,
+      deps: context.deps,
+      signal: context.signal,
+      workspace: context.workspace,
+      resolvedPaths: prepared.toolPaths.map((r) => r.absolute),
+      ...(context.notesPath !== undefined ? { notesPath: context.notesPath } : {}),
+      ...(context.services ? { services: context.services } : {}),
+    });
+  } catch (error) {
+    if (error instanceof SandboxUnavailableError)
+      return done(failure(name, 'sandbox_unavailable', `${error.message}; ${error.hint}`));
+    return done(
+      failure(name, 'tool_failed', shape(`${name} failed: ${(error as Error)?.message ?? String(error)}`)),
+    );
+  }
+  if (!output.ok) return done(failure(name, output.errorType, shape(output.message)));
+  const data = context.shapeOutput
+    ? await context.shapeOutput(shape(output.content), {
+        callId: call.callId,
+        tool: name,
+        ...(output.fullText !== undefined ? { fullText: shape(output.fullText) } : {}),
+      })
+    : capOutput(shape(output.content), context.config.context.toolOutputMaxChars).text;
+  return done({ ok: true, tool: name, data });
+}
