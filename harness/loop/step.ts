@@ -82,12 +82,6 @@ export type StepState = Pick<RunState, 'config' | 'truncatedInRow' | 'textCallsI
  */
 export function nextStep(state: StepState, outcome: TurnOutcome): Step {
   const { limits } = state.config;
-  const stop = (s: RunStop, extra: Partial<Extract<Step, { next: 'stop' }>> = {}): Step => ({
-    next: 'stop',
-    stop: s,
-    wrapUp: false,
-    ...extra,
-  });
   switch (outcome.kind) {
     case 'cancelled':
       return stop({ reason: 'human_cancelled', detail: 'cancelled before the next model call' });
@@ -151,6 +145,10 @@ export function nextStep(state: StepState, outcome: TurnOutcome): Step {
       return stop(outcome.stop, { budget, wrapUp: limits.wrapUpTurn && !outcome.aborted });
     }
   }
+}
+
+function stop(s: RunStop, extra: Partial<Extract<Step, { next: 'stop' }>> = {}): Step {
+  return { next: 'stop', stop: s, wrapUp: false, ...extra };
 }
 
 /**

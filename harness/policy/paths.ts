@@ -19,12 +19,32 @@ export interface ResolvedPath {
 const MAX_LINK_HOPS = 40;
 
 /**
+ * The two file-system calls resolution makes, injectable so a caller can serve them from a
+ * per-turn cache (`tools/path-cache.ts`). `isLink` fails (throws or rejects) when the path
+ * cannot be looked at (missing, not a directory, no permission).
+ */
+export interface PathLookup {
+  isLink(file: string): boolean | Promise<boolean>;
+  readlink(file: string): string | Promise<string>;
+}
+
+/** `lstat` and `readlink` of `node:fs/promises`. */
+const NODE_LOOKUP: PathLookup = {
+  isLink: async (file) => (await lstat(file)).isSymbolicLink(),
+  readlink: (file) => readlink(file),
+};
+
+/**
  * Resolves `requested` (relative to `workspace`, or absolute) to its real location.
  * `workspace` must already be a real path. Never throws for missing files; a link loop (more
  * than 40 hops, as Linux's `ELOOP`) resolves to the last position reached and is reported as
  * outside the workspace, so it is denied.
  */
-export async function resolvePath(workspace: string, requested: string): Promise<ResolvedPath> {
+export async function resolvePath(
+  workspace: string,
+  requested: string,
+  lookup: PathLookup = NODE_LOOKUP,
+): Promise<ResolvedPath> {
   // Not path.join: it would apply `..` lexically before links are followed (`link/../x` must go where the link points).
   const start = path.isAbsolute(requested) ? requested : `${workspace}${path.sep}${requested}`;
   const queue = start.split(path.sep).filter((part) => part !== '');
@@ -48,7 +68,7 @@ export async function resolvePath(workspace: string, requested: string): Promise
     }
     let isLink = false;
     try {
-      isLink = (await lstat(next)).isSymbolicLink();
+      isLink = await lookup.isLink(next);
     } catch {
       missing = true;
       current = next;
@@ -64,7 +84,7 @@ export async function resolvePath(workspace: string, requested: string): Promise
       current = next;
       break;
     }
-    const target = await readlink(next);
+    const target = await lookup.readlink(next);
     queue.unshift(...target.split(path.sep).filter((p) => p !== ''));
     if (path.isAbsolute(target)) current = path.parse(target).root || path.sep;
   }

@@ -55,13 +55,63 @@ export async function dispatchTurn(
   calls: readonly AssembledCall[],
   context: DispatchContext,
 ): Promise<TurnOutcome> {
-  const results: DispatchedCall[] = [];
-  let stop: CallStop | undefined;
+  const turn = new Turn(context);
   const writtenPaths = new Set<string>();
+  // Path lookups are shared by the checks of this turn only, and dropped after anything but a concurrent read.
+  const { lookup } = context;
+  lookup?.clear();
+  try {
+    for (const call of calls) {
+      context.emit({
+        type: 'tool_call_start',
+        turn: context.turn,
+        callId: call.callId,
+        ...(call.originalId !== undefined ? { originalId: call.originalId } : {}),
+        tool: call.name,
+        arguments: call.wire.function.arguments,
+        ...(call.wire.function.arguments !== call.rawArguments ? { rawArguments: call.rawArguments } : {}),
+        normalisations: call.normalisations,
+      });
+      const started = context.deps.now();
+      const checked = await preflight(call, context, turn.stop, writtenPaths);
+      if (checked.kind === 'immediate') {
+        if (checked.outcome.stop && !turn.stop) turn.stop = checked.outcome.stop;
+        if (turn.waiting.length > 0) turn.waiting.push({ call, started, outcome: checked.outcome });
+        else turn.finish(call, started, checked.outcome);
+        continue;
+      }
+      if (checked.concurrent) {
+        turn.waiting.push({ call, started, outcome: executeCall(checked, context) });
+        continue;
+      }
+      await turn.join();
+      const outcome = await executeCall(checked, context);
+      lookup?.clear();
+      turn.finish(call, started, outcome);
+    }
+    await turn.join();
+  } finally {
+    // A harness bug thrown above leaves no read in flight unobserved.
+    for (const w of turn.waiting) if (w.outcome instanceof Promise) w.outcome.catch(ignore);
+  }
+  return { results: turn.results, ...(turn.stop ? { stop: turn.stop } : {}) };
+}
+
+function ignore(): void {}
+
+/** The results of one turn as they are finished, in call order. */
+class Turn {
+  readonly results: DispatchedCall[] = [];
+  stop: CallStop | undefined;
   /** Calls after the first read still in flight, in call order. */
-  const waiting: Waiting[] = [];
-  const finish = (call: AssembledCall, started: number, outcome: CallOutcome) => {
-    if (outcome.stop && !stop) stop = outcome.stop;
+  readonly waiting: Waiting[] = [];
+
+  constructor(private readonly context: DispatchContext) {}
+
+  /** Appends a call's result: loop detector, `tool_call_end`, the result. */
+  finish(call: AssembledCall, started: number, outcome: CallOutcome): void {
+    const { context } = this;
+    if (outcome.stop && !this.stop) this.stop = outcome.stop;
     const { result } = outcome;
     const content = resultToModelText(result);
     if (outcome.recordLoop)
@@ -80,47 +130,15 @@ export async function dispatchTurn(
       content,
       durationMs: context.deps.now() - started,
     });
-    results.push({ call, result, content, executed: outcome.executed });
-  };
-  /** Waits for the reads in flight, then finishes every waiting call, in call order. */
-  const join = async () => {
-    while (waiting.length > 0) {
-      const w = waiting[0]!;
-      finish(w.call, w.started, await w.outcome);
-      waiting.shift();
-    }
-  };
-  try {
-    for (const call of calls) {
-      context.emit({
-        type: 'tool_call_start',
-        turn: context.turn,
-        callId: call.callId,
-        ...(call.originalId !== undefined ? { originalId: call.originalId } : {}),
-        tool: call.name,
-        arguments: call.wire.function.arguments,
-        ...(call.wire.function.arguments !== call.rawArguments ? { rawArguments: call.rawArguments } : {}),
-        normalisations: call.normalisations,
-      });
-      const started = context.deps.now();
-      const checked = await preflight(call, context, stop, writtenPaths);
-      if (checked.kind === 'immediate') {
-        if (checked.outcome.stop && !stop) stop = checked.outcome.stop;
-        if (waiting.length > 0) waiting.push({ call, started, outcome: checked.outcome });
-        else finish(call, started, checked.outcome);
-        continue;
-      }
-      if (checked.concurrent) {
-        waiting.push({ call, started, outcome: executeCall(checked, context) });
-        continue;
-      }
-      await join();
-      finish(call, started, await executeCall(checked, context));
-    }
-    await join();
-  } finally {
-    // A harness bug thrown above leaves no read in flight unobserved.
-    for (const w of waiting) if (w.outcome instanceof Promise) w.outcome.catch(() => undefined);
+    this.results.push({ call, result, content, executed: outcome.executed });
   }
-  return { results, ...(stop ? { stop } : {}) };
+
+  /** Waits for the reads in flight, then finishes every waiting call, in call order. */
+  async join(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const w = this.waiting[0]!;
+      this.finish(w.call, w.started, await w.outcome);
+      this.waiting.shift();
+    }
+  }
 }

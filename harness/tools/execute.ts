@@ -8,20 +8,14 @@ import { capOutput } from '../context/shape.ts';
 import { escapeReservedTags } from '../policy/taint.ts';
 import { SandboxUnavailableError } from '../sandbox/types.ts';
 import type { CallOutcome, DispatchContext, ReadyCall } from './preflight.ts';
+import type { Verdict } from '../policy/types.ts';
 import { failure, type ToolOutput } from './types.ts';
 
 /** Executes `ready` and returns its outcome (`executed: true`, its outcome recorded by the loop detector). Never rejects for tool failures. */
 export async function executeCall(ready: ReadyCall, context: DispatchContext): Promise<CallOutcome> {
   const { call, tool, args, prepared, verdict } = ready;
   const name = call.name;
-  // Tool text must not pose as harness text (reserved tags escaped) while taint tracking is on.
-  const shape = (text: string) => (context.config.taint.enabled ? escapeReservedTags(text) : text);
-  const done = (result: CallOutcome['result']): CallOutcome => ({
-    result,
-    executed: true,
-    verdict,
-    recordLoop: true,
-  });
+  const escapeTags = context.config.taint.enabled;
   let output: ToolOutput;
   try {
     output = await tool.execute(args, {
@@ -36,18 +30,32 @@ export async function executeCall(ready: ReadyCall, context: DispatchContext): P
     });
   } catch (error) {
     if (error instanceof SandboxUnavailableError)
-      return done(failure(name, 'sandbox_unavailable', `${error.message}; ${error.hint}`));
+      return done(failure(name, 'sandbox_unavailable', `${error.message}; ${error.hint}`), verdict);
     return done(
-      failure(name, 'tool_failed', shape(`${name} failed: ${(error as Error)?.message ?? String(error)}`)),
+      failure(
+        name,
+        'tool_failed',
+        shape(`${name} failed: ${(error as Error)?.message ?? String(error)}`, escapeTags),
+      ),
+      verdict,
     );
   }
-  if (!output.ok) return done(failure(name, output.errorType, shape(output.message)));
+  if (!output.ok) return done(failure(name, output.errorType, shape(output.message, escapeTags)), verdict);
   const data = context.shapeOutput
-    ? await context.shapeOutput(shape(output.content), {
+    ? await context.shapeOutput(shape(output.content, escapeTags), {
         callId: call.callId,
         tool: name,
-        ...(output.fullText !== undefined ? { fullText: shape(output.fullText) } : {}),
+        ...(output.fullText !== undefined ? { fullText: shape(output.fullText, escapeTags) } : {}),
       })
-    : capOutput(shape(output.content), context.config.context.toolOutputMaxChars).text;
-  return done({ ok: true, tool: name, data });
+    : capOutput(shape(output.content, escapeTags), context.config.context.toolOutputMaxChars).text;
+  return done({ ok: true, tool: name, data }, verdict);
+}
+
+/** Tool text must not pose as harness text (reserved tags escaped) while taint tracking is on. */
+function shape(text: string, escapeTags: boolean): string {
+  return escapeTags ? escapeReservedTags(text) : text;
+}
+
+function done(result: CallOutcome['result'], verdict: Verdict): CallOutcome {
+  return { result, executed: true, verdict, recordLoop: true };
 }

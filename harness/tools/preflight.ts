@@ -16,6 +16,7 @@ import { decideCall, prepareCall, type PreparedCall } from '../policy/command-po
 import type { ApprovalAnswer, PolicyDecision, Verdict } from '../policy/types.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { AssembledCall } from './assemble.ts';
+import type { TurnPathCache } from './path-cache.ts';
 import { describeValidationErrors, type ToolRegistry } from './registry.ts';
 import { failure, type ToolDefinition, type ToolResult } from './types.ts';
 
@@ -46,6 +47,8 @@ export interface DispatchContext {
   notesPath?: string;
   /** The run's services for the memory tools (todos, skills, subagents), passed to every tool's context. */
   services?: RunServices;
+  /** Path lookups shared by the checks of one turn (`path-cache.ts`; the dispatcher clears it). Absent: `node:fs/promises` each time. */
+  lookup?: TurnPathCache;
   /**
    * Shapes a successful output for the model (window-relative cap, spill file; `context/spill.ts`).
    * Absent: the plain `toolOutputMaxChars` cap.
@@ -97,13 +100,9 @@ export async function preflight(
   stopped: CallStop | undefined,
   writtenPaths: Set<string>,
 ): Promise<Preflight> {
-  const none = (result: ToolResult, stop?: CallStop): Preflight => ({
-    kind: 'immediate',
-    outcome: { result, executed: false, verdict: 'none', ...(stop ? { stop } : {}) },
-  });
   const name = call.name;
   if (call.truncated)
-    return none(
+    return notRun(
       failure(
         name,
         'truncated_call',
@@ -111,15 +110,15 @@ export async function preflight(
       ),
     );
   if (context.signal.aborted)
-    return none(failure(name, 'interrupted', 'not executed: the run was cancelled'));
+    return notRun(failure(name, 'interrupted', 'not executed: the run was cancelled'));
   if (context.wrapUp)
-    return none(
+    return notRun(
       failure(name, 'not_executed', 'not executed: the budget is spent; this turn is for a summary only'),
     );
   if (stopped)
-    return none(failure(name, 'not_executed', `not executed: the run is stopping (${stopped.reason})`));
+    return notRun(failure(name, 'not_executed', `not executed: the run is stopping (${stopped.reason})`));
   if (context.counters.toolCalls >= context.config.limits.maxToolCalls)
-    return none(
+    return notRun(
       failure(
         name,
         'not_executed',
@@ -137,50 +136,54 @@ export async function preflight(
     const schema = tool
       ? `; the ${name} parameter schema is: ${JSON.stringify(tool.definition.parameters)}`
       : '';
-    return loopGuard(call, context, () =>
+    return (
+      repeated(call, context) ??
       immediate(
         failure(
           name,
           'invalid_json',
           `${call.parsed.ok ? '' : call.parsed.reason}; received: ${quote(call.rawArguments)}${schema}`,
         ),
-      ),
+      )
     );
   }
   if (!tool) {
     const suggestion = context.registry.suggest(name);
-    return loopGuard(call, context, () =>
+    return (
+      repeated(call, context) ??
       immediate(
         failure(
           name,
           'unknown_tool',
           `no tool named ${name === '' ? '(empty name)' : name}; available: ${context.registry.names().join(', ')}${suggestion ? `; did you mean ${suggestion}?` : ''}`,
         ),
-      ),
+      )
     );
   }
   if (!call.parsed.ok)
-    return loopGuard(call, context, () =>
+    return (
+      repeated(call, context) ??
       immediate(
         failure(
           name,
           'invalid_arguments',
           `invalid arguments for ${name}: ${call.parsed.ok ? '' : call.parsed.reason}${call.parsed.ok || !isEmptyArguments(call.rawArguments) ? '' : missingHint(tool.definition)}`,
         ),
-      ),
+      )
     );
   const args = call.parsed.args;
   if (!tool.validate(args))
-    return loopGuard(call, context, () =>
+    return (
+      repeated(call, context) ??
       immediate(
         failure(
           name,
           'invalid_arguments',
           `invalid arguments for ${name}: ${describeValidationErrors(tool.validate.errors)}; rewrite the call to satisfy the schema ${JSON.stringify(tool.definition.parameters)}`,
         ),
-      ),
+      )
     );
-  return loopGuard(call, context, () => policyStage(call, tool.definition, args, context, writtenPaths));
+  return repeated(call, context) ?? policyStage(call, tool.definition, args, context, writtenPaths);
 }
 
 /** Missing, null or blank arguments: the only case where "required property … is missing" is true. */
@@ -203,14 +206,21 @@ function immediate(result: ToolResult, verdict: Verdict = 'none', stop?: CallSto
   };
 }
 
-/** Applies loop detection before a stage: a repeat with an unchanged outcome is not run. */
-async function loopGuard(
-  call: AssembledCall,
-  context: DispatchContext,
-  stage: () => Preflight | Promise<Preflight>,
-): Promise<Preflight> {
+/** A result of a call stopped before the loop check (its outcome is not a repeat's). */
+function notRun(result: ToolResult, stop?: CallStop): Preflight {
+  return {
+    kind: 'immediate',
+    outcome: { result, executed: false, verdict: 'none', ...(stop ? { stop } : {}) },
+  };
+}
+
+/**
+ * Loop detection before the next stage: a repeat with an unchanged outcome is not run
+ * (`repeated_call`, and the run stops at `loop.stopAt`); undefined when the call may go on.
+ */
+function repeated(call: AssembledCall, context: DispatchContext): Preflight | undefined {
   const verdict = context.loop.check(call.loopKey);
-  if (verdict.kind === 'run') return stage();
+  if (verdict.kind === 'run') return undefined;
   const stop = verdict.kind === 'stop';
   context.emit({ type: 'loop_warning', callId: call.callId, tool: call.name, count: verdict.count, stop });
   const message = stop
@@ -241,6 +251,7 @@ async function policyStage(
   const prepared = await prepareCall(tool, args, {
     workspace: context.workspace,
     taintedBy: context.taintedBy ?? [],
+    ...(context.lookup ? { lookup: context.lookup } : {}),
   });
   let decision: PolicyDecision = decideCall(prepared, [context.config, ...(context.ancestors ?? [])]);
   if (context.allowedTools && !context.allowedTools.includes(name))
