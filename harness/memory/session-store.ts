@@ -1,9 +1,10 @@
 /**
  * Sessions on disk: `<dir>/<id>.jsonl`, append-only. `SessionStore` lists, creates and resumes
- * them by id; `SessionWriter` appends records in order (one `appendFile` per record, so a crash
- * cuts at most the record being written, and a file that does not end in a newline gets one
- * before the next record, so a cut line never swallows the next).
+ * them by id; `SessionWriter` appends records in order, whole lines only (the records of one
+ * call in one write, so a crash cuts at most the lines being written, and a file that does not
+ * end in a newline gets one before the next record, so a cut line never swallows the next).
  */
+import { appendFileSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ChatMessage } from '../model/types.ts';
@@ -36,9 +37,13 @@ export interface SessionInfo {
  * Appends records to one session file. Messages are appended by identity: `sync(history)`
  * writes every message object of `history` it has not written (or been told about) before, so
  * a caller can hand it the working conversation before every model call.
+ *
+ * Writes are synchronous appends of a few KiB, one per call (`sync` writes its new messages in
+ * one): cheaper per turn than the thread-pool round trips of asynchronous appends, and in order
+ * by construction. The first write error is kept and raised by {@link SessionWriter.flush};
+ * the methods return settled promises, so callers may `void` them.
  */
 export class SessionWriter {
-  private chain: Promise<void> = Promise.resolve();
   private readonly known = new WeakSet<object>();
   private failure: Error | undefined;
 
@@ -53,25 +58,31 @@ export class SessionWriter {
     for (const m of messages) this.known.add(m);
   }
 
-  private append(record: SessionRecord): Promise<void> {
-    const line = encodeRecord(record);
-    this.chain = this.chain
-      .then(() => appendFile(this.file, line, 'utf8'))
-      .catch((error: Error) => {
-        this.failure ??= error;
-      });
-    return this.chain;
+  private write(lines: string): Promise<void> {
+    if (lines !== '')
+      try {
+        appendFileSync(this.file, lines, 'utf8');
+      } catch (error) {
+        this.failure ??= error as Error;
+      }
+    return Promise.resolve();
   }
 
-  /** Appends the messages of `history` not yet written, in order (new messages are at the end). */
+  private append(record: SessionRecord): Promise<void> {
+    return this.write(encodeRecord(record));
+  }
+
+  /** Appends the messages of `history` not yet written, in order (new messages are at the end), in one write. */
   sync(history: readonly ChatMessage[]): Promise<void> {
     let first = history.length;
     while (first > 0 && !this.known.has(history[first - 1]!)) first -= 1;
-    for (const message of history.slice(first)) {
+    let lines = '';
+    for (let i = first; i < history.length; i += 1) {
+      const message = history[i]!;
       this.known.add(message);
-      void this.append({ v: SESSION_FORMAT_VERSION, type: 'message', message, atMs: this.now() });
+      lines += encodeRecord({ v: SESSION_FORMAT_VERSION, type: 'message', message, atMs: this.now() });
     }
-    return this.chain;
+    return this.write(lines);
   }
 
   /** Records a compaction: the working conversation is now `messages`. */
@@ -122,9 +133,8 @@ export class SessionWriter {
     return this.append({ ...fields, v: SESSION_FORMAT_VERSION, type: 'event', name, atMs: this.now() });
   }
 
-  /** Waits for every pending append. @throws the first write error, if any. */
+  /** Every record is written when its method returns. @throws the first write error, if any. */
   async flush(): Promise<void> {
-    await this.chain;
     if (this.failure) throw this.failure;
   }
 }
