@@ -10,7 +10,7 @@ import type { HarnessConfig } from '../config.ts';
 import type { HarnessDeps } from '../deps.ts';
 import type { HarnessEvent, RunStartEvent, UnstampedEvent } from '../events.ts';
 import type { RunOptions, SubagentLink } from '../loop/types.ts';
-import type { ChatMessage, ToolSchema } from '../model/types.ts';
+import type { ChatMessage, ToolSchema, UserMessage } from '../model/types.ts';
 import { rootScope } from '../policy/child-policy.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { ignoreFolder, SessionStore, type SessionWriter } from '../memory/session-store.ts';
@@ -21,9 +21,11 @@ import { SubagentPool } from '../subagent/pool.ts';
 import type { NoteCounts } from './compaction.ts';
 import { TokenMeter } from './meter.ts';
 import { PinTracker, renderPins } from './pins.ts';
-import { prepareContext } from './prepare.ts';
-import { buildReminder, gitBranch } from './reminder.ts';
+import { runLayers } from './prepare.ts';
+import { RequestSnapshots } from './snapshots.ts';
+import { BranchWatch, buildReminder } from './reminder.ts';
 import { repairIsEmpty, repairTranscript } from './repair.ts';
+import { StubScan } from './trim.ts';
 import { approxTokens, shapeOutput, spillWhole } from './spill.ts';
 import { countRequest } from './tokens.ts';
 
@@ -44,17 +46,24 @@ export interface RunContext {
   link: SubagentLink;
   /**
    * Runs the context stage on `messages` (changed in place when a layer rewrites them) and
-   * returns the messages of the request, or the stop when nothing more can be removed.
+   * returns what the request is made of: the history (`messages` itself) and the reminder after
+   * it; or the stop when nothing more can be removed.
    */
   prepare(
     messages: ChatMessage[],
     call: { tools?: ToolSchema[]; summarize?: (request: ChatMessage[]) => Promise<string | undefined> },
   ): Promise<{
-    messages: ChatMessage[];
+    history: readonly ChatMessage[];
+    reminder?: UserMessage;
+    /** Estimated tokens of the request, calibrated by reported usage. */
     tokens: number;
+    /** The tokenizer's count of the request (messages and the tools given), uncalibrated. */
+    counted: number;
     stop?: { reason: 'context_overflow'; detail: string };
   }>;
-  /** Appends what the session has not recorded yet and waits for the writes. @throws the first write error. */
+  /** The requests' message lists, as views on the history (`snapshots.ts`). */
+  snapshots: RequestSnapshots;
+  /** Seals the requests' views, appends what the session has not recorded yet and waits for the writes. @throws the first write error. */
   finish(messages: readonly ChatMessage[]): Promise<void>;
 }
 
@@ -185,6 +194,9 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
   const pins = new PinTracker((tool, toolArgs) => registry.get(tool)?.definition.paths?.(toolArgs) ?? []);
   let counts: NoteCounts = { compactions: 0, summarisedTurns: 0, droppedTurns: 0 };
   let first = true;
+  const renderPinned = () => renderPins(pins.facts(todos.list()));
+  const stubScan = new StubScan();
+  const snapshots = new RequestSnapshots();
 
   const prepare: RunContext['prepare'] = async (messages, call) => {
     if (first) {
@@ -192,7 +204,9 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
       const repaired = repairTranscript(messages, loaded?.interrupted ?? new Set());
       if (!repairIsEmpty(repaired.report)) {
         const before = countRequest({ messages });
+        snapshots.seal(messages);
         messages.splice(0, messages.length, ...repaired.messages);
+        meter.historyRewritten();
         void writer?.repair(repaired.report);
         const r = repaired.report;
         const parts = [
@@ -229,20 +243,35 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
           ...(await branchOf()),
         })
       : undefined;
-    const out = await prepareContext({
+    const out = await runLayers({
       history: messages,
+      stubScan,
       ...(call.tools ? { tools: call.tools } : {}),
       config,
       meter,
       ...(reminder ? { reminder } : {}),
-      pins: () => renderPins(pins.facts(todos.list())),
+      pins: renderPinned,
       counts,
       ...(call.summarize ? { summarize: call.summarize } : {}),
     });
     counts = out.counts;
     if (out.history !== messages) {
-      messages.splice(0, messages.length, ...out.history);
-      pins.markSeen(messages);
+      // Requests sent so far keep the history as it was.
+      snapshots.seal(messages);
+      // The messages the layers replaced or added (stubs, a note), marked seen and known.
+      let fresh: ChatMessage[];
+      if (out.history.length === messages.length) {
+        // Replaced where they are (stubs): no copy of the history, and its token sum carries over.
+        fresh = [];
+        for (let i = 0; i < messages.length; i += 1)
+          if (messages[i] !== out.history[i]) fresh.push((messages[i] = out.history[i]!));
+        meter.historyReplaced(out.history, messages, 0);
+      } else {
+        messages.splice(0, messages.length, ...out.history);
+        meter.historyRewritten();
+        fresh = messages;
+      }
+      pins.markSeen(fresh);
       const summary = out.actions.filter((a) => a.layer === 'summary').at(-1);
       if (writer) {
         if (summary)
@@ -251,7 +280,7 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
             beforeTokens: summary.beforeTokens,
             afterTokens: summary.afterTokens,
           });
-        else writer.markKnown(messages);
+        else writer.markKnown(fresh);
       }
     }
     for (const action of out.actions)
@@ -264,11 +293,18 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
         detail: action.detail,
         ...(action.pinned ? { pinned: action.pinned } : {}),
       });
-    return { messages: out.messages, tokens: out.tokens, ...(out.stop ? { stop: out.stop } : {}) };
+    return {
+      history: messages,
+      ...(reminder ? { reminder } : {}),
+      tokens: out.tokens,
+      counted: out.counted,
+      ...(out.stop ? { stop: out.stop } : {}),
+    };
   };
 
+  const git = new BranchWatch(options.sandbox, options.workspace);
   const branchOf = async (): Promise<{ branch?: string }> => {
-    const branch = await gitBranch(options.sandbox, options.workspace);
+    const branch = await git.current();
     return branch !== undefined ? { branch } : {};
   };
 
@@ -289,7 +325,9 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
     services: { todos, skills },
     link,
     prepare,
+    snapshots,
     finish: async (messages) => {
+      snapshots.seal(messages);
       unsubscribe();
       if (!writer) return;
       await writer.sync(messages);

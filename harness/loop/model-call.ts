@@ -31,13 +31,19 @@ export type ModelCallResult =
 export interface ModelCallSite {
   state: RunState;
   model: Model;
-  context: Pick<RunContext, 'prepare'>;
+  context: Pick<RunContext, 'prepare' | 'snapshots'>;
   /** Tool schemas declared on a normal turn (none on the wrap-up turn and on summaries). */
   declaredTools: ToolSchema[];
-  /** `config.model.settings` with the run's extra settings over them. */
-  settings: Record<string, unknown>;
+  /** Request fields from the settings (`config.model.settings` with the run's over them; {@link settingsFor}) of a turn. */
+  turnFields: Partial<ModelRequest>;
+  /** The same for the wrap-up turn and summaries (no `tool_choice`). */
+  plainFields: Partial<ModelRequest>;
   emit: (event: UnstampedEvent) => void;
   signal: AbortSignal;
+  /** The summarisation callback of the context stage, made once per run. */
+  summarize?: (request: ChatMessage[]) => Promise<string | undefined>;
+  /** How the last summarisation call failed, if it did. */
+  summaryFailure?: ModelCallResult;
 }
 
 /**
@@ -52,33 +58,33 @@ export async function callModel(
   const { state, emit } = site;
   const { config, totals } = state;
   const noTools = wrapUp || summary !== undefined || site.declaredTools.length === 0;
-  let sent = summary;
+  let prepared: Awaited<ReturnType<RunContext['prepare']>> | undefined;
   let estimated = 0;
+  let counted: number | undefined;
   let overflow: string | undefined;
-  if (!sent) {
+  if (!summary) {
     // The context stage before every model call (context/prepare.ts); a compaction's summary is a model call too.
-    let failed: ModelCallResult | undefined;
-    const summarize = async (request: ChatMessage[]) => {
-      const made = await callModel(site, false, request);
-      if (made.kind !== 'response') failed = made;
-      return made.kind === 'response' ? (made.response.content ?? '') : undefined;
-    };
-    const prepared = await site.context.prepare(state.messages, {
+    site.summaryFailure = undefined;
+    prepared = await site.context.prepare(state.messages, {
       ...(noTools ? {} : { tools: site.declaredTools }),
-      ...(wrapUp ? {} : { summarize }),
+      ...(wrapUp ? {} : { summarize: (site.summarize ??= summarizer(site)) }),
     });
+    const failed = site.summaryFailure as ModelCallResult | undefined;
     if (failed) return failed;
-    sent = prepared.messages;
     estimated = prepared.tokens;
+    counted = prepared.counted;
     overflow = prepared.stop?.detail;
   }
-  const request: ModelRequest = {
-    model: config.model.name,
-    messages: sent,
+  const fields: Omit<ModelRequest, 'model' | 'messages'> = {
     ...(noTools ? {} : { tools: site.declaredTools }),
-    ...settingsFor(site.settings, wrapUp || summary !== undefined),
+    ...(wrapUp || summary !== undefined ? site.plainFields : site.turnFields),
   };
-  const requestTokens = countRequest(request);
+  // A turn's messages are a view on the history (context/snapshots.ts), never a copy per turn.
+  const request: ModelRequest = prepared
+    ? site.context.snapshots.request(config.model.name, prepared.history, prepared.reminder, fields)
+    : { model: config.model.name, messages: summary ?? [], ...fields };
+  // The context stage counted this request already (incrementally); a summary request is counted here.
+  const requestTokens = counted ?? countRequest(request);
   const turn = totals.modelCalls + 1;
   emit({ type: 'turn_start', turn, wrapUp, requestTokens, ...(summary ? { compaction: true } : {}) });
   const needed = Math.max(requestTokens, estimated);
@@ -133,8 +139,17 @@ export async function callModel(
   }
 }
 
+/** The context stage's summarisation callback: one model call; a failure is kept on the site and fails the turn. */
+function summarizer(site: ModelCallSite): (request: ChatMessage[]) => Promise<string | undefined> {
+  return async (request) => {
+    const made = await callModel(site, false, request);
+    if (made.kind !== 'response') site.summaryFailure = made;
+    return made.kind === 'response' ? (made.response.content ?? '') : undefined;
+  };
+}
+
 /** The request fields from the settings: `tool_choice` (not on a wrap-up or summary), `stream`, the rest as `settings`. */
-function settingsFor(settings: Record<string, unknown>, wrapUp: boolean): Partial<ModelRequest> {
+export function settingsFor(settings: Record<string, unknown>, wrapUp: boolean): Partial<ModelRequest> {
   const { tool_choice: toolChoice, stream, ...rest } = settings;
   const out: Partial<ModelRequest> = {};
   if (toolChoice !== undefined && !wrapUp) out.tool_choice = toolChoice;

@@ -14,11 +14,12 @@ import { isUntrusted, messageOrigins, recordTaint } from '../policy/taint.ts';
 import { childFailed, closeChild, openChild, type SpawnParent } from '../subagent/spawn.ts';
 import { assembleCalls } from '../tools/assemble.ts';
 import { dispatchTurn, type DispatchContext } from '../tools/dispatch.ts';
+import { TurnPathCache } from '../tools/path-cache.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import type { ToolOutput } from '../tools/types.ts';
 import { checkBudgets } from './budgets.ts';
 import { LoopDetector } from './loop-detector.ts';
-import { callModel, type ModelCallSite } from './model-call.ts';
+import { callModel, settingsFor, type ModelCallSite } from './model-call.ts';
 import { WRAP_UP_NOTE } from './notes.ts';
 import { createRunState, type RunState } from './state.ts';
 import { applyStep, nextStep, type TurnOutcome } from './step.ts';
@@ -31,7 +32,8 @@ interface Run {
   state: RunState;
   registry: ToolRegistry;
   site: ModelCallSite;
-  dispatch: Omit<DispatchContext, 'turn' | 'wrapUp'>;
+  /** The dispatcher's context, one object for the run (`turn` and `wrapUp` set before each dispatch). */
+  dispatch: DispatchContext;
   emit: (event: UnstampedEvent) => void;
   signal: AbortSignal;
 }
@@ -46,8 +48,12 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
   const { config, deps } = options;
   const registry = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools);
   const events: HarnessEvent[] = [];
+  // Events are stamped in place and appended, never copied (every emitter passes a fresh literal).
   const emit = (event: UnstampedEvent) => {
-    const stamped = { ...event, seq: events.length, atMs: deps.now(), scope: [] } as HarnessEvent;
+    const stamped = event as HarnessEvent;
+    stamped.seq = events.length;
+    stamped.atMs = deps.now();
+    stamped.scope = [];
     events.push(stamped);
     deps.onEvent?.(stamped);
   };
@@ -147,6 +153,7 @@ function wire(
     state,
     emit,
   };
+  const settings = { ...config.model.settings, ...options.settings };
   const services: RunServices = {
     ...ctx.services,
     spawnSubagent: (description, call) => runSubagent(parent, description, call),
@@ -161,11 +168,14 @@ function wire(
       model: options.model,
       context: ctx,
       declaredTools: options.toolSchemas ?? registry.schemas(),
-      settings: { ...config.model.settings, ...options.settings },
+      turnFields: settingsFor(settings, false),
+      plainFields: settingsFor(settings, true),
       emit,
       signal,
     },
     dispatch: {
+      turn: 0,
+      wrapUp: false,
       registry,
       config,
       deps,
@@ -182,6 +192,7 @@ function wire(
       ...(options.allowedTools ? { allowedTools: options.allowedTools } : {}),
       services,
       shapeOutput: ctx.shapeOutput,
+      lookup: new TurnPathCache(),
     },
   };
 }
@@ -191,7 +202,14 @@ async function takeTurn(run: Run): Promise<TurnOutcome> {
   const { state, signal } = run;
   const { config, totals } = state;
   if (signal.aborted) return { kind: 'cancelled' };
-  const budget = checkBudgets(config, { ...totals, elapsedMs: run.dispatch.deps.now() - state.startedMs });
+  const budget = checkBudgets(config, {
+    turns: totals.turns,
+    toolCalls: totals.toolCalls,
+    promptTokens: totals.promptTokens,
+    completionTokens: totals.completionTokens,
+    costUsd: totals.costUsd,
+    elapsedMs: run.dispatch.deps.now() - state.startedMs,
+  });
   if (budget) return { kind: 'budget', budget, aborted: signal.aborted };
   const made = await callModel(run.site, false);
   if (made.kind !== 'response') return made;
@@ -207,7 +225,9 @@ async function takeTurn(run: Run): Promise<TurnOutcome> {
     truncated: response.finishReason === 'length',
   });
   state.messages.push({ role: 'assistant', content: response.content, tool_calls: calls.map((c) => c.wire) });
-  const outcome = await dispatchTurn(calls, { ...run.dispatch, turn: totals.modelCalls, wrapUp: false });
+  run.dispatch.turn = totals.modelCalls;
+  run.dispatch.wrapUp = false;
+  const outcome = await dispatchTurn(calls, run.dispatch);
   for (const item of outcome.results)
     state.messages.push({ role: 'tool', tool_call_id: item.call.callId, content: item.content });
   // Content of an untrusted tool that ran (output or error text) taints the rest of the run.
