@@ -6,7 +6,7 @@
  * compaction cannot lose what is re-sent every turn. It is only sent when there is state to show
  * (todos, changed files or a branch), so a run without any sends exactly the history.
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HostFileSandbox } from '../sandbox/host-files.ts';
 import type { Sandbox } from '../sandbox/types.ts';
@@ -60,8 +60,8 @@ export class BranchWatch {
     if (!(this.sandbox instanceof HostFileSandbox)) return gitBranch(this.sandbox, this.workspace);
     let key: string | undefined;
     try {
-      // No exception (and no stack trace) for the common case of a workspace that is not a checkout.
-      const st = statSync(this.head, { throwIfNoEntry: false });
+      // A workspace that is not a checkout costs one access(2): no exception, no Stats object.
+      const st = existsSync(this.head) ? statSync(this.head, { throwIfNoEntry: false }) : undefined;
       if (st) key = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
     } catch {
       key = undefined;
