@@ -16,6 +16,10 @@
  *   budgets, and the child's usage is added to the parent's afterwards;
  * - events: the child's events go into the parent's stream with `scope` prefixed by the call id;
  *   only the report crosses back (`report.ts`).
+ *
+ * A child is the same loop: `loop/run.ts` runs it with `runHarness` itself, between
+ * {@link openChild} (admission and the child's options) and {@link closeChild} (usage into the
+ * parent's `RunState`, `subagent_end`, the report), so no run function is handed around.
  */
 import { mergeConfig, type HarnessConfig } from '../config.ts';
 import type { HarnessDeps } from '../deps.ts';
