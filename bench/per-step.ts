@@ -8,6 +8,8 @@
  * for a core, CPU time is the work); a system's figure is the median of its samples over all
  * rounds.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Bench } from 'tinybench';
 import {
   aiSdk,
@@ -65,6 +67,11 @@ export interface PerStepOptions {
 
 const label = (c: Contender) => (c.config ? `${c.system} (${c.config})` : c.system);
 
+// A full collection before each system's turn, so no system pays for the garbage of the one
+// before it (the AI SDK leaves hundreds of MB behind at 1,000 steps).
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+
 /** Runs the interleaved rounds and returns one row per system and step count. */
 export async function measurePerStep(options: PerStepOptions): Promise<PerStepRow[]> {
   const workspace = benchWorkspace();
@@ -86,6 +93,7 @@ export async function measurePerStep(options: PerStepOptions): Promise<PerStepRo
           warmup: false,
           retainSamples: true,
           throws: true,
+          setup: () => collect(),
         });
         const order = CONTENDERS.map((_, i) => CONTENDERS[(i + round) % CONTENDERS.length]!);
         for (const c of order) {
