@@ -6,10 +6,9 @@
  * divided by N, in µs per step, as wall time (tinybench's latency) and as the process's CPU time
  * (user + system, all threads: on a machine other work keeps busy, wall time is mostly waiting
  * for a core, CPU time is the work); a system's figure is the median of its samples over all
- * rounds.
+ * rounds. No collection is forced between systems: a full GC before a run made the run after
+ * it several times slower (a shrunk heap, code discarded), which measured the GC, not the loop.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Bench } from 'tinybench';
 import {
   aiSdk,
@@ -67,11 +66,6 @@ export interface PerStepOptions {
 
 const label = (c: Contender) => (c.config ? `${c.system} (${c.config})` : c.system);
 
-// A full collection before each system's turn, so no system pays for the garbage of the one
-// before it (the AI SDK leaves hundreds of MB behind at 1,000 steps).
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
-
 /** Runs the interleaved rounds and returns one row per system and step count. */
 export async function measurePerStep(options: PerStepOptions): Promise<PerStepRow[]> {
   const workspace = benchWorkspace();
@@ -93,7 +87,6 @@ export async function measurePerStep(options: PerStepOptions): Promise<PerStepRo
           warmup: false,
           retainSamples: true,
           throws: true,
-          setup: () => collect(),
         });
         const order = CONTENDERS.map((_, i) => CONTENDERS[(i + round) % CONTENDERS.length]!);
         for (const c of order) {
