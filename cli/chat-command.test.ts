@@ -15,7 +15,7 @@ import {
   type StubServer,
 } from '../eval/record/stub-server.test-helpers.ts';
 import { chatCommand, type ChatFlags } from './chat-command.ts';
-import type { CliIo } from './main.ts';
+import type { CliIo } from './io.ts';
 import { replayCommand } from './replay-command.ts';
 
 const getStub = useStub();

@@ -28,7 +28,7 @@ import {
   sessionsDirectory,
 } from './chat-session-file.ts';
 import { StatusLine } from './chat-status.ts';
-import type { CliIo } from './main.ts';
+import type { CliIo } from './io.ts';
 import { liveSession, recordTarget, type RecordHooks } from './record-command.ts';
 import { loadConfigs } from './run-command.ts';
 

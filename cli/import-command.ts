@@ -8,7 +8,7 @@ import { saveCassette } from '../eval/cassette/load.ts';
 import type { Cassette } from '../eval/cassette/types.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
 import { importRecordingDetailed } from '../eval/import/index.ts';
-import type { CliIo } from './main.ts';
+import type { CliIo } from './io.ts';
 
 /** Runs `import`; resolves with the exit code. @throws InputError (exit 2) */
 export async function importCommand(

@@ -5,7 +5,8 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../eval/config-load.ts';
 import { RESULTS_SCHEMA } from '../eval/results.ts';
-import { main, type CliIo } from './main.ts';
+import type { CliIo } from './io.ts';
+import { main } from './main.ts';
 
 function capture(cwd: string): { io: CliIo; out: () => string; err: () => string } {
   let out = '';

@@ -2,11 +2,8 @@
  * The `harness-bench` command. Exit codes: 0 all pass, 1 a case failed or errored, 2 bad input
  * (unreadable or invalid scenario, cassette or config, or a bad flag), with nothing written.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { InputError, formatProblem } from '../eval/errors.ts';
-import { PACKAGE_ROOT } from '../eval/config-load.ts';
 import { chatCommand } from './chat-command.ts';
 import { exportCommand } from './export-command.ts';
 import { importCommand } from './import-command.ts';
@@ -15,21 +12,7 @@ import { policyCheckCommand } from './policy-command.ts';
 import { replayCommand } from './replay-command.ts';
 import { runCommand } from './run-command.ts';
 import { validateCommand } from './validate-command.ts';
-
-/** The package version from package.json. */
-export const VERSION: string = (
-  JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
-).version;
-
-/** Where a command writes; injected so tests can capture output. */
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  isTTY: boolean;
-  columns?: number;
-}
+import { type CliIo, processIo, VERSION } from './io.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -210,16 +193,4 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 function positiveInt(value: string): string {
   if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('must be a positive integer');
   return value;
-}
-
-/** The real process's streams, working directory and environment. */
-export function processIo(): CliIo {
-  return {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    cwd: process.cwd(),
-    env: process.env,
-    isTTY: Boolean(process.stderr.isTTY),
-    ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
-  };
 }

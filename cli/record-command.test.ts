@@ -16,7 +16,8 @@ import {
   type StubServer,
 } from '../eval/record/stub-server.test-helpers.ts';
 import { PACKAGE_ROOT } from '../eval/config-load.ts';
-import { main, type CliIo } from './main.ts';
+import type { CliIo } from './io.ts';
+import { main } from './main.ts';
 
 const KEY = 'sk-proj-CliRecorderKey0123456789abcdefXYZ';
 const getStub = useStub();

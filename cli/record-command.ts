@@ -25,7 +25,7 @@ import {
 } from '../eval/record/session-recorder.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { ledgerLines } from './ledger-lines.ts';
-import type { CliIo } from './main.ts';
+import type { CliIo } from './io.ts';
 import { loadConfigs } from './run-command.ts';
 
 /** Flags of `record`. */

@@ -23,7 +23,7 @@ import { isOwnRecording } from '../eval/replay/replay-recorded.ts';
 import { runRecording, isImported } from '../eval/run-recording.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { ledgerLines } from './ledger-lines.ts';
-import type { CliIo } from './main.ts';
+import type { CliIo } from './io.ts';
 import { loadConfigs } from './run-command.ts';
 
 /** Flags of `replay`. */

@@ -10,8 +10,7 @@ import type { LoadedScenario } from '../eval/scenario/types.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { renderTable } from '../reports/table.ts';
 import { resultsJson, writeAtomic, writeReportDir } from '../reports/write.ts';
-import type { CliIo } from './main.ts';
-import { VERSION } from './main.ts';
+import { type CliIo, VERSION } from './io.ts';
 
 /** Flags of `run`. */
 export interface RunFlags {

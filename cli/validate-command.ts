@@ -10,7 +10,7 @@ import { loadCassette } from '../eval/cassette/load.ts';
 import { loadConfig } from '../eval/config-load.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
 import { loadScenarios } from '../eval/scenario/load.ts';
-import type { CliIo } from './main.ts';
+import type { CliIo } from './io.ts';
 
 /** What a file is, from its content: `cassette` (format key), `scenario` (has `expect` or `model` turns), else `config`. */
 export function detectKind(file: string): 'cassette' | 'scenario' | 'config' {
