@@ -10,6 +10,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import type { SkillReader } from './types.ts';
 
 /** A skill name: one path segment of letters, digits, `.`, `_` and `-`, not starting with a dot. */
 export const SKILL_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
@@ -116,7 +117,7 @@ async function scan(root: string, source: Skill['source'], problems: SkillProble
  * The skills a run can use. Build with {@link discoverSkills}; `promptBlock()` goes into the
  * system prompt, `read(name)` serves `read_skill`.
  */
-export class SkillCatalog {
+export class SkillCatalog implements SkillReader {
   private readonly byName: Map<string, Skill>;
 
   constructor(

@@ -7,7 +7,6 @@
 import { capOutput } from '../context/shape.ts';
 import type { HarnessConfig } from '../config.ts';
 import type { HarnessDeps } from '../deps.ts';
-import type { RunServices } from '../memory/services.ts';
 import type { UnstampedEvent } from '../events.ts';
 import type { StopReason } from '../loop/stop-reasons.ts';
 import type { LoopDetector } from '../loop/loop-detector.ts';
@@ -23,6 +22,7 @@ import {
   failure,
   resultToModelText,
   type EffectClass,
+  type RunServices,
   type ToolDefinition,
   type ToolResult,
 } from './types.ts';
