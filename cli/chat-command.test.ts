@@ -13,7 +13,7 @@ import {
   toolCallChunks,
   type Responder,
   type StubServer,
-} from '../eval/record/stub-server.test-helpers.ts';
+} from '../harness/testing/stub-server.ts';
 import { chatCommand, type ChatFlags } from './chat-command.ts';
 import type { CliIo } from './io.ts';
 import { replayCommand } from './replay-command.ts';

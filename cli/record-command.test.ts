@@ -14,7 +14,7 @@ import {
   textChunks,
   toolCallChunks,
   type StubServer,
-} from '../eval/record/stub-server.test-helpers.ts';
+} from '../harness/testing/stub-server.ts';
 import { PACKAGE_ROOT } from '../eval/config-load.ts';
 import type { CliIo } from './io.ts';
 import { main } from './main.ts';

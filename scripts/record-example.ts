@@ -3,23 +3,23 @@
  * against the local stub server of the tests (no network, no key): run it when a deliberate
  * change of the harness's requests makes the example diverge, then review the diff.
  *
- *     npx tsx eval/record/record-example.ts
+ *     npx tsx scripts/record-example.ts
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { main } from '../../cli/main.ts';
-import { json, sse, startStub, textChunks, toolCallChunks } from './stub-server.test-helpers.ts';
+import { main } from '../cli/main.ts';
+import { json, sse, startStub, textChunks, toolCallChunks } from '../harness/testing/stub-server.ts';
 
 /** The example cassette's path. */
 export const EXAMPLE_CASSETTE = fileURLToPath(
-  new URL('../../recordings/examples/stub-read-then-write-asked.json', import.meta.url),
+  new URL('../recordings/examples/stub-read-then-write-asked.json', import.meta.url),
 );
 
 /** What the example's `meta.description` says. */
 export const EXAMPLE_DESCRIPTION =
-  'Recorded by `harness-bench record` from the local OpenAI-compatible stub server the tests use (eval/record/stub-server.test-helpers.ts), not from a real model: a 429 with retry-after, a streamed read_file, a streamed write_file that configs/default.json asks about (denied: record has nobody to ask), and a streamed answer. Replays with exit 0 under configs/default.json; under configs/permissive.json the write is allowed and the replay names that as the first divergence. Re-record with: npx tsx eval/record/record-example.ts';
+  'Recorded by `harness-bench record` from the local OpenAI-compatible stub server the tests use (harness/testing/stub-server.ts), not from a real model: a 429 with retry-after, a streamed read_file, a streamed write_file that configs/default.json asks about (denied: record has nobody to ask), and a streamed answer. Replays with exit 0 under configs/default.json; under configs/permissive.json the write is allowed and the replay names that as the first divergence. Re-record with: npx tsx scripts/record-example.ts';
 
 /** Records the example; resolves with the exit code of `record`. */
 export async function recordExample(): Promise<number> {

@@ -17,7 +17,7 @@ import {
   textChunks,
   toolCallChunks,
   type StubServer,
-} from './stub-server.test-helpers.ts';
+} from '../../harness/testing/stub-server.ts';
 
 const API_KEY = 'sk-test-RecorderSecret0123456789abcdef';
 const ORG = 'org-AbCdEf1234567890';

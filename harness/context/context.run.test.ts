@@ -7,7 +7,7 @@ import {
   expectTranscriptInvariants,
   runScript,
   tempWorkspace,
-} from '../loop/run.fixtures.ts';
+} from '../testing/scripted-runs.ts';
 import type { ChatMessage } from '../model/types.ts';
 import { FILE_TOOLS } from '../tools/builtin/files.ts';
 import { writeTodosTool } from '../tools/builtin/memory-tools.ts';

@@ -12,7 +12,7 @@ import {
   runScript,
   tempWorkspace,
   toolResult,
-} from './run.fixtures.ts';
+} from '../testing/scripted-runs.ts';
 
 let space: ReturnType<typeof tempWorkspace>;
 beforeEach(() => {

@@ -1,7 +1,9 @@
 /**
- * Shared fixtures of the runHarness tests: a temp workspace with an "outside" folder next to it,
- * a one-call runner over a scripted model, and the transcript invariants (TI-1..TI-4 of
- * `../shared/cases/README.md`) as assertions. Test-only; nothing in the harness imports it.
+ * Run fixtures for vitest suites (part of the public `harness-bench/harness-testing` entry,
+ * `harness/testing.ts`): a temp workspace with an "outside" folder next to it, a one-call runner
+ * over a scripted or inline model, a recording test tool, and the transcript invariants
+ * TI-1..TI-4 (`docs/conventions.md`) and run consistency as vitest assertions. Only tests import
+ * it; nothing in the harness does.
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,9 +16,9 @@ import type { ChatMessage, Model, ModelRequest, ModelResponse, RawToolCall } fro
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.ts';
 import { LocalSandbox } from '../sandbox/local.ts';
 import { FILE_TOOLS } from '../tools/builtin/files.ts';
-import type { ToolDefinition } from '../tools/types.ts';
-import { runHarness, type RunOptions } from './run.ts';
-import { STOP_REASONS } from './stop-reasons.ts';
+import { decodeToolResult, type ToolDefinition } from '../tools/types.ts';
+import { runHarness, type RunOptions } from '../loop/run.ts';
+import { STOP_REASONS } from '../loop/stop-reasons.ts';
 
 /** A real temp workspace (`ws`) and a sibling `outside` folder; `dispose()` removes both. */
 export function tempWorkspace(): { root: string; ws: string; outside: string; dispose: () => void } {
@@ -55,6 +57,7 @@ export function rawCall(id: unknown, name: unknown, args: unknown): RawToolCall 
   return { ...(id !== undefined ? { id } : {}), type: 'function', function: { name, arguments: args } };
 }
 
+/** Options of {@link runScript}: any run option, with a partial configuration merged over the test default. */
 export interface RunScriptOptions extends Partial<Omit<RunOptions, 'config' | 'model'>> {
   config?: PartialConfig;
   deps?: HarnessDeps;
@@ -90,16 +93,10 @@ export function toolResult(
     (m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool' && m.tool_call_id === callId,
   );
   if (!message) throw new Error(`no tool message for ${callId}`);
-  try {
-    const parsed = JSON.parse(message.content) as {
-      error?: { type: string; retryable: boolean; message: string };
-    };
-    if (parsed && typeof parsed === 'object' && parsed.error)
-      return { content: message.content, error: parsed.error };
-  } catch {
-    /* plain data */
-  }
-  return { content: message.content };
+  const decoded = decodeToolResult(message.content, '');
+  if (decoded.ok) return { content: message.content };
+  const error = { type: decoded.error_type, retryable: decoded.retryable, message: decoded.message };
+  return { content: message.content, error };
 }
 
 /** Ids of the calls the ledger says were executed, in order. */

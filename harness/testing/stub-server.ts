@@ -1,12 +1,14 @@
 /**
- * A local OpenAI-compatible stub server for the recorder tests (not a test file itself): real
- * HTTP on 127.0.0.1 (node:http), a queue of responders, one per request, and builders for whole
- * completions, streamed chunks (each event optionally waiting on a gate first), HTTP errors and
- * an error event after a 200 stream.
+ * The one local OpenAI-compatible stub server every layer's tests use (model client, recorder,
+ * CLI), part of the public `harness-bench/harness-testing` entry (`harness/testing.ts`): real
+ * HTTP on 127.0.0.1 with a random free port (node:http), a queue of responders, one per request,
+ * a log of what was received, and builders for whole completions, streamed chunks (each event
+ * optionally waiting on a gate first) and HTTP errors. It lives in `harness/` so harness tests can
+ * use it without importing the bench (`docs/architecture.md`, "Layers").
  */
-import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 /** Answers one request. `body` is the parsed JSON request body. */
 export type Responder = (
@@ -21,12 +23,12 @@ export interface StubServer {
   baseURL: string;
   /** Responders still to serve, in order. A request with none queued gets a 500. */
   queue: Responder[];
-  /** Every request received: path, authorization header, parsed body. */
+  /** Every request received: path, authorization header, parsed body (`{}` when not JSON). */
   received: { path: string; authorization: string | undefined; body: Record<string, unknown> }[];
   close(): Promise<void>;
 }
 
-/** Starts a stub on a free loopback port. */
+/** Starts a stub on a free loopback port (127.0.0.1, port chosen by the system). */
 export async function startStub(): Promise<StubServer> {
   const queue: Responder[] = [];
   const received: StubServer['received'] = [];
@@ -34,7 +36,7 @@ export async function startStub(): Promise<StubServer> {
     let text = '';
     req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     req.on('end', () => {
-      const body = JSON.parse(text || '{}') as Record<string, unknown>;
+      const body = parseBody(text);
       received.push({ path: req.url ?? '', authorization: req.headers.authorization, body });
       const next =
         queue.shift() ?? json(500, { error: { message: 'no stub response queued', type: 'server_error' } });
@@ -52,6 +54,15 @@ export async function startStub(): Promise<StubServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+function parseBody(text: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(text || '{}');
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** A whole JSON response. */
