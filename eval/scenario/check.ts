@@ -13,8 +13,6 @@ import { transcriptProblems } from './transcript.ts';
 import type { Evidence, Scenario } from './types.ts';
 import { substitutePlaceholders } from './workspace.ts';
 
-export { transcriptProblems } from './transcript.ts';
-
 /** The outcome of one expectation. Names are stable across runs (`stopReason`, `results.<id>.ok`, `budgets.tokens`, …). */
 export interface Check {
   name: string;

@@ -10,12 +10,7 @@ import type { ScriptedTurn } from '../../harness/model/scripted-model.ts';
 import type { Verdict } from '../../harness/policy/types.ts';
 import type { EffectClass, ErrorType } from '../../harness/tools/types.ts';
 
-export type {
-  ScriptedTurn,
-  ScriptedToolCall,
-  ScriptedResponseTurn,
-  ScriptedErrorTurn,
-} from '../../harness/model/scripted-model.ts';
+export type { ScriptedTurn } from '../../harness/model/scripted-model.ts';
 
 /** `text` repeated `count` times (no separator). */
 export interface RepeatGen {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { NAIVE, runLongSession, type LongSessionResult } from '../../bench/long-session.ts';
+import { NAIVE, runLongSession, type LongSessionResult } from './long-session.ts';
 
 /** Total tokens of the whole run divided by the total at half of it: 2 is linear growth, 4 quadratic. */
 const growth = (r: LongSessionResult) =>
   r.totalTokens / r.curve[Math.floor(r.curve.length / 2) - 1]!.totalTokens;
 
-describe('a long scripted session (the figures of bench/long-session.ts, shorter; tokens only, no timing)', () => {
+describe('a long scripted session (the figures of the long-session benchmark, shorter; tokens only, no timing)', () => {
   it('with the layers, every prompt stays under the window and the total grows linearly; naive, it grows with the square', async () => {
     const window = 16_000;
     const layered = await runLongSession(240, { context: { windowTokens: window } });
