@@ -49,7 +49,7 @@ export interface RecordHooks {
 }
 
 /** The key sent when none is set (local servers need none). Not key-shaped, so the scan ignores it. */
-export const NO_KEY_PLACEHOLDER = 'no-key-set';
+const NO_KEY_PLACEHOLDER = 'no-key-set';
 
 /**
  * The recorded live session of `record` and `chat`: the endpoint, model and workspace of the

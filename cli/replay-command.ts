@@ -40,7 +40,7 @@ export interface ReplayFlags {
  * scenario `model` format, or an object with such a `model` array (a scenario file).
  * @throws InputError when the file is unreadable or holds no list of turn objects.
  */
-export function loadScriptedTurns(file: string): ScriptedTurn[] {
+function loadScriptedTurns(file: string): ScriptedTurn[] {
   let value: unknown;
   try {
     const text = readFileSync(file, 'utf8');

@@ -13,7 +13,7 @@ import { loadScenarios } from '../eval/scenario/load.ts';
 import type { CliIo } from './io.ts';
 
 /** What a file is, from its content: `cassette` (format key), `scenario` (has `expect` or `model` turns), else `config`. */
-export function detectKind(file: string): 'cassette' | 'scenario' | 'config' {
+function detectKind(file: string): 'cassette' | 'scenario' | 'config' {
   let value: unknown;
   try {
     const text = readFileSync(file, 'utf8');

@@ -13,7 +13,7 @@ import type { Todo } from './todos.ts';
 import type { RepairReport } from '../context/repair.ts';
 
 /** A session id: letters, digits, `_`, `.` and `-`, not starting with a dot (it is a file name). */
-export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/;
+const SESSION_ID_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/;
 
 /** Raised for an id that is not {@link SESSION_ID_PATTERN} or a session that does not exist: a usage error. */
 export class SessionError extends Error {

@@ -16,7 +16,7 @@ import type { SkillReader } from './types.ts';
 export const SKILL_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
 const NAME = new RegExp(SKILL_NAME_PATTERN);
 /** Longest description kept in the prompt, in characters (the Agent Skills limit). */
-export const SKILL_DESCRIPTION_MAX = 1024;
+const SKILL_DESCRIPTION_MAX = 1024;
 
 /** One discovered skill. `file` is the absolute path of its `SKILL.md`. */
 export interface Skill {
