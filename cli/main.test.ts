@@ -54,6 +54,15 @@ describe('harness-bench CLI', () => {
     );
   });
 
+  it('--help ends with the exit codes', async () => {
+    const result = await run(PACKAGE_ROOT, '--help');
+    expect(result.code).toBe(0);
+    expect((await run(PACKAGE_ROOT, 'run', '--help')).out).toContain('3  internal error');
+    expect(result.out).toMatch(
+      /Exit codes:\n +0 .*\n +1 .*\n +2 +bad input.*\n +3 +internal error.*\n +4 +environment/,
+    );
+  });
+
   it('an unknown flag exits 2 with a message', async () => {
     const result = await run(PACKAGE_ROOT, 'run', '--no-such-flag');
     expect(result.code).toBe(2);

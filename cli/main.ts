@@ -1,9 +1,10 @@
 /**
- * The `harness-bench` command. Exit codes: 0 all pass, 1 a case failed or errored, 2 bad input
- * (unreadable or invalid scenario, cassette or config, or a bad flag), with nothing written.
+ * The `harness-bench` command. Exit codes (`EXIT_CODES` in `cli/io.ts`): 0 all pass, 1 a case
+ * failed or errored, 2 bad input (unreadable or invalid scenario, cassette or config, or a bad
+ * flag), with nothing written, 3 an internal error (our bug), 4 the environment. An error that
+ * reaches this file is mapped by its fault (`harness/errors.ts`).
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { InputError, formatProblem } from '../eval/errors.ts';
 import { chatCommand } from './chat-command.ts';
 import { exportCommand } from './export-command.ts';
 import { importCommand } from './import-command.ts';
@@ -12,6 +13,7 @@ import { policyCheckCommand } from './policy-command.ts';
 import { replayCommand } from './replay-command.ts';
 import { runCommand } from './run-command.ts';
 import { validateCommand } from './validate-command.ts';
+import { EXIT_CODES, EXIT_CODES_HELP, reportError } from './errors.ts';
 import { type CliIo, processIo, VERSION } from './io.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -24,6 +26,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       'A test bench for LLM agent harnesses: the model frozen, the harness live, every decision scored and diffed.',
     )
     .version(VERSION, '-v, --version')
+    .addHelpText('after', EXIT_CODES_HELP)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
@@ -166,6 +169,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       exitCode = await validateCommand(files, io);
     });
 
+  for (const command of program.commands) command.addHelpText('after', EXIT_CODES_HELP);
   try {
     await program.parseAsync([...argv]);
     return exitCode;
@@ -177,16 +181,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         error.code === 'commander.help'
       )
         return 0;
-      return 2;
+      return EXIT_CODES.userInput;
     }
-    if (error instanceof InputError) {
-      io.stderr(
-        `harness-bench: invalid input (nothing was written):\n${error.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n`,
-      );
-      return 2;
-    }
-    io.stderr(`harness-bench: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
-    return 1;
+    return reportError(error, io);
   }
 }
 
