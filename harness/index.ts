@@ -13,6 +13,7 @@ export {
 } from './config.ts';
 export { deterministicDeps, liveDeps, type HarnessDeps, type HarnessHooks } from './deps.ts';
 export type { Determinism } from './types.ts';
+export { FAULTS, faultOf, HarnessBenchError, type ErrorJson, type Fault } from './errors.ts';
 export {
   EVENT_TYPES,
   type HarnessEvent,
