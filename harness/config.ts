@@ -132,8 +132,8 @@ export type PartialConfig = { [K in keyof HarnessConfig]?: DeepPartial<HarnessCo
 type DeepPartial<T> = T extends unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
 /**
- * Defaults: every budget is non-zero, so a run can never go on forever (anchors §5.4: Inspect
- * and mini-swe-agent leave limits off and users report hangs, inspect_ai#1585).
+ * Defaults: every budget is non-zero, so a run can never go on forever (Inspect and
+ * mini-swe-agent leave limits off and users report hangs, UKGovernmentBEIS/inspect_ai#1585).
  * @default maxTurns 50, maxToolCalls 200, maxTokens 2,000,000, maxCostUsd 5, maxWallMs 30 min
  */
 export const DEFAULT_CONFIG: HarnessConfig = {

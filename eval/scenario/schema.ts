@@ -36,7 +36,8 @@ export const SCENARIO_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://harness-bench.dev/schema/scenario.json',
   title: 'harness-bench scenario, version 1',
-  description: 'See docs/scenario-format.md. Unknown keys are errors.',
+  description:
+    'A task, a workspace, a scripted model and what must hold afterwards; every field is described in docs/scenario-format.md of the harness-bench repository. Unknown keys are errors.',
   type: 'object',
   additionalProperties: false,
   required: ['id', 'task', 'model', 'expect'],
