@@ -59,7 +59,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   program
     .command('import')
     .description(
-      'Import recordings (VCR YAML plain or parsed_body, chunk logs, raw SSE, nock definitions) as version-1 cassettes.',
+      'Import recordings (VCR YAML plain or parsed_body, chunk logs, raw SSE, nock definitions) ' +
+        'as version-1 cassettes.',
     )
     .argument('<files...>', 'recording files')
     .requiredOption('-o, --out <dir>', 'folder for the cassettes')
@@ -92,7 +93,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   program
     .command('record')
     .description(
-      'Run the harness once against a live OpenAI-compatible endpoint and record the session as a cassette (non-interactive).',
+      'Run the harness once against a live OpenAI-compatible endpoint and record the session as a' +
+        ' cassette (non-interactive).',
     )
     .option(
       '--base-url <url>',
@@ -116,7 +118,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   program
     .command('chat')
     .description(
-      'The interactive harness on a live OpenAI-compatible endpoint (approvals in the terminal, Ctrl-C cancels a turn).',
+      'The interactive harness on a live OpenAI-compatible endpoint (approvals in the terminal, ' +
+        'Ctrl-C cancels a turn).',
     )
     .option('--base-url <url>', 'endpoint base URL (default: HARNESS_BASE_URL)')
     .option('--model <name>', 'model name (default: HARNESS_MODEL)')

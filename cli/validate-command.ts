@@ -12,7 +12,10 @@ import { InputError, type InputProblem } from '../eval/errors.ts';
 import { loadScenarios } from '../eval/scenario/load.ts';
 import type { CliIo } from './io.ts';
 
-/** What a file is, from its content: `cassette` (format key), `scenario` (has `expect` or `model` turns), else `config`. */
+/**
+ * What a file is, from its content: `cassette` (format key), `scenario` (has `expect` or `model` turns), else
+ * `config`.
+ */
 function detectKind(file: string): 'cassette' | 'scenario' | 'config' {
   let value: unknown;
   try {

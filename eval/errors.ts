@@ -5,7 +5,10 @@
 import { HarnessBenchError } from '../harness/errors.ts';
 import { scanJson } from '../harness/tools/arguments.ts';
 
-/** One problem in one input file. `path` is a JSON pointer-like path (`/expect/stopReason`), `''` for the whole file. */
+/**
+ * One problem in one input file. `path` is a JSON pointer-like path (`/expect/stopReason`), `''` for the
+ * whole file.
+ */
 export interface InputProblem {
   file: string;
   path: string;

@@ -19,7 +19,12 @@ export const EXAMPLE_CASSETTE = fileURLToPath(
 
 /** What the example's `meta.description` says. */
 export const EXAMPLE_DESCRIPTION =
-  'Recorded by `harness-bench record` from the local OpenAI-compatible stub server the tests use (harness/testing/stub-server.ts), not from a real model: a 429 with retry-after, a streamed read_file, a streamed write_file that configs/default.json asks about (denied: record has nobody to ask), and a streamed answer. Replays with exit 0 under configs/default.json; under configs/permissive.json the write is allowed and the replay names that as the first divergence. Re-record with: npx tsx scripts/record-example.ts';
+  'Recorded by `harness-bench record` from the local OpenAI-compatible stub server the tests use ' +
+  '(harness/testing/stub-server.ts), not from a real model: a 429 with retry-after, a streamed ' +
+  'read_file, a streamed write_file that configs/default.json asks about (denied: record has nobody' +
+  ' to ask), and a streamed answer. Replays with exit 0 under configs/default.json; under ' +
+  'configs/permissive.json the write is allowed and the replay names that as the first divergence. ' +
+  'Re-record with: npx tsx scripts/record-example.ts';
 
 /** Records the example; resolves with the exit code of `record`. */
 export async function recordExample(): Promise<number> {

@@ -108,7 +108,10 @@ export function redactValues<T>(value: T, secrets: readonly string[]): T {
   return walk(value) as T;
 }
 
-/** What the workspace's absolute path becomes in a cassette (it names the user's folders, and a replay runs elsewhere). */
+/**
+ * What the workspace's absolute path becomes in a cassette (it names the user's folders, and a replay runs
+ * elsewhere).
+ */
 export const WORKSPACE_PLACEHOLDER = '$WORKSPACE';
 
 /**

@@ -65,7 +65,10 @@ export interface SessionRecorderOptions {
   fetch?: typeof globalThis.fetch;
   /** Clock for SSE event delays, in ms. @default performance.now */
   eventClock?: () => number;
-  /** Stream responses (`stream: true` with usage in the last chunk). @default the configuration's `model.settings.stream`, else true */
+  /**
+   * Stream responses (`stream: true` with usage in the last chunk). @default the configuration's
+   * `model.settings.stream`, else true
+   */
   stream?: boolean;
   /** Environment whose secret-named variables are redacted wherever they appear. @default process.env */
   env?: NodeJS.ProcessEnv;

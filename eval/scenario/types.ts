@@ -37,7 +37,10 @@ export interface WorkspaceSpec {
   dirs?: string[];
   /** Relative link path → target; the target may use `$WS` and `$OUTSIDE`. */
   symlinks?: Record<string, string>;
-  /** Relative path → content, created under `$OUTSIDE`; any change there fails the case unless `expect.outsideChanged`. */
+  /**
+   * Relative path → content, created under `$OUTSIDE`; any change there fails the case unless
+   * `expect.outsideChanged`.
+   */
   outside?: Record<string, FileContent>;
 }
 

@@ -165,7 +165,8 @@ function checkMessage(value: unknown): ChatMessage | string {
  * Turns a parsed line into a current record. Lines without `v` are migrated: `meta` and
  * `session` headers (chat v1: `{type, version, id}`; cases: `{type: "meta", session_id}`), and
  * messages inline (`{type: "message", role, content, …}`) or wrapped (`{type: "message", message}`).
- * @returns the record, an {@link UnknownRecord} for a well-formed record of an unknown type, or a reason string when the line is damaged.
+ * @returns the record, an {@link UnknownRecord} for a well-formed record of an unknown type, or a reason
+ * string when the line is damaged.
  */
 function migrateRecord(raw: unknown): SessionRecord | UnknownRecord | string {
   if (!isObject(raw)) return 'not a JSON object';

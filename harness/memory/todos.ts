@@ -65,7 +65,10 @@ export class TodoStore implements TodoList {
     return this.items.map((t) => ({ ...t }));
   }
 
-  /** Replaces the whole list; returns the problem instead when {@link todoListProblem} finds one (the list is then unchanged). */
+  /**
+   * Replaces the whole list; returns the problem instead when {@link todoListProblem} finds one (the list is
+   * then unchanged).
+   */
   replace(todos: readonly Todo[]): { ok: true } | { ok: false; problem: string } {
     const problem = todoListProblem(todos);
     if (problem) return { ok: false, problem };

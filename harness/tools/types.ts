@@ -82,7 +82,10 @@ export interface ToolContext {
   resolvedPaths: string[];
   /** SQLite file of the notes (`save_note`, `search_notes`), from the run; absent: notes are unavailable. */
   notesPath?: string;
-  /** The run's todo list, skills and subagent spawner (`read_skill`, `write_todos`, `task`); absent outside a harness run. */
+  /**
+   * The run's todo list, skills and subagent spawner (`read_skill`, `write_todos`, `task`); absent outside a
+   * harness run.
+   */
   services?: RunServices;
 }
 
