@@ -33,60 +33,59 @@ const LAYERS = [
   { name: 'entry', path: '^harness/(index\\.ts$|testing\\.ts$|testing/)' },
 ];
 
-const layerRules = LAYERS.slice(0, -1).map((layer, index) => ({
-  name: `harness-layer-${layer.name}`,
-  comment: `a ${layer.name} module imports only ${LAYERS.slice(0, index + 1)
-    .map((l) => l.name)
-    .join(', ')} (docs/architecture.md, "Layers")`,
-  severity: 'error',
-  from: { path: layer.path, pathNot: index === 0 ? TESTS : `${TESTS}|${TYPES}` },
-  to: { path: LAYERS.slice(index + 1).map((l) => `(${l.path})`), pathNot: TYPES },
-}));
+/** A forbidden import: modules matching `from` may not import modules matching `to`. */
+const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
+
+/** One rule per layer: its modules (tests aside) import nothing of a layer above. */
+const layerRules = LAYERS.slice(0, -1).map((layer, index) => {
+  const allowed = LAYERS.slice(0, index + 1).map((l) => l.name);
+  return forbid(
+    `harness-layer-${layer.name}`,
+    `a ${layer.name} module imports only ${allowed.join(', ')} (docs/architecture.md, "Layers")`,
+    { path: layer.path, pathNot: index === 0 ? TESTS : `${TESTS}|${TYPES}` },
+    { path: LAYERS.slice(index + 1).map((l) => `(${l.path})`), pathNot: TYPES },
+  );
+});
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    {
-      name: 'no-circular',
-      comment: 'no import cycle, type-only imports included: move the shared type down a layer',
-      severity: 'error',
-      from: {},
-      to: { circular: true },
-    },
-    {
-      name: 'harness-knows-no-bench',
-      comment: 'harness/ is the product; the bench (eval, reports, cli) is built on it, never the other way',
-      severity: 'error',
-      from: { path: '^harness/' },
-      to: { path: '^(eval|reports|cli|bench|scripts|bin)/' },
-    },
-    {
-      name: 'eval-knows-no-cli',
-      comment: 'eval/ runs cases; the command line is built on it',
-      severity: 'error',
-      from: { path: '^eval/' },
-      to: { path: '^(cli|bench|scripts|bin)/' },
-    },
-    {
-      name: 'reports-only-types',
-      comment: 'reports/ renders a results file: it takes only types from eval/ and harness/',
-      severity: 'error',
-      from: { path: '^reports/', pathNot: TESTS },
-      to: { path: '^(eval|harness)/', dependencyTypesNot: ['type-only'] },
-    },
-    {
-      name: 'reports-knows-no-cli',
-      severity: 'error',
-      from: { path: '^reports/' },
-      to: { path: '^(cli|bench|scripts|bin)/' },
-    },
-    {
-      name: 'not-to-unresolvable',
-      comment: 'every import resolves (a typo or a missing dependency)',
-      severity: 'error',
-      from: {},
-      to: { couldNotResolve: true },
-    },
+    forbid(
+      'no-circular',
+      'no import cycle, type-only imports included: move the shared type down a layer',
+      {},
+      { circular: true },
+    ),
+    forbid(
+      'harness-knows-no-bench',
+      'harness/ is the product; the bench (eval, reports, cli) is built on it, never the other way',
+      { path: '^harness/' },
+      { path: '^(eval|reports|cli|bench|scripts|bin)/' },
+    ),
+    forbid(
+      'eval-knows-no-cli',
+      'eval/ runs cases; the command line is built on it',
+      { path: '^eval/' },
+      { path: '^(cli|bench|scripts|bin)/' },
+    ),
+    forbid(
+      'reports-only-types',
+      'reports/ renders a results file: it takes only types from eval/ and harness/',
+      { path: '^reports/', pathNot: TESTS },
+      { path: '^(eval|harness)/', dependencyTypesNot: ['type-only'] },
+    ),
+    forbid(
+      'reports-knows-no-cli',
+      'reports/ is used by the command line, never the other way',
+      { path: '^reports/' },
+      { path: '^(cli|bench|scripts|bin)/' },
+    ),
+    forbid(
+      'not-to-unresolvable',
+      'every import resolves (a typo or a missing dependency)',
+      {},
+      { couldNotResolve: true },
+    ),
     ...layerRules,
   ],
   options: {
