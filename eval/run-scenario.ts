@@ -20,6 +20,7 @@ import { checkExpectations } from './scenario/check.ts';
 import { fakeTools } from './scenario/fake-tools.ts';
 import type { LoadedScenario, Scenario } from './scenario/types.ts';
 import { buildWorkspace, diffSnapshots } from './scenario/workspace.ts';
+import { OUTSIDE_LABEL, runnerPathLabels } from './path-labels.ts';
 import { caseFromRun, errorCase, scrubPaths, type CaseResult, type Check } from './results.ts';
 
 /** A scenario run's full outcome: the case result plus the raw run (for tests and reports). */
@@ -74,6 +75,11 @@ export async function runScenario(
     const before = await built.snapshotOutside();
     const deps = options.deps ?? deterministicDeps();
     deps.approver = scriptedApprover(scenario.approver, built.workspace);
+    const notesPath = await scenarioNotesPath();
+    deps.pathLabels = runnerPathLabels([
+      { path: built.outside, label: OUTSIDE_LABEL },
+      { path: notesDir!, label: '$NOTES' },
+    ]);
     const model = new ScriptedModel(scenario.model);
     const run = await runHarness({
       task: scenario.task,
@@ -83,7 +89,7 @@ export async function runScenario(
       sandbox: createSandbox(config.sandbox.kind, built.workspace),
       workspace: built.workspace,
       deps,
-      notesPath: await scenarioNotesPath(),
+      notesPath,
     });
     const after = await built.snapshotOutside();
     const outsideChanges = diffSnapshots(before, after);
@@ -103,20 +109,16 @@ export async function runScenario(
           }
         : {}),
     };
-    return {
-      result: scrubPaths(result, [
-        [built.workspace, '$WS'],
-        [built.outside, '$OUTSIDE'],
-      ]),
-      run,
-    };
+    // No scrubbing: the harness shows the model `$WS`/`$OUTSIDE` itself (deps.pathLabels), and the two-run test holds it to that.
+    return { result, run };
   } catch (error) {
+    // A runner exception (file system, check) may name the temp folders: only here are they replaced.
     const result = errorCase(caseBase, error, started);
     return {
       result: built
         ? scrubPaths(result, [
             [built.workspace, '$WS'],
-            [built.outside, '$OUTSIDE'],
+            [built.outside, OUTSIDE_LABEL],
           ])
         : result,
     };

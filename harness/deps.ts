@@ -4,9 +4,10 @@
  * `Math.random()` directly (a test greps for it).
  */
 import type { HarnessEvent } from './events.ts';
+import type { PathLabel } from './path-display.ts';
 import type { ApprovalRequest, ApprovalAnswer } from './policy/types.ts';
 
-/** Clock, ids, randomness, event sink and approver. */
+/** Clock, ids, randomness, event sink, approver, and the names temp folders are shown under. */
 export interface HarnessDeps {
   /** Milliseconds since the epoch. */
   now(): number;
@@ -23,6 +24,13 @@ export interface HarnessDeps {
    * (as in `headless`). Contract: resolves; a rejection counts as a denial.
    */
   approver?(request: ApprovalRequest): Promise<ApprovalAnswer>;
+  /**
+   * Folders outside the workspace that text for the model names by a stable label instead of
+   * their absolute path (a scenario's `$OUTSIDE`, the temp folder as `$TMPDIR`), so a run in a
+   * fresh temp folder reads the same every time. The workspace is always shown as `$WS`
+   * (`path-display.ts`). Absent: other paths are shown as they are.
+   */
+  pathLabels?: readonly PathLabel[];
 }
 
 /**
