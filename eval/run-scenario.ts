@@ -21,6 +21,13 @@ import { fakeTools } from './scenario/fake-tools.ts';
 import type { LoadedScenario, Scenario } from './scenario/types.ts';
 import { buildWorkspace, diffSnapshots } from './scenario/workspace.ts';
 import { OUTSIDE_LABEL, runnerPathLabels } from './path-labels.ts';
+import {
+  checkRequirements,
+  explainMissingSandbox,
+  unmetCase,
+  type PrerequisitePolicy,
+  type SandboxProbe,
+} from './requirements.ts';
 import { caseFromRun, errorCase, scrubPaths, type CaseResult, type Check } from './results.ts';
 
 /** A scenario run's full outcome: the case result plus the raw run (for tests and reports). */
@@ -42,14 +49,23 @@ export function scenarioTools(scenario: Scenario, config: HarnessConfig): ToolDe
   return [...builtinTools(names), ...fakes];
 }
 
+/** Options of {@link runScenario}. */
+export interface ScenarioRunOptions extends PrerequisitePolicy {
+  deps?: HarnessDeps;
+  /** Probes the sandboxes for `requires` (tests). @default probeSandbox, cached per process */
+  probe?: SandboxProbe;
+}
+
 /**
- * Runs one loaded scenario.
- * @param configName the name shown in results (`default`, `strict`, …)
+ * Runs one loaded scenario. A scenario whose `requires` are missing here is not run: it is
+ * `skipped` with the reason and the fix (under `ci`, a missing sandbox is an `error`); so is a
+ * failed run that met a missing sandbox it did not declare (`requirements.ts`).
+ * @param base the configuration and the name shown in results (`default`, `strict`, …)
  */
 export async function runScenario(
   loaded: LoadedScenario,
   base: { name: string; config: HarnessConfig },
-  options: { deps?: HarnessDeps } = {},
+  options: ScenarioRunOptions = {},
 ): Promise<ScenarioRun> {
   const { scenario } = loaded;
   const started = performance.now();
@@ -71,6 +87,14 @@ export async function runScenario(
   };
   try {
     const config = scenarioConfig(scenario, base.config);
+    const prerequisites = {
+      sandboxKind: config.sandbox.kind,
+      ...(options.probe ? { probe: options.probe } : {}),
+      ...(options.platform ? { platform: options.platform } : {}),
+      ci: options.ci === true,
+    };
+    const unmet = await checkRequirements(scenario.requires ?? [], prerequisites);
+    if (unmet.length > 0) return { result: unmetCase(caseBase, unmet, true, prerequisites, started) };
     built = await buildWorkspace(scenario);
     const before = await built.snapshotOutside();
     const deps = options.deps ?? deterministicDeps();
@@ -110,7 +134,8 @@ export async function runScenario(
         : {}),
     };
     // No scrubbing: the harness shows the model `$WS`/`$OUTSIDE` itself (deps.pathLabels), and the two-run test holds it to that.
-    return { result, run };
+    const declared = { ...prerequisites, declared: scenario.requires ?? [] };
+    return { result: await explainMissingSandbox(result, run, declared, started), run };
   } catch (error) {
     // A runner exception (file system, check) may name the temp folders: only here are they replaced.
     const result = errorCase(caseBase, error, started);

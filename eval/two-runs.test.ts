@@ -39,7 +39,7 @@ async function runOnce(): Promise<Record<'results' | 'report' | 'junit', string>
     stdout: () => undefined,
     stderr: () => undefined,
     cwd: PACKAGE_ROOT,
-    env: { NO_COLOR: '1' },
+    env: { NO_COLOR: '1', ...(process.env.CI ? { CI: process.env.CI } : {}) },
     isTTY: false,
   };
   const code = await main(['node', 'harness-bench', 'run', '-o', out], io);
