@@ -5,8 +5,11 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, mergeConfig } from './config.ts';
-import { describeSystemError, runPathLabels, showPath } from './path-display.ts';
+import { describeSystemError, runPathLabels, showPath, showPathsIn } from './path-display.ts';
 import { decideCommand } from './policy/command-policy.ts';
+import { LocalSandbox } from './sandbox/local.ts';
+import { bashTool } from './tools/builtin/bash.ts';
+import { outputText, runTool } from './tools/builtin/builtin.test-helpers.ts';
 
 const segment = fc.stringMatching(/^[A-Za-z0-9._-]{1,8}$/).filter((s) => s !== '.' && s !== '..');
 
@@ -87,6 +90,51 @@ describe('policy reasons show paths as the model sees them', () => {
       expect(plain.reason).toContain(`(resolves to ${path.join(ws, 'a.txt')})`);
     } finally {
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('showPathsIn', () => {
+  const labels = runPathLabels('/tmp/hb-ws-abc', [
+    { path: '/tmp/hb-out-xyz', label: '$OUTSIDE' },
+    { path: '/tmp', label: '$TMPDIR' },
+  ]);
+
+  it('writes whole labelled paths by their label, longest first, and leaves look-alikes alone', () => {
+    expect(
+      showPathsIn(
+        "/tmp/hb-ws-abc\nsrc/a.ts -> /tmp/hb-ws-abc/src/a.ts\noutbox -> /tmp/hb-out-xyz\n'/tmp/x' /tmp",
+        labels,
+      ),
+    ).toBe("$WS\nsrc/a.ts -> $WS/src/a.ts\noutbox -> $OUTSIDE\n'$TMPDIR/x' $TMPDIR");
+    expect(showPathsIn('/tmp/hb-ws-abcd /private/tmp/hb-ws-abc x/tmp', labels)).toBe(
+      '$TMPDIR/hb-ws-abcd /private/tmp/hb-ws-abc x/tmp',
+    );
+    expect(showPathsIn('/tmp/hb-ws-abcd', runPathLabels('/tmp/hb-ws-abc'))).toBe('/tmp/hb-ws-abcd');
+    expect(showPathsIn('no paths', labels)).toBe('no paths');
+  });
+
+  it('property: the shown text does not depend on where the workspace is', () => {
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 3 }), fc.string(), (root, tail) => {
+        const ws = `/${root.join('/')}`;
+        const shown = showPathsIn(`cd ${ws}/src && ls ${ws}; ${tail.replace(/\//g, '')}`, runPathLabels(ws));
+        expect(shown).toBe(`cd $WS/src && ls $WS; ${tail.replace(/\//g, '')}`);
+      }),
+    );
+  });
+});
+
+describe('bash output', () => {
+  it('names the workspace $WS, and $WS in a command is the workspace', async () => {
+    const ws = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-pd-')));
+    try {
+      const out = await runTool(bashTool, { command: 'pwd; echo hi > "$WS/a.txt"; cat a.txt' }, ws, {
+        sandbox: new LocalSandbox({ allowExec: true }),
+      });
+      expect(outputText(out)).toBe('exit code: 0\nstdout:\n$WS\nhi\n');
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
     }
   });
 });

@@ -58,3 +58,22 @@ export function describeSystemError(error: unknown, labels?: readonly PathLabel[
   const what = `${body.split(`, ${e.syscall}`)[0]!.trim() || e.code} (${e.code})`;
   return labels && typeof e.path === 'string' ? `${what}: ${showPath(e.path, labels)}` : what;
 }
+
+/**
+ * `text` (a command's output) with every labelled folder written as its label: `/tmp/hb-ws-x/src`
+ * → `$WS/src`. A folder is replaced only as a whole path: not inside a longer name
+ * (`/tmp/hb-ws-xy`) nor as the tail of another path (`/private/tmp/…`); the longest folder wins.
+ */
+export function showPathsIn(text: string, labels: readonly PathLabel[]): string {
+  const roots = labels
+    .map((l) => ({ path: l.path.length > 1 ? l.path.replace(/[\\/]+$/, '') : l.path, label: l.label }))
+    .filter((l) => l.path.length > 1 && text.includes(l.path))
+    .sort((a, b) => b.path.length - a.path.length);
+  if (roots.length === 0) return text;
+  const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(
+    `(?<![A-Za-z0-9._/-])(${roots.map((r) => literal(r.path)).join('|')})(?![A-Za-z0-9._-])`,
+    'g',
+  );
+  return text.replace(pattern, (root) => roots.find((r) => r.path === root)!.label);
+}
