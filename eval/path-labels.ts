@@ -11,7 +11,7 @@ import type { PathLabel } from '../harness/path-display.ts';
 export const OUTSIDE_LABEL = '$OUTSIDE';
 
 /** The label of `os.tmpdir()` (and of its real path when that differs, as `/private/var/…` on macOS). */
-export const TMPDIR_LABEL = '$TMPDIR';
+const TMPDIR_LABEL = '$TMPDIR';
 
 /** `extra` followed by the temp folder's labels. */
 export function runnerPathLabels(extra: readonly PathLabel[] = []): PathLabel[] {

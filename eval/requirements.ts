@@ -193,7 +193,7 @@ export async function checkRequirements(
 }
 
 /** Prerequisites CI promises (`.ci/run` installs bubblewrap): the sandbox, and the platform's own sandbox kind. */
-export function promisedByCI(requirement: string, platform: NodeJS.Platform = process.platform): boolean {
+function promisedByCI(requirement: string, platform: NodeJS.Platform = process.platform): boolean {
   return (
     requirement === 'sandbox' ||
     (requirement === 'bwrap' && platform === 'linux') ||
