@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { loadConfig, DEFAULT_CONFIG_FILE, PACKAGE_ROOT, type NamedConfig } from '../eval/config-load.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
+import { isCI } from '../eval/requirements.ts';
 import { loadCassettes, loadScenarioFiles, planCases, runSuite, type LoadedCassette } from '../eval/suite.ts';
 import type { LoadedScenario } from '../eval/scenario/types.ts';
 import { palette, useColor } from '../reports/color.ts';
@@ -95,10 +96,17 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     ...(flags.filter ? { filter: flags.filter } : {}),
     concurrency: Number(flags.concurrency),
     ...(flags.bail ? { bail: true } : {}),
+    ...(isCI(io.env) ? { ci: true } : {}),
     version: VERSION,
     onCaseEnd: (result, done, total) => {
       const mark =
-        result.status === 'pass' ? c.green('✓') : result.status === 'fail' ? c.red('✗') : c.yellow('!');
+        result.status === 'pass'
+          ? c.green('✓')
+          : result.status === 'fail'
+            ? c.red('✗')
+            : result.status === 'skipped'
+              ? c.cyan('↓')
+              : c.yellow('!');
       const line = `[${done}/${total}] ${mark} ${result.id}${configs.length > 1 ? ` (${result.config})` : ''}`;
       if (io.isTTY) io.stderr(`\r\u001b[2K${line}${done === total ? '\n' : ''}`);
       else io.stderr(`${line}\n`);
@@ -114,5 +122,6 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     written.push(path.resolve(io.cwd, flags.json));
   }
   for (const file of written) io.stdout(`${c.dim(`wrote ${path.relative(io.cwd, file) || file}`)}\n`);
+  // Skipped cases (a prerequisite missing here) are neither passes nor failures: exit 0 when every case that ran passed.
   return results.summary.failed + results.summary.errored > 0 ? 1 : 0;
 }

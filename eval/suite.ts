@@ -10,7 +10,8 @@ import type { Cassette } from './cassette/types.ts';
 import type { NamedConfig } from './config-load.ts';
 import { InputError, type InputProblem } from './errors.ts';
 import { summarise, type CaseResult, type ResultsFile } from './results.ts';
-import { runRecording } from './run-recording.ts';
+import { explainMissingSandbox, type PrerequisitePolicy } from './requirements.ts';
+import { isImported, runRecording } from './run-recording.ts';
 import { runScenario } from './run-scenario.ts';
 import { loadScenarios } from './scenario/load.ts';
 import type { LoadedScenario } from './scenario/types.ts';
@@ -35,8 +36,10 @@ export interface SuiteOptions {
   filter?: string;
   /** Cases at once. @default 2 */
   concurrency?: number;
-  /** Stop starting new cases after the first failure or error. */
+  /** Stop starting new cases after the first failure or error (a skipped case is neither). */
   bail?: boolean;
+  /** CI promises the sandbox: a case that needs a missing one is an error, not skipped (`requirements.ts`). */
+  ci?: boolean;
   /** Called as each case ends, with the count done and the total. */
   onCaseEnd?: (result: CaseResult, done: number, total: number) => void;
   version: string;
@@ -104,10 +107,19 @@ export function planCases(
   return cases;
 }
 
-/** Runs one planned case. Never throws. */
-export async function runCase(planned: PlannedCase): Promise<CaseResult> {
-  if (planned.kind === 'scenario') return (await runScenario(planned.scenario, planned.config)).result;
-  return (await runRecording(planned.recording.cassette, planned.recording.file, planned.config)).result;
+/**
+ * Runs one planned case. Never throws. A cassette we recorded whose replay failed on a sandbox
+ * missing here is skipped like an undeclared scenario prerequisite (`explainMissingSandbox`).
+ */
+export async function runCase(planned: PlannedCase, policy: PrerequisitePolicy = {}): Promise<CaseResult> {
+  if (planned.kind === 'scenario')
+    return (await runScenario(planned.scenario, planned.config, policy)).result;
+  const started = performance.now();
+  const { cassette, file } = planned.recording;
+  const { result, run } = await runRecording(cassette, file, planned.config);
+  if (isImported(cassette)) return result;
+  const context = { ...policy, sandboxKind: planned.config.config.sandbox.kind, declared: [] };
+  return explainMissingSandbox(result, run, context, started);
 }
 
 /** Runs the suite and builds the results file. */
@@ -123,11 +135,11 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
     while (!stop && next < planned.length) {
       const index = next;
       next += 1;
-      const result = await runCase(planned[index]!);
+      const result = await runCase(planned[index]!, options.ci ? { ci: true } : {});
       results[index] = result;
       done += 1;
       options.onCaseEnd?.(result, done, planned.length);
-      if (options.bail && result.status !== 'pass') stop = true;
+      if (options.bail && (result.status === 'fail' || result.status === 'error')) stop = true;
     }
   };
   const concurrency = Math.max(1, options.concurrency ?? 2);

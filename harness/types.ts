@@ -17,4 +17,20 @@ export interface Determinism {
   random(): number;
   /** Waits `ms` milliseconds (retries, backoff); a fake clock may advance instead. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Folders outside the workspace that text for the model names by a stable label instead of
+   * their absolute path (a scenario's `$OUTSIDE`, the temp folder as `$TMPDIR`), so a run in a
+   * fresh temp folder reads the same every time. The workspace is always shown as `$WS`
+   * (`harness/path-display.ts`). Absent: other paths are shown as they are.
+   */
+  pathLabels?: readonly PathLabel[];
+}
+
+/**
+ * A folder shown under a stable name instead of its absolute path, e.g.
+ * `{ path: '/tmp/hb-out-x1', label: '$OUTSIDE' }`. `path` is absolute (a real path).
+ */
+export interface PathLabel {
+  path: string;
+  label: string;
 }

@@ -9,6 +9,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { glob } from 'tinyglobby';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { InputError, jsonSyntaxProblem, type InputProblem } from '../errors.ts';
+import { REQUIREMENT_NAMES } from '../requirements.ts';
 import { SCENARIO_SCHEMA } from './schema.ts';
 import { contentLength } from './workspace.ts';
 import type { FileContent, LoadedScenario, Scenario } from './types.ts';
@@ -410,6 +411,13 @@ export function describeSchemaErrors(
         });
         continue;
       }
+    }
+    if (schemaPath === '#/properties/requires/items/pattern') {
+      out.push({
+        path,
+        reason: `unknown prerequisite ${JSON.stringify(valueAt(data, path))}; known: ${REQUIREMENT_NAMES.join(', ')}, or command:NAME`,
+      });
+      continue;
     }
     out.push(basic(error, path, params, data));
   }

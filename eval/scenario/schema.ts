@@ -8,6 +8,7 @@ import { CONFIG_SCHEMA } from '../../harness/config.ts';
 import { EVENT_TYPES } from '../../harness/events.ts';
 import { STOP_REASONS } from '../../harness/loop/stop-reasons.ts';
 import { ERROR_TYPES } from '../../harness/tools/types.ts';
+import { REQUIREMENT_NAMES, REQUIREMENT_PATTERN } from '../requirements.ts';
 
 const VERDICTS = ['allow', 'ask:approved', 'ask:denied', 'deny', 'none'];
 const EFFECTS = ['read', 'write', 'irreversible'];
@@ -53,6 +54,12 @@ export const SCENARIO_SCHEMA = {
     tags: stringList,
     source: { type: 'string', description: 'The public report the case comes from, e.g. owner/repo#123.' },
     task: { type: 'string', minLength: 1 },
+    requires: {
+      type: 'array',
+      uniqueItems: true,
+      items: { type: 'string', pattern: REQUIREMENT_PATTERN },
+      description: `What this machine must provide, or the case is skipped with the fix: ${REQUIREMENT_NAMES.join(', ')}, or command:NAME (docs/scenario-format.md, "Prerequisites").`,
+    },
     config: { $ref: '#/definitions/config' },
     tools: {
       ...stringList,

@@ -9,6 +9,7 @@ import type { StopReason } from '../../harness/loop/stop-reasons.ts';
 import type { ScriptedTurn } from '../../harness/model/scripted-model.ts';
 import type { Verdict } from '../../harness/policy/types.ts';
 import type { EffectClass, ErrorType } from '../../harness/tools/types.ts';
+import type { Requirement } from '../requirements.ts';
 
 export type { ScriptedTurn } from '../../harness/model/scripted-model.ts';
 
@@ -138,6 +139,8 @@ export interface Scenario {
   tags?: string[];
   source?: string;
   task: string;
+  /** Prerequisites of this machine (`sandbox`, `bwrap`, `browser`, `command:git`, …); missing ones skip the case with the fix. */
+  requires?: Requirement[];
   config?: PartialConfig;
   tools?: string[];
   workspace?: WorkspaceSpec;
