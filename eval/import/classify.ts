@@ -34,6 +34,10 @@ export function isChatCompletionsPath(path: string): boolean {
 const KNOWN: readonly { host?: RegExp; path?: RegExp; note: string }[] = [
   { host: /(^|\.)telemetry\./, note: 'telemetry (trace export)' },
   { path: /\/v1\/(traces|metrics|logs)$|\/traces\/ingest$/, note: 'telemetry (trace export)' },
+  {
+    host: /posthog\.com$|(^|\.)segment\.(io|com)$|sentry\.io$|mixpanel\.com$|amplitude\.com$|datadoghq\.(com|eu)$/,
+    note: 'telemetry (product analytics)',
+  },
   { host: /(^|\.)smith\.langchain\.com$/, note: 'LangSmith API (tracing, prompt hub)' },
   { host: /(^|\.)traceloop\.(com|dev)$/, note: 'Traceloop API' },
   { path: /\/embeddings$/, note: 'embeddings API' },
