@@ -68,15 +68,30 @@ export interface DecodedContent {
 }
 
 /**
+ * True for bytes that already read as a JSON or SSE body (valid UTF-8 starting with `{`, `[`,
+ * `data:`, `event:` or `:`). Brotli streams have no magic number, so a decoded body under a
+ * `br` header could otherwise be "decompressed" into garbage.
+ */
+function looksDecoded(bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.subarray(0, 64)).toString('utf8').trimStart();
+  if (!/^([{[]|data:|event:|:)/.test(head)) return false;
+  return !Buffer.from(bytes).toString('utf8').includes('\uFFFD');
+}
+
+/**
  * Undoes the `Content-Encoding` codings of a body, last applied first. A coding whose decoder
  * fails (the body was stored already decoded) or that is unknown (`zstd`, `compress`) leaves
- * the bytes as they are. Never throws.
+ * the bytes as they are; so does `br` on bytes that already read as JSON or SSE. Never throws.
  */
 export function decodeContent(bytes: Uint8Array, encodings: readonly string[]): DecodedContent {
   let current = bytes;
   const decoded: string[] = [];
   const kept: string[] = [];
   for (const coding of [...encodings].reverse()) {
+    if (coding === 'br' && looksDecoded(current)) {
+      kept.push(coding);
+      continue;
+    }
     let done = false;
     for (const decoder of DECODERS[coding] ?? []) {
       try {

@@ -102,6 +102,14 @@ export function detectRecording(text: string, file: string): DetectedRecording {
   }
   const firstLine = parseJson(lines[0]!.trim());
   if (firstLine.ok && isChunkObject(firstLine.value)) return { format: 'chunk-log' };
+  if (firstLine.ok && isObj(firstLine.value) && lines.length > 1) {
+    const type =
+      typeof firstLine.value.type === 'string' ? `, type ${JSON.stringify(firstLine.value.type)}` : '';
+    throw unknown(
+      file,
+      `one JSON object per line, but not chat-completion chunks (the first has ${keysOf(firstLine.value)}${type}; no "choices")`,
+    );
+  }
   let doc: unknown;
   try {
     doc = parseVcrYaml(body, file);
