@@ -118,6 +118,8 @@ describe('harness-bench run --recordings', () => {
     expect(replay.err).toMatch(/not a cassette/);
     const validate = await run(dir, 'validate', 'sources/rubyopenai-groq-llama3-stream.yml');
     expect(validate.code).toBe(2);
-    expect(validate.err).toMatch(/not a cassette: it reads as a ruby-vcr-yaml recording; run `harness-bench import/);
+    expect(validate.err).toMatch(
+      /not a cassette: it reads as a ruby-vcr-yaml recording; run `harness-bench import/,
+    );
   });
 });
