@@ -49,7 +49,7 @@ export async function importCommand(
  * One line per kind of non-model traffic, in first-seen order: the note, how many, and the
  * first request (`telemetry (trace export) ×2: POST https://telemetry.crewai.com:4319/v1/traces → 200`).
  */
-export function nonModelLines(nonModel: readonly NonModelTraffic[]): string[] {
+function nonModelLines(nonModel: readonly NonModelTraffic[]): string[] {
   const groups = new Map<string, NonModelTraffic[]>();
   for (const item of nonModel) groups.set(item.note, [...(groups.get(item.note) ?? []), item]);
   return [...groups].map(([note, items]) => {

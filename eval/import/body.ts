@@ -111,7 +111,7 @@ export function decodeContent(bytes: Uint8Array, encodings: readonly string[]): 
 export type RawBody = string | Uint8Array | null | undefined;
 
 /** Bytes of a raw body (text as UTF-8); `null` for no body. */
-export function bodyBytes(body: RawBody): Uint8Array | null {
+function bodyBytes(body: RawBody): Uint8Array | null {
   if (body === null || body === undefined) return null;
   return typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
 }

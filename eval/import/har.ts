@@ -31,7 +31,7 @@ export interface HarImport extends PartitionedTraffic {
 }
 
 /** The `log` of a HAR document (also inside Polly's one-key local-storage wrapper), or `undefined`. */
-export function harLog(doc: unknown): { entries: unknown[]; creator?: unknown } | undefined {
+function harLog(doc: unknown): { entries: unknown[]; creator?: unknown } | undefined {
   if (!isObj(doc)) return undefined;
   if (isObj(doc.log) && Array.isArray(doc.log.entries)) return doc.log as { entries: unknown[] };
   const values = Object.values(doc);

@@ -187,7 +187,7 @@ export function withSourcesTable(markdown: string, table: string): string {
 }
 
 /** Imports every recording of the manifest, writes the cassettes, SHA256SUMS and SOURCES.md. */
-export function importReal(
+function importReal(
   sourceDir: string = REAL_SOURCES_DIR,
   outDir: string = REAL_DIR,
   log: (line: string) => void = console.log,

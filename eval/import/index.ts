@@ -29,7 +29,7 @@ import { exchangesFromVcr, parseVcrYaml } from './vcr.ts';
 
 export type { ImportOptions } from './common.ts';
 export { HEADER_ALLOWLIST, allowlistHeaders } from './common.ts';
-export { detectFormat, detectRecording, KNOWN_FORMATS } from './detect.ts';
+export { detectFormat } from './detect.ts';
 
 /** An import's cassette, the format it was read as, and its warnings (already passed to `onWarning`). */
 export interface ImportResult {
