@@ -60,6 +60,13 @@ describe('detectRecording: by content, whatever the file is called', () => {
     expect(reason('  \n\n')).toBe('empty recording');
   });
 
+  it('says a VCR file that does not parse is a recording with a YAML error, and where', () => {
+    const lines = source('crewai-gpt4o-hierarchical-manager-workers.yaml').split('\n');
+    const cut = lines.findIndex((line) => /^\s+body: '/.test(line));
+    const broken = [...lines.slice(0, cut + 1), '    headers: {}'].join('\n');
+    expect(reason(broken)).toMatch(/^a recording by its "interactions:" key, but not valid YAML: .*line \d+/);
+  });
+
   it('says a harness-bench cassette needs no import', () => {
     const cassette = readFileSync(
       new URL('../../recordings/real/rubyopenai-groq-llama3-stream.json', import.meta.url),

@@ -113,7 +113,17 @@ export function detectRecording(text: string, file: string): DetectedRecording {
   let doc: unknown;
   try {
     doc = parseVcrYaml(body, file);
-  } catch {
+  } catch (error) {
+    const why = error instanceof InputError ? (error.problems[0]?.reason.split('\n')[0] ?? '') : '';
+    const key = /^(http_interactions|interactions|log):/m.exec(body)?.[1];
+    if (key)
+      throw new InputError([
+        {
+          file,
+          path: '',
+          reason: `a recording by its "${key}:" key, but ${why.replace(/:$/, '') || 'not valid YAML'}`,
+        },
+      ]);
     throw unknown(
       file,
       `text that is neither JSON nor YAML, starting with ${JSON.stringify(lines[0]!.slice(0, 40))}`,
