@@ -294,3 +294,51 @@ describe('allowlistHeaders', () => {
     });
   });
 });
+
+describe('VCR spelling variants', () => {
+  it("reads go-vcr's url, code and `status: 200 OK`, and bodies stored as parsed mappings", () => {
+    const goVcr = `version: 2
+interactions:
+- id: 0
+  request:
+    url: https://api.openai.com/v1/chat/completions
+    method: POST
+    body:
+      model: gpt-4o-mini
+      messages:
+      - role: user
+        content: hi
+  response:
+    code: 200
+    status: 200 OK
+    headers:
+      Content-Type:
+      - application/json
+    body:
+      choices:
+      - index: 0
+        finish_reason: stop
+        message:
+          role: assistant
+          content: hello
+`;
+    const { cassette, format } = importRecordingText(goVcr, 'go.yaml', quiet);
+    expect(format).toBe('vcr-yaml');
+    expect(cassette.exchanges).toEqual([
+      {
+        request: {
+          method: 'POST',
+          path: '/v1/chat/completions',
+          body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+        },
+        response: {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+          body: {
+            choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'hello' } }],
+          },
+        },
+      },
+    ]);
+  });
+});

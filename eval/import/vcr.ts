@@ -6,8 +6,9 @@
  * - pydantic-ai's form of it: JSON bodies stored as YAML under `parsed_body` (keys alphabetical);
  * - Ruby VCR (`http_interactions`): `body: { encoding, string }` with `!binary` base64 bytes,
  *   lower-case methods, `recorded_at`, placeholder hosts such as `<OLLAMA_API_BASE>`.
- * Each interaction may use any of these; the file is `vcr-yaml-parsed-body` when any uses
- * `parsed_body`.
+ * go-vcr's spelling (`url`, `code`, `status: 200 OK`) and bodies stored as already-parsed
+ * mappings are read too. Each interaction may use any of these; the file is
+ * `vcr-yaml-parsed-body` when any uses `parsed_body`.
  */
 import { parse as parseYaml, type ScalarTag } from 'yaml';
 import { InputError } from '../errors.ts';
@@ -97,13 +98,15 @@ export function exchangesFromVcr(doc: unknown, file: string): VcrImport {
       ]);
     const { request, response } = interaction;
     if ('parsed_body' in request || 'parsed_body' in response) parsedBodyForm = true;
-    if (typeof request.uri !== 'string')
+    // go-vcr writes `url` (and `code`); the VCRs write `uri`.
+    const uri = typeof request.uri === 'string' ? request.uri : request.url;
+    if (typeof uri !== 'string')
       throw new InputError([{ file, path: `${at}/request/uri`, reason: 'missing request URI' }]);
     let split: { host: string; path: string };
     try {
-      split = splitUri(request.uri);
+      split = splitUri(uri);
     } catch {
-      throw new InputError([{ file, path: `${at}/request/uri`, reason: `not a URL: ${request.uri}` }]);
+      throw new InputError([{ file, path: `${at}/request/uri`, reason: `not a URL: ${uri}` }]);
     }
     const method = typeof request.method === 'string' ? request.method.toUpperCase() : 'POST';
     const body = requestBody(request, method, split.path, file, at);
@@ -112,7 +115,7 @@ export function exchangesFromVcr(doc: unknown, file: string): VcrImport {
     return {
       index: i,
       method,
-      url: request.uri,
+      url: uri,
       ...split,
       body,
       status,
@@ -134,6 +137,9 @@ function requestBody(request: Obj, method: string, path: string, file: string, a
       throw new InputError([{ file, path: `${at}/request/parsed_body`, reason: 'must be a JSON object' }]);
     return request.parsed_body;
   }
+  // A body some serializers store already parsed (a mapping without `string`).
+  if (isObj(request.body) && !('string' in request.body) && !('encoding' in request.body))
+    return request.body;
   const text = bodyText(rawBody(request.body), headerLists(request.headers));
   if (text === null || text.trim() === '') return null;
   try {
@@ -155,7 +161,11 @@ function requestBody(request: Obj, method: string, path: string, file: string, a
 }
 
 function statusOf(response: Obj, file: string, at: string): number {
-  const status = isObj(response.status) ? response.status.code : (response.status ?? response.status_code);
+  let status = isObj(response.status)
+    ? response.status.code
+    : (response.status_code ?? response.code ?? response.status);
+  // go-vcr's `status: 200 OK`.
+  if (typeof status === 'string' && /^\d{3}\b/.test(status)) status = Number(status.slice(0, 3));
   if (typeof status !== 'number' || !Number.isInteger(status))
     throw new InputError([
       { file, path: `${at}/response/status`, reason: 'missing or non-integer status code' },
@@ -167,6 +177,8 @@ function convertResponse(response: Obj, status: number, at: string, notes: strin
   const headers: HeaderLists = headerLists(response.headers);
   if ('parsed_body' in response)
     return { status, headers: allowlistHeaders(headers), body: response.parsed_body };
+  if (isObj(response.body) && !('string' in response.body) && !('encoding' in response.body))
+    return { status, headers: allowlistHeaders(headers), body: response.body };
   const raw = 'body' in response ? rawBody(response.body) : rawBody(response.content);
   return responseFromText(status, headers, bodyText(raw, headers), `${at}/response/body`, notes);
 }
