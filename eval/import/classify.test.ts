@@ -77,10 +77,11 @@ const interaction = fc.record({
   ),
   body: fc.option(fc.constantFrom(chat, { input: 'x' }, { model: 'm', messages: [] }), { nil: null }),
   status: fc.constantFrom(0, 200, 400, 503),
+  recordedBody: fc.boolean(),
 });
 
 describe('partitionTraffic (property)', () => {
-  it('serves nothing but chat completions with a response, keeps the rest in order, takes the host from model traffic', () => {
+  it('serves nothing but chat completions with a recorded response, keeps the rest in order, takes the host from model traffic', () => {
     fc.assert(
       fc.property(fc.array(interaction, { maxLength: 12 }), (items) => {
         const read: ReadInteraction[] = items.map((item, index) => ({
@@ -89,7 +90,11 @@ describe('partitionTraffic (property)', () => {
           url: `https://${item.host}${item.path}`,
           exchange: () => ({
             request: { method: item.method, path: item.path, body: item.body },
-            response: { status: item.status, headers: {} },
+            response: {
+              status: item.status,
+              headers: {},
+              ...(item.recordedBody ? { body: { choices: [] } } : {}),
+            },
           }),
         }));
         const { exchanges, nonModel, host } = partitionTraffic(read);
@@ -99,6 +104,7 @@ describe('partitionTraffic (property)', () => {
           expect(exchange.request.path).toMatch(/\/chat\/completions$/);
           expect(Array.isArray(exchange.request.body?.messages)).toBe(true);
           expect(exchange.response.status).toBeGreaterThanOrEqual(100);
+          if (exchange.response.status < 300) expect(exchange.response.body).toBeDefined();
         }
         expect(nonModel.map((n) => n.index)).toEqual([...nonModel.map((n) => n.index)].sort((a, b) => a - b));
         const firstModel = read.find(

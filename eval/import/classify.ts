@@ -147,10 +147,15 @@ export function partitionTraffic(interactions: readonly ReadInteraction[]): Part
     let verdict = classifyInteraction(item);
     if (verdict.model && !(item.status >= 100 && item.status <= 599))
       verdict = { model: false, note: 'a chat completion with no recorded response (aborted)' };
+    const exchange = verdict.model ? item.exchange() : undefined;
+    // A 2xx chat completion whose body was not recorded (a browser HAR of a stream, a truncated
+    // cassette) holds no model turn: serving it would be a hollow pass.
+    if (exchange && exchange.response.status < 300 && !hasBody(exchange))
+      verdict = { model: false, note: 'a chat completion whose response body was not recorded' };
     if (verdict.model) {
       host ??= item.host;
       recordedAt ??= item.recordedAt;
-      exchanges.push(item.exchange());
+      exchanges.push(exchange!);
     } else
       nonModel.push({
         index: item.index,
@@ -161,6 +166,12 @@ export function partitionTraffic(interactions: readonly ReadInteraction[]): Part
       });
   }
   return { exchanges, nonModel, host, ...(recordedAt ? { recordedAt } : {}) };
+}
+
+function hasBody(exchange: Exchange): boolean {
+  const { body, events } = exchange.response;
+  if (events) return events.length > 0;
+  return body !== undefined && body !== null && body !== '';
 }
 
 /**
