@@ -3,9 +3,11 @@
  * run through a concurrency pool, each result reported as it ends, the results file built at the
  * end with cases in a stable order (plan order), whatever the completion order.
  */
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
-import { loadCassette } from './cassette/load.ts';
+import { NOT_A_CASSETTE, declaresCassette, loadCassette } from './cassette/load.ts';
+import { detectRecording } from './import/detect.ts';
 import type { Cassette } from './cassette/types.ts';
 import type { NamedConfig } from './config-load.ts';
 import { InputError, type InputProblem } from './errors.ts';
@@ -46,39 +48,99 @@ export interface SuiteOptions {
 }
 
 /**
- * Loads every cassette matched by the globs (a plain folder means every `.json` under it).
- * @throws InputError listing every unreadable or invalid cassette.
+ * Loads the cassettes named by `patterns`: a file path, a folder (every `.json` under it) or a
+ * glob. A file named explicitly must be a cassette: anything else is a problem whose reason
+ * begins with "not a cassette" and, for a foreign recording, names its format and the import
+ * command. Files matched by a folder or glob that do not declare themselves cassettes
+ * (`SOURCES.md`, source recordings, `results.json`) are skipped and passed to `onSkipped`;
+ * a `.json` that does not parse is still a problem (it may be a broken cassette).
+ *
+ * @throws InputError listing every unreadable or invalid cassette, and every pattern that
+ *   matches no cassette.
  */
-export async function loadCassettes(patterns: readonly string[], cwd: string): Promise<LoadedCassette[]> {
-  const files = new Set<string>();
+export async function loadCassettes(
+  patterns: readonly string[],
+  cwd: string,
+  onSkipped: (file: string) => void = () => {},
+): Promise<LoadedCassette[]> {
+  const files = new Map<string, boolean>();
   const problems: InputProblem[] = [];
   for (const pattern of patterns) {
-    const expanded = /[*?{[]/.test(pattern)
-      ? pattern
-      : pattern.endsWith('.json')
-        ? pattern
-        : `${pattern.replace(/\/$/, '')}/**/*.json`;
+    const explicit = !/[*?{[]/.test(pattern) && isFile(path.resolve(cwd, pattern));
+    if (explicit) {
+      files.set(path.resolve(cwd, pattern), true);
+      continue;
+    }
+    const expanded = /[*?{[]/.test(pattern) ? pattern : `${pattern.replace(/\/$/, '')}/**/*.json`;
     const matched = await glob(expanded, {
       cwd,
       absolute: true,
       ignore: ['**/node_modules/**', '**/schema/**'],
     });
-    if (matched.length === 0)
-      problems.push({ file: pattern, path: '', reason: 'no cassette matches this path or glob' });
-    for (const file of matched) files.add(file);
+    const cassettes = matched.filter((file) => {
+      if (files.get(file)) return true;
+      const keep = globMatchIsCassette(file);
+      if (!keep) onSkipped(path.relative(cwd, file) || file);
+      return keep;
+    });
+    if (cassettes.length === 0)
+      problems.push({
+        file: pattern,
+        path: '',
+        reason:
+          matched.length === 0
+            ? 'no cassette matches this path or glob'
+            : `matches ${matched.length} file${matched.length === 1 ? '' : 's'} but no cassette (none declares "format": "harness-bench.cassette"); foreign recordings need \`harness-bench import FILE --out DIR\` first`,
+      });
+    for (const file of cassettes) if (!files.has(file)) files.set(file, false);
   }
   const out: LoadedCassette[] = [];
-  for (const file of [...files].sort()) {
+  for (const [file, explicit] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
     const shown = path.relative(cwd, file) || file;
     try {
       out.push({ file: shown, cassette: loadCassette(file) });
     } catch (error) {
-      if (error instanceof InputError) problems.push(...error.problems.map((p) => ({ ...p, file: shown })));
-      else throw error;
+      if (!(error instanceof InputError)) throw error;
+      problems.push(
+        ...error.problems.map((p) => ({
+          ...p,
+          file: shown,
+          reason: explicit ? foreignHint(file, p.reason) : p.reason,
+        })),
+      );
     }
   }
   if (problems.length > 0) throw new InputError(problems);
   return out;
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** A glob match is loaded when it declares itself a cassette, or is a `.json` that does not parse. */
+function globMatchIsCassette(file: string): boolean {
+  if (!/\.json$/i.test(file)) return false;
+  try {
+    return declaresCassette(JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')));
+  } catch {
+    return true;
+  }
+}
+
+/** Adds, to a "not a cassette" reason, the foreign format the file reads as and the import command. */
+function foreignHint(file: string, reason: string): string {
+  if (!reason.startsWith(NOT_A_CASSETTE)) return reason;
+  try {
+    const { format } = detectRecording(readFileSync(file, 'utf8'), file);
+    return `${reason}; it reads as a ${format} recording: run \`harness-bench import ${path.basename(file)} --out DIR\` and replay the cassette`;
+  } catch {
+    return reason;
+  }
 }
 
 /** Loads scenarios from globs (see `loadScenarios`). @throws InputError */
