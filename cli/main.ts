@@ -10,6 +10,7 @@ import { PACKAGE_ROOT } from '../eval/config-load.ts';
 import { chatCommand } from './chat-command.ts';
 import { exportCommand } from './export-command.ts';
 import { importCommand } from './import-command.ts';
+import { mergeCommand } from './merge-command.ts';
 import { recordCommand } from './record-command.ts';
 import { policyCheckCommand } from './policy-command.ts';
 import { replayCommand } from './replay-command.ts';
@@ -66,8 +67,22 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option('-f, --filter <text>', 'only cases whose id contains this text')
     .addOption(new Option('--concurrency <n>', 'cases run at once').default('2').argParser(positiveInt))
     .option('--bail', 'stop starting cases after the first failure')
+    .option('--shard <i/n>', 'run only shard i of n (cases split by a stable hash; join with merge)')
     .action(async (options) => {
       exitCode = await runCommand(options, io);
+    });
+
+  program
+    .command('merge')
+    .description(
+      'Join the results files of a sharded run (run --shard i/n) into the unsharded results; re-render report.md and junit.xml.',
+    )
+    .argument('<files...>', "every shard's results.json")
+    .option('-o, --out <dir>', 'write results.json, report.md and junit.xml into this folder')
+    .option('--json <file>', 'write the merged results JSON to this file')
+    .option('--no-table', 'do not print the per-case table')
+    .action(async (files: string[], options) => {
+      exitCode = await mergeCommand(files, options, io);
     });
 
   program

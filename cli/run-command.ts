@@ -7,6 +7,7 @@ import { loadConfig, DEFAULT_CONFIG_FILE, PACKAGE_ROOT, type NamedConfig } from 
 import { InputError, type InputProblem } from '../eval/errors.ts';
 import { loadCassettes, loadScenarioFiles, planCases, runSuite, type LoadedCassette } from '../eval/suite.ts';
 import type { LoadedScenario } from '../eval/scenario/types.ts';
+import { parseShard } from '../eval/shard.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { renderTable } from '../reports/table.ts';
 import { resultsJson, writeAtomic, writeReportDir } from '../reports/write.ts';
@@ -23,6 +24,8 @@ export interface RunFlags {
   filter?: string;
   concurrency: string;
   bail?: boolean;
+  /** `i/n`: run only shard i of n (`eval/shard.ts`). */
+  shard?: string;
 }
 
 /** Loads every configuration; collects every problem before failing. @throws InputError */
@@ -49,6 +52,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   const bothDefault = !flags.scenarios && !flags.recordings;
   const base = bothDefault ? PACKAGE_ROOT : io.cwd;
   const problems: InputProblem[] = [];
+  const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   const configs = (() => {
     try {
       return loadConfigs(flags.config, io.cwd);
@@ -96,6 +100,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     ...(flags.filter ? { filter: flags.filter } : {}),
     concurrency: Number(flags.concurrency),
     ...(flags.bail ? { bail: true } : {}),
+    ...(shard ? { shard } : {}),
     version: VERSION,
     onCaseEnd: (result, done, total) => {
       const mark =
@@ -105,6 +110,10 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
       else io.stderr(`${line}\n`);
     },
   });
+  if (results.shard)
+    io.stderr(
+      `shard ${results.shard.index}/${results.shard.count}: ${results.shard.assigned} of ${results.shard.planCases} cases${results.shard.assigned === 0 ? ' (none hash to this shard)' : ''}\n`,
+    );
   const envColumns = Number(io.env.COLUMNS);
   const width = io.columns ?? (Number.isInteger(envColumns) && envColumns > 0 ? envColumns : undefined);
   io.stdout(`${renderTable(results, { color, ...(width ? { width } : {}) })}\n`);

@@ -15,6 +15,7 @@ export interface Check {
 }
 
 import type { Divergence } from './replay/request-diff.ts';
+import type { ShardInfo } from './shard.ts';
 
 /** A difference between the request the harness sent now and the recorded one (see `replay/request-diff.ts`). */
 export type { Divergence };
@@ -88,6 +89,8 @@ export interface ResultsFile {
     /** Attack success rate over injection cases, per configuration (0..1), when there are any. */
     attackSuccessRate?: Record<string, number>;
   };
+  /** Set by `run --shard i/n` (`eval/shard.ts`); `merge` joins the shards into the unsharded file, without it. */
+  shard?: ShardInfo;
 }
 
 /** Builds the summary block from the cases. */
@@ -232,6 +235,18 @@ export const RESULTS_SCHEMA = {
           type: 'object',
           additionalProperties: { type: 'number', minimum: 0, maximum: 1 },
         },
+      },
+    },
+    shard: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['index', 'count', 'planCases', 'assigned', 'fingerprint'],
+      properties: {
+        index: { type: 'integer', minimum: 1 },
+        count: { type: 'integer', minimum: 1 },
+        planCases: { type: 'integer', minimum: 0 },
+        assigned: { type: 'integer', minimum: 0 },
+        fingerprint: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
       },
     },
   },

@@ -14,6 +14,8 @@ import { runRecording } from './run-recording.ts';
 import { runScenario } from './run-scenario.ts';
 import { loadScenarios } from './scenario/load.ts';
 import type { LoadedScenario } from './scenario/types.ts';
+import type { RunResult } from '../harness/ledger.ts';
+import { inShard, planFingerprint, type Shard } from './shard.ts';
 
 /** A recording to replay. */
 export interface LoadedCassette {
@@ -39,6 +41,13 @@ export interface SuiteOptions {
   bail?: boolean;
   /** Called as each case ends, with the count done and the total. */
   onCaseEnd?: (result: CaseResult, done: number, total: number) => void;
+  /**
+   * Called as each case ends, before `onCaseEnd`, with the harness run (its events and ledger;
+   * absent when the case errored before the run) — the hook a tracer subscribes through.
+   */
+  onRun?: (planned: PlannedCase, run: RunResult | undefined, result: CaseResult) => void | Promise<void>;
+  /** Run only this shard of the plan (`--shard i/n`, `eval/shard.ts`); the file records it. */
+  shard?: Shard;
   version: string;
 }
 
@@ -106,15 +115,43 @@ export function planCases(
 
 /** Runs one planned case. Never throws. */
 export async function runCase(planned: PlannedCase): Promise<CaseResult> {
-  if (planned.kind === 'scenario') return (await runScenario(planned.scenario, planned.config)).result;
-  return (await runRecording(planned.recording.cassette, planned.recording.file, planned.config)).result;
+  return (await runPlanned(planned)).result;
+}
+
+/** Runs one planned case and keeps its run. Never throws. */
+function runPlanned(planned: PlannedCase): Promise<{ result: CaseResult; run?: RunResult }> {
+  if (planned.kind === 'scenario') return runScenario(planned.scenario, planned.config);
+  return runRecording(planned.recording.cassette, planned.recording.file, planned.config);
+}
+
+/** The cases of one shard of `planned`, and what the results file says about the shard. */
+export function shardPlan(planned: PlannedCase[], shard: Shard, version: string, configs: NamedConfig[]) {
+  const cases = inShard(planned, shard, (c) => [c.config.name, c.id]);
+  const fingerprint = planFingerprint(
+    version,
+    configs.map((c) => ({ name: c.name, config: c.config })),
+    planned.map((c) => ({
+      config: c.config.name,
+      kind: c.kind,
+      id: c.id,
+      input: c.kind === 'scenario' ? c.scenario.scenario : c.recording.cassette,
+    })),
+  );
+  return {
+    cases,
+    info: { ...shard, planCases: planned.length, assigned: cases.length, fingerprint },
+  };
 }
 
 /** Runs the suite and builds the results file. */
 export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
   const startedAt = new Date();
   const started = performance.now();
-  const planned = planCases(options);
+  const whole = planCases(options);
+  const sharded = options.shard
+    ? shardPlan(whole, options.shard, options.version, options.configs)
+    : undefined;
+  const planned = sharded ? sharded.cases : whole;
   const results: (CaseResult | undefined)[] = new Array(planned.length);
   let next = 0;
   let done = 0;
@@ -123,8 +160,9 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
     while (!stop && next < planned.length) {
       const index = next;
       next += 1;
-      const result = await runCase(planned[index]!);
+      const { result, run } = await runPlanned(planned[index]!);
       results[index] = result;
+      await options.onRun?.(planned[index]!, run, result);
       done += 1;
       options.onCaseEnd?.(result, done, planned.length);
       if (options.bail && result.status !== 'pass') stop = true;
@@ -145,5 +183,6 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
     })),
     cases,
     summary: summarise(cases),
+    ...(sharded ? { shard: sharded.info } : {}),
   };
 }
