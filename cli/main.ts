@@ -80,7 +80,6 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .argument('<files...>', "every shard's results.json")
     .option('-o, --out <dir>', 'write results.json, report.md and junit.xml into this folder')
     .option('--json <file>', 'write the merged results JSON to this file')
-    .option('--no-table', 'do not print the per-case table')
     .action(async (files: string[], options) => {
       exitCode = await mergeCommand(files, options, io);
     });

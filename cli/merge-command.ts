@@ -17,8 +17,6 @@ import type { CliIo } from './main.ts';
 export interface MergeFlags {
   out?: string;
   json?: string;
-  /** `--no-table`: skip the per-case table on stdout (large suites). @default true */
-  table?: boolean;
 }
 
 /** Runs `merge`; resolves with the exit code. @throws InputError (exit 2) */
@@ -42,7 +40,7 @@ export async function mergeCommand(files: readonly string[], flags: MergeFlags, 
   for (const warning of warnings) io.stderr(`warning: ${warning}\n`);
   const color = useColor({ isTTY: io.isTTY }, io.env);
   const c = palette(color);
-  if (flags.table !== false) io.stdout(`${renderTable(results, { color })}\n`);
+  io.stdout(`${renderTable(results, { color })}\n`);
   const written: string[] = [];
   if (flags.out) written.push(...writeReportDir(path.resolve(io.cwd, flags.out), results));
   if (flags.json) {
