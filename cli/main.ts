@@ -68,6 +68,15 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .addOption(new Option('--concurrency <n>', 'cases run at once').default('2').argParser(positiveInt))
     .option('--bail', 'stop starting cases after the first failure')
     .option('--shard <i/n>', 'run only shard i of n (cases split by a stable hash; join with merge)')
+    .option(
+      '--trace [url]',
+      'export one OpenTelemetry trace per case over OTLP/HTTP (default: OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318)',
+    )
+    .option('--trace-file <file>', 'write the traces as OTLP JSON Lines to this file')
+    .option(
+      '--trace-content',
+      'record tool arguments and results, commands and paths in traces (off by default)',
+    )
     .action(async (options) => {
       exitCode = await runCommand(options, io);
     });
@@ -137,6 +146,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option('--title <text>', 'cassette title')
     .option('--no-stream', 'ask for whole responses instead of streams')
     .option('--force', 'overwrite an existing cassette')
+    .option('--trace [url]', 'export the run as an OpenTelemetry trace over OTLP/HTTP (see run --trace)')
+    .option('--trace-file <file>', 'write the trace as OTLP JSON Lines to this file')
+    .option('--trace-content', 'record tool arguments and results, commands and paths in the trace')
     .action(async (options) => {
       exitCode = await recordCommand(options, io);
     });

@@ -14,7 +14,7 @@ import type { HarnessConfig } from '../harness/config.ts';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { liveModelSettings } from '../harness/model/openai-model.ts';
-import type { HarnessDeps } from '../harness/deps.ts';
+import { liveDeps, type HarnessDeps } from '../harness/deps.ts';
 import { saveCassette } from '../eval/cassette/load.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
 import { idFromFileName } from '../eval/import/common.ts';
@@ -23,13 +23,14 @@ import {
   SessionRecorder,
   type SessionRecorderOptions,
 } from '../eval/record/session-recorder.ts';
+import { describeTracing, liveTracing, traceTarget, type TraceFlags } from '../eval/trace/cli-tracing.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { ledgerLines } from './ledger-lines.ts';
-import type { CliIo } from './main.ts';
+import { VERSION, type CliIo } from './main.ts';
 import { loadConfigs } from './run-command.ts';
 
-/** Flags of `record`. */
-export interface RecordFlags {
+/** Flags of `record` (with `--trace [URL]`, `--trace-file FILE`, `--trace-content`). */
+export interface RecordFlags extends TraceFlags {
   baseUrl?: string;
   model?: string;
   task: string;
@@ -132,6 +133,7 @@ export function recordTarget(
 export async function recordCommand(flags: RecordFlags, io: CliIo, hooks: RecordHooks = {}): Promise<number> {
   const resolved = recordTarget(flags, io);
   const target = { ...resolved, out: resolved.out! };
+  const trace = traceTarget(flags, io.env);
   const [named] = loadConfigs(flags.config ? [flags.config] : undefined, io.cwd);
   const c = palette(useColor({ isTTY: io.isTTY }, io.env));
   if (!target.apiKey)
@@ -142,10 +144,18 @@ export async function recordCommand(flags: RecordFlags, io: CliIo, hooks: Record
     io.stderr(
       `note: configuration ${named!.name} is interactive, but record has nobody to ask: every ask is denied (use permissions.mode "auto" to approve)\n`,
     );
+  const tracing = trace
+    ? liveTracing(
+        { ...trace, ...(trace.file ? { file: path.resolve(io.cwd, trace.file) } : {}) },
+        VERSION,
+        target,
+      )
+    : undefined;
+  const deps = tracing ? tracing.subscribe(hooks.deps ?? liveDeps()) : hooks.deps;
   const session = liveSession(target, named!.config, io, {
     ...(flags.stream === false ? { stream: false } : {}),
     ...(hooks.fetch ? { fetch: hooks.fetch } : {}),
-    ...(hooks.deps ? { deps: hooks.deps } : {}),
+    ...(deps ? { deps } : {}),
   });
   const fixture = await session.start();
   if (!fixture.ok)
@@ -156,6 +166,7 @@ export async function recordCommand(flags: RecordFlags, io: CliIo, hooks: Record
     io.stderr(`note: left out of the workspace fixture: ${fixture.skipped.join(', ')}\n`);
   io.stderr(`recording ${target.model} at ${target.baseURL} under ${named!.name}…\n`);
   const run = await session.run(flags.task);
+  if (trace && tracing) io.stderr(`${describeTracing(trace, await tracing.close())}\n`);
   for (const note of session.recorder.notes) io.stderr(`warning: ${note}\n`);
   const out: string[] = [
     c.bold(`record ${path.basename(target.out)}: ${target.model} at ${target.baseURL} under ${named!.name}`),

@@ -8,6 +8,7 @@ import { InputError, type InputProblem } from '../eval/errors.ts';
 import { loadCassettes, loadScenarioFiles, planCases, runSuite, type LoadedCassette } from '../eval/suite.ts';
 import type { LoadedScenario } from '../eval/scenario/types.ts';
 import { parseShard } from '../eval/shard.ts';
+import { describeTracing, suiteTracing, traceTarget } from '../eval/trace/cli-tracing.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { renderTable } from '../reports/table.ts';
 import { resultsJson, writeAtomic, writeReportDir } from '../reports/write.ts';
@@ -26,6 +27,10 @@ export interface RunFlags {
   bail?: boolean;
   /** `i/n`: run only shard i of n (`eval/shard.ts`). */
   shard?: string;
+  /** `--trace [URL]`, `--trace-file FILE`, `--trace-content` (`eval/trace/cli-tracing.ts`). */
+  trace?: string | boolean;
+  traceFile?: string;
+  traceContent?: boolean;
 }
 
 /** Loads every configuration; collects every problem before failing. @throws InputError */
@@ -53,6 +58,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   const base = bothDefault ? PACKAGE_ROOT : io.cwd;
   const problems: InputProblem[] = [];
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+  const trace = traceTarget(flags, io.env);
   const configs = (() => {
     try {
       return loadConfigs(flags.config, io.cwd);
@@ -93,6 +99,9 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
 
   const color = useColor({ isTTY: io.isTTY }, io.env);
   const c = palette(color);
+  const tracing = trace
+    ? suiteTracing({ ...trace, ...(trace.file ? { file: path.resolve(io.cwd, trace.file) } : {}) }, VERSION)
+    : undefined;
   const results = await runSuite({
     configs,
     scenarios,
@@ -101,6 +110,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     concurrency: Number(flags.concurrency),
     ...(flags.bail ? { bail: true } : {}),
     ...(shard ? { shard } : {}),
+    ...(tracing ? { onRun: tracing.onRun } : {}),
     version: VERSION,
     onCaseEnd: (result, done, total) => {
       const mark =
@@ -110,6 +120,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
       else io.stderr(`${line}\n`);
     },
   });
+  if (trace && tracing) io.stderr(`${describeTracing(trace, await tracing.close())}\n`);
   if (results.shard)
     io.stderr(
       `shard ${results.shard.index}/${results.shard.count}: ${results.shard.assigned} of ${results.shard.planCases} cases${results.shard.assigned === 0 ? ' (none hash to this shard)' : ''}\n`,
