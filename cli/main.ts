@@ -136,13 +136,18 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       'endpoint base URL, e.g. http://127.0.0.1:1234/v1 (default: HARNESS_BASE_URL)',
     )
     .option('--model <name>', 'model name (default: HARNESS_MODEL)')
-    .requiredOption('--task <text>', 'the task given to the harness')
+    .option('--task <text>', 'the task given to the harness')
+    .option('--tasks <file>', 'record several tasks (JSON or YAML list), one cassette each into --out DIR')
+    .addOption(
+      new Option('--concurrency <n>', 'with --tasks: sessions at once (default 1)').argParser(positiveInt),
+    )
+    .option('--rate <n/unit>', 'with --tasks: request starts over all sessions, e.g. 60/min, 2/s')
     .option('-w, --workspace <dir>', 'the workspace the tools work in (default: the current folder)')
     .option(
       '-c, --config <file>',
       'harness configuration (default: configs/default.json); asks are answered by its mode',
     )
-    .requiredOption('-o, --out <file>', 'the cassette to write')
+    .requiredOption('-o, --out <file>', 'the cassette to write (with --tasks: the folder)')
     .option('--title <text>', 'cassette title')
     .option('--no-stream', 'ask for whole responses instead of streams')
     .option('--force', 'overwrite an existing cassette')

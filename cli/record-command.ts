@@ -26,6 +26,7 @@ import {
 import { describeTracing, liveTracing, traceTarget, type TraceFlags } from '../eval/trace/cli-tracing.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { ledgerLines } from './ledger-lines.ts';
+import { recordBatchCommand } from './record-batch.ts';
 import { VERSION, type CliIo } from './main.ts';
 import { loadConfigs } from './run-command.ts';
 
@@ -33,7 +34,13 @@ import { loadConfigs } from './run-command.ts';
 export interface RecordFlags extends TraceFlags {
   baseUrl?: string;
   model?: string;
-  task: string;
+  /** The task; exactly one of `task` and `tasks` (`record-batch.ts`). */
+  task?: string;
+  /** A tasks file: record each task to `<out>/<id>.json` (`cli/record-batch.ts`). */
+  tasks?: string;
+  /** With `tasks`: sessions at once, and request starts per time (`60/min`). */
+  concurrency?: string;
+  rate?: string;
   workspace?: string;
   config?: string;
   out: string;
@@ -131,6 +138,21 @@ export function recordTarget(
 
 /** Runs `record`; resolves with the exit code. @throws InputError (exit 2) */
 export async function recordCommand(flags: RecordFlags, io: CliIo, hooks: RecordHooks = {}): Promise<number> {
+  if (flags.tasks !== undefined || flags.task === undefined) {
+    if (flags.tasks === undefined || flags.task !== undefined)
+      throw new InputError([
+        {
+          file: '(flags)',
+          path: '--task',
+          reason: 'give --task TEXT (one task) or --tasks FILE (several), not both',
+        },
+      ]);
+    return recordBatchCommand(
+      { ...flags, tasks: flags.tasks },
+      io,
+      hooks.fetch ? { fetch: hooks.fetch } : {},
+    );
+  }
   const resolved = recordTarget(flags, io);
   const target = { ...resolved, out: resolved.out! };
   const trace = traceTarget(flags, io.env);

@@ -9,7 +9,6 @@
  */
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { HarnessDeps } from '../../harness/deps.ts';
-import type { HarnessEvent } from '../../harness/events.ts';
 import type { RunResult } from '../../harness/ledger.ts';
 import { InputError } from '../errors.ts';
 import type { CaseResult } from '../results.ts';
@@ -176,7 +175,10 @@ export function suiteTracing(
 
 /** Tracing of live runs (`record`, `chat`): a new trace at every top-level `run_start`. */
 export interface LiveTracing {
-  /** `deps` with the tracer subscribed to its events (any `onEvent` it had still receives them). */
+  /**
+   * `deps` with a tracer subscribed to its events (any `onEvent` it had still receives them);
+   * one subscription per session, each run of it one trace.
+   */
   subscribe(deps: HarnessDeps): HarnessDeps;
   close(): Promise<TracingReport>;
 }
@@ -205,25 +207,25 @@ export function liveTracing(
     host = undefined;
   }
   const provider = providerForHost(host, 'openai_compatible');
-  let current: RunTracer | undefined;
-  const onEvent = (event: HarnessEvent) => {
-    if (event.type === 'run_start' && event.scope.length === 0)
-      current = new RunTracer({
-        tracer: tracing.tracer,
-        model: live.model,
-        provider,
-        captureContent: target.captureContent,
-      });
-    current?.onEvent(event);
-  };
   return {
-    subscribe: (deps) => ({
-      ...deps,
-      onEvent: (event) => {
-        deps.onEvent?.(event);
-        onEvent(event);
-      },
-    }),
+    subscribe: (deps) => {
+      // One tracer per subscription: sessions recorded at the same time never share a trace.
+      let current: RunTracer | undefined;
+      return {
+        ...deps,
+        onEvent: (event) => {
+          deps.onEvent?.(event);
+          if (event.type === 'run_start' && event.scope.length === 0)
+            current = new RunTracer({
+              tracer: tracing.tracer,
+              model: live.model,
+              provider,
+              captureContent: target.captureContent,
+            });
+          current?.onEvent(event);
+        },
+      };
+    },
     close: () => tracing.shutdown(),
   };
 }
