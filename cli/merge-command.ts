@@ -10,7 +10,7 @@ import { InputError, type InputProblem } from '../eval/errors.ts';
 import { mergeResults, readResultsFile, type MergeInput } from '../eval/merge.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { renderTable } from '../reports/table.ts';
-import { resultsJson, writeAtomic, writeReportDir } from '../reports/write.ts';
+import { writeReportDir, writeResultsJson } from '../reports/write.ts';
 import type { CliIo } from './main.ts';
 
 /** Flags of `merge`. */
@@ -44,7 +44,7 @@ export async function mergeCommand(files: readonly string[], flags: MergeFlags, 
   const written: string[] = [];
   if (flags.out) written.push(...writeReportDir(path.resolve(io.cwd, flags.out), results));
   if (flags.json) {
-    writeAtomic(path.resolve(io.cwd, flags.json), resultsJson(results));
+    writeResultsJson(path.resolve(io.cwd, flags.json), results);
     written.push(path.resolve(io.cwd, flags.json));
   }
   io.stdout(

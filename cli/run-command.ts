@@ -11,7 +11,7 @@ import { parseShard } from '../eval/shard.ts';
 import { describeTracing, suiteTracing, traceTarget } from '../eval/trace/cli-tracing.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { renderTable } from '../reports/table.ts';
-import { resultsJson, writeAtomic, writeReportDir } from '../reports/write.ts';
+import { writeReportDir, writeResultsJson } from '../reports/write.ts';
 import type { CliIo } from './main.ts';
 import { VERSION } from './main.ts';
 
@@ -131,7 +131,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   const written: string[] = [];
   if (flags.out) written.push(...writeReportDir(path.resolve(io.cwd, flags.out), results));
   if (flags.json) {
-    writeAtomic(path.resolve(io.cwd, flags.json), resultsJson(results));
+    writeResultsJson(path.resolve(io.cwd, flags.json), results);
     written.push(path.resolve(io.cwd, flags.json));
   }
   for (const file of written) io.stdout(`${c.dim(`wrote ${path.relative(io.cwd, file) || file}`)}\n`);
