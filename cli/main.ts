@@ -171,6 +171,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option('--record <file>', 'record the session as a cassette, written on exit')
     .option('--no-stream', 'ask for whole responses instead of streams')
     .option('--force', 'overwrite an existing --record file')
+    .option('--trace [url]', 'export each turn as an OpenTelemetry trace over OTLP/HTTP (see run --trace)')
+    .option('--trace-file <file>', 'write the traces as OTLP JSON Lines to this file')
+    .option('--trace-content', 'record tool arguments and results, commands and paths in traces')
     .action(async (options) => {
       exitCode = await chatCommand(options, io);
     });

@@ -3,7 +3,9 @@
  * per case (or per recorded run), to a JSON Lines file or a 127.0.0.1 OTLP receiver; off unless
  * asked; a bad `--trace` is exit 2.
  */
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -17,6 +19,7 @@ import {
   type StubServer,
 } from '../eval/record/stub-server.test-helpers.ts';
 import { traceTarget, tracesUrl } from '../eval/trace/cli-tracing.ts';
+import { chatCommand } from './chat-command.ts';
 import { main } from './main.ts';
 
 const getStub = useStub();
@@ -184,6 +187,44 @@ describe('record with tracing', () => {
     const chat = spans.find((s) => s.name === 'chat stub-model')!;
     expect(chat.kind).toBe(3);
     expect(attr(chat, 'gen_ai.provider.name')).toEqual({ stringValue: '127.0.0.1' });
+  });
+});
+
+describe('chat with tracing', () => {
+  it('one trace per user line, each with the session as gen_ai.conversation.id', async () => {
+    const dir = temp();
+    stub.queue.push(sse(textChunks('Hello.')), sse(textChunks('Bye.')));
+    const input = new PassThrough();
+    const output = new PassThrough();
+    output.resume();
+    let err = '';
+    const file = path.join(dir, 'chat.jsonl');
+    const done = chatCommand(
+      { baseUrl: stub.baseURL, model: 'stub-model', traceFile: file },
+      {
+        stdout: () => undefined,
+        stderr: (t) => (err += t),
+        cwd: dir,
+        env: { NO_COLOR: '1', HARNESS_BENCH_HOME: dir },
+        isTTY: false,
+      },
+      { input, output, terminal: false, interrupts: new EventEmitter() },
+    );
+    input.write('hi\n');
+    input.write('bye\n');
+    input.end();
+    expect(await done).toBe(0);
+    expect(err).toMatch(/traces: 4 spans to/);
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Line);
+    expect(lines).toHaveLength(2);
+    const ids = roots(lines).map(
+      (r) => (attr(r, 'gen_ai.conversation.id') as { stringValue: string }).stringValue,
+    );
+    expect(ids[0]).toMatch(/^ses_/);
+    expect(ids[1]).toBe(ids[0]);
   });
 });
 

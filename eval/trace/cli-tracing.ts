@@ -7,7 +7,7 @@
  * `OTEL_TRACES_EXPORTER=none` switch it off). Also: the subscriber that turns each case of a suite
  * run into one trace, and the provider name of an endpoint.
  */
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { type Attributes, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { HarnessDeps } from '../../harness/deps.ts';
 import type { RunResult } from '../../harness/ledger.ts';
 import { InputError } from '../errors.ts';
@@ -191,7 +191,7 @@ export function liveTracing(
   target: TraceTarget,
   version: string,
   live: { model: string; baseURL: string },
-  options: { tracing?: Tracing } = {},
+  options: { tracing?: Tracing; attributes?: Attributes } = {},
 ): LiveTracing {
   const tracing =
     options.tracing ??
@@ -221,6 +221,7 @@ export function liveTracing(
               model: live.model,
               provider,
               captureContent: target.captureContent,
+              ...(options.attributes ? { attributes: options.attributes } : {}),
             });
           current?.onEvent(event);
         },
