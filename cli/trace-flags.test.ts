@@ -18,7 +18,7 @@ import {
   useStub,
   type StubServer,
 } from '../eval/record/stub-server.test-helpers.ts';
-import { traceTarget, tracesUrl } from '../eval/trace/cli-tracing.ts';
+import { providerForHost, traceTarget, tracesUrl } from '../eval/trace/cli-tracing.ts';
 import { chatCommand } from './chat-command.ts';
 import { main } from './main.ts';
 
@@ -229,6 +229,17 @@ describe('chat with tracing', () => {
 });
 
 describe('traceTarget', () => {
+  it('names the provider of a host with the conventions` well-known values, else the host', () => {
+    expect(providerForHost('api.openai.com', 'x')).toBe('openai');
+    expect(providerForHost('my-res.openai.azure.com', 'x')).toBe('azure.ai.openai');
+    expect(providerForHost('api.groq.com', 'x')).toBe('groq');
+    expect(providerForHost('generativelanguage.googleapis.com', 'x')).toBe('gcp.gemini');
+    expect(providerForHost('api.mistral.ai', 'x')).toBe('mistral_ai');
+    expect(providerForHost('openrouter.ai', 'x')).toBe('openrouter.ai');
+    expect(providerForHost('notopenai.com.evil', 'x')).toBe('notopenai.com.evil');
+    expect(providerForHost(null, 'harness_bench.replay')).toBe('harness_bench.replay');
+  });
+
   it('appends /v1/traces to a base endpoint only', () => {
     expect(tracesUrl('http://collector:4318')).toBe('http://collector:4318/v1/traces');
     expect(tracesUrl('http://collector:4318/')).toBe('http://collector:4318/v1/traces');

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { InputError, parseJsonInput, problemsFromAjv, type InputProblem } from './errors.ts';
 import { RESULTS_SCHEMA, summarise, type CaseResult, type ResultsFile } from './results.ts';
-import { compareCases, shardOf } from './shard.ts';
+import { compareCases, shardKey, shardOf } from './shard.ts';
 
 /** One input of {@link mergeResults}: where it came from (for messages) and its content. */
 export interface MergeInput {
@@ -128,7 +128,7 @@ export function mergeResults(inputs: readonly MergeInput[]): MergeOutcome {
       });
     seenShard.set(shard.index, file);
     for (const [i, c] of results.cases.entries()) {
-      const key = `${c.config}\u0000${c.id}`;
+      const key = shardKey(c.config, c.id);
       const other = seenCase.get(key);
       if (other !== undefined)
         problems.push({
