@@ -3,7 +3,8 @@
  * (tracing off: the loop's `deps.onEvent` is absent), with a subscriber that does nothing (the
  * price of the hook itself), and with the {@link RunTracer} building OpenTelemetry spans into a
  * span processor that drops them (span creation without I/O). Interleaved by tinybench in one
- * run; reported as µs per step and as ratios, never asserted.
+ * run (rounds with the order rotated, the median round); reported as µs per step and as ratios,
+ * never asserted.
  *
  *   npx tsx bench/trace.ts
  */
@@ -51,27 +52,34 @@ const loop = (subscribe?: (deps: HarnessDeps) => void) => async () => {
   });
 };
 
-const bench = new Bench({ time: 3000 });
-bench
-  .add('tracing off (no subscriber)', loop())
-  .add(
-    'empty subscriber',
-    loop((deps) => void (deps.onEvent = () => undefined)),
-  )
-  .add(
+const tasks: [string, () => Promise<void>][] = [
+  ['tracing off (no subscriber)', loop()],
+  ['empty subscriber', loop((deps) => void (deps.onEvent = () => undefined))],
+  [
     'RunTracer building spans',
     loop((deps) => void (deps.onEvent = new RunTracer({ tracer, model: 'm', provider: 'p' }).onEvent)),
-  );
-await bench.run();
-const perStep = (name: string) => {
-  const result = bench.tasks.find((t) => t.name === name)?.result;
-  return result && 'latency' in result ? (result.latency.mean * 1000) / (STEPS + 1) : NaN;
-};
-const off = perStep('tracing off (no subscriber)');
-console.log(`| ${STEPS}-step loop | µs per step | vs off |`);
+  ],
+];
+// Interleaved: ROUNDS short benches, the task order rotated each round; the median round per task.
+const ROUNDS = 7;
+const samples = new Map<string, number[]>(tasks.map(([name]) => [name, []]));
+for (let round = 0; round < ROUNDS; round += 1) {
+  const bench = new Bench({ time: 500, warmup: round === 0 });
+  for (let i = 0; i < tasks.length; i += 1) {
+    const [name, fn] = tasks[(i + round) % tasks.length]!;
+    bench.add(name, fn);
+  }
+  await bench.run();
+  for (const task of bench.tasks) {
+    const result = task.result;
+    if (result && 'latency' in result)
+      samples.get(task.name)!.push((result.latency.mean * 1000) / (STEPS + 1));
+  }
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const off = median(samples.get('tracing off (no subscriber)')!);
+console.log(`| ${STEPS}-step loop, median of ${ROUNDS} interleaved rounds | µs per step | vs off |`);
 console.log('|---|---|---|');
-for (const task of bench.tasks)
-  console.log(
-    `| ${task.name} | ${perStep(task.name).toFixed(1)} | ${(perStep(task.name) / off).toFixed(2)}× |`,
-  );
+for (const [name, xs] of samples)
+  console.log(`| ${name} | ${median(xs).toFixed(1)} | ${(median(xs) / off).toFixed(2)}× |`);
 rmSync(workspace, { recursive: true, force: true });
