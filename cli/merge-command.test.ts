@@ -3,10 +3,10 @@
  * results and reports; bad shards and bad inputs are exit 2 with the file and the reason, and
  * nothing is written.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../eval/config-load.ts';
 import { main } from './main.ts';
 
@@ -23,13 +23,23 @@ const run = async (...args: string[]) => {
   return { code, out, err };
 };
 
+const dirs: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
 const blank = (text: string) =>
   text.replace(/"startedAt": "[^"]*"/g, '"startedAt": ""').replace(/"(\w*Ms)": \d+/g, '"$1": 0');
 const junitBlank = (text: string) => text.replace(/time="[\d.]+"/g, 'time=""');
 
 describe('run --shard and merge', () => {
   it('two shards merged write the results, report.md and junit.xml of the unsharded run', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'hb-merge-'));
+    const dir = tempDir('hb-merge-');
     const suite = ['-s', 'scenarios/bad-json', '-s', 'scenarios/hallucinated-tool', '-r', 'recordings/real'];
     const whole = await run('run', ...suite, '--out', path.join(dir, 'whole'));
     expect(whole.code).toBe(0);
@@ -69,7 +79,7 @@ describe('run --shard and merge', () => {
   });
 
   it('merge of files that are not shards, unreadable or not results is exit 2 and writes nothing', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'hb-merge-bad-'));
+    const dir = tempDir('hb-merge-bad-');
     writeFileSync(path.join(dir, 'not-json.json'), '{ "format": ');
     writeFileSync(path.join(dir, 'other.json'), '{ "format": "harness-bench.cassette" }');
     const result = await run(
