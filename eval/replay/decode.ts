@@ -7,7 +7,7 @@
 import { ModelError, type ModelResponse } from '../../harness/model/types.ts';
 import { StreamAssembler, responseFromCompletion } from '../../harness/model/stream-assembler.ts';
 import type { RecordedResponse } from '../cassette/types.ts';
-import { rejectedToolCallTurn } from '../../harness/model/provider-errors.ts';
+import { providerErrorTurn } from '../../harness/model/provider-errors.ts';
 
 const isObj = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -53,7 +53,7 @@ function transientError(body: unknown): boolean {
 export function decodeRecordedResponse(response: RecordedResponse, exchange: number): ModelResponse {
   const { status, headers, body, events } = response;
   if (status < 200 || status >= 300) {
-    const rejected = rejectedToolCallTurn(status, body);
+    const rejected = providerErrorTurn(body);
     if (rejected) return rejected;
     const retryAfter = retryAfterMs(headers);
     throw new ModelError(
@@ -65,9 +65,10 @@ export function decodeRecordedResponse(response: RecordedResponse, exchange: num
   }
   if (events) {
     const assembler = new StreamAssembler();
+    let turn: ModelResponse | undefined;
     events.forEach((event, i) => {
       const data = event.data.trim();
-      if (data === '[DONE]' || data === '') return;
+      if (turn || data === '[DONE]' || data === '') return;
       let chunk: unknown;
       try {
         chunk = JSON.parse(data);
@@ -78,16 +79,22 @@ export function decodeRecordedResponse(response: RecordedResponse, exchange: num
           { status, body: data },
         );
       }
-      if (isObj(chunk) && 'error' in chunk && chunk.error !== null && !Array.isArray(chunk.choices))
+      if (isObj(chunk) && 'error' in chunk && chunk.error !== null && !Array.isArray(chunk.choices)) {
+        const rejected = providerErrorTurn(chunk, assembler.finish());
+        if (rejected) {
+          turn = rejected;
+          return;
+        }
         throw new ModelError(
           'http_error',
           `error event in a ${status} stream (exchange ${exchange}, event ${i}): ${errorSummary(chunk)}`,
           { status, body: chunk },
           transientError(chunk),
         );
+      }
       assembler.push(chunk);
     });
-    return assembler.finish();
+    return turn ?? assembler.finish();
   }
   if (body === undefined)
     throw new ModelError(
@@ -101,12 +108,15 @@ export function decodeRecordedResponse(response: RecordedResponse, exchange: num
       `recorded ${status} body is not a JSON object (exchange ${exchange})`,
       { status, body },
     );
-  if (isObj(body.error) && !Array.isArray(body.choices))
+  if (isObj(body.error) && !Array.isArray(body.choices)) {
+    const rejected = providerErrorTurn(body);
+    if (rejected) return rejected;
     throw new ModelError(
       'http_error',
       `error body in a ${status} response (exchange ${exchange}): ${errorSummary(body)}`,
       { status, body },
       transientError(body),
     );
+  }
   return responseFromCompletion(body);
 }

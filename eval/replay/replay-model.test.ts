@@ -258,7 +258,7 @@ describe('ReplayModel: recorded failures and odd streams', () => {
     });
   });
 
-  it('reads an array of failed calls, and fails with http_error when failed_generation is not a call', async () => {
+  it('reads an array of failed calls; a failed_generation that names no call is the text the model wrote', async () => {
     const failed = (generation: string): RecordedResponse => ({
       status: 400,
       headers: {},
@@ -276,8 +276,11 @@ describe('ReplayModel: recorded failures and odd streams', () => {
       { type: 'function', function: { name: 'a', arguments: '{}' } },
       { type: 'function', function: { name: 'b', arguments: { x: 1 } } },
     ]);
-    const error = await rejection(model.generate({ model: 'm', messages: [user('q')] }));
-    expect(error).toMatchObject({ code: 'http_error', retryable: false, data: { status: 400 } });
+    expect(await model.generate({ model: 'm', messages: [user('q')] })).toEqual({
+      content: 'I will call a',
+      toolCalls: [],
+      finishReason: 'stop',
+    });
   });
 
   it('raises recorded HTTP errors: 429 retryable with retry-after, 500 retryable, 401 not', async () => {

@@ -17,6 +17,7 @@ import { FILE_TOOLS } from '../tools/builtin/files.ts';
 import type { ToolDefinition } from '../tools/types.ts';
 import { runHarness, type RunOptions } from './run.ts';
 import { STOP_REASONS } from './stop-reasons.ts';
+import { contentText } from '../model/content.ts';
 
 /** A real temp workspace (`ws`) and a sibling `outside` folder; `dispose()` removes both. */
 export function tempWorkspace(): { root: string; ws: string; outside: string; dispose: () => void } {
@@ -90,16 +91,16 @@ export function toolResult(
     (m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool' && m.tool_call_id === callId,
   );
   if (!message) throw new Error(`no tool message for ${callId}`);
+  const content = contentText(message.content);
   try {
-    const parsed = JSON.parse(message.content) as {
+    const parsed = JSON.parse(content) as {
       error?: { type: string; retryable: boolean; message: string };
     };
-    if (parsed && typeof parsed === 'object' && parsed.error)
-      return { content: message.content, error: parsed.error };
+    if (parsed && typeof parsed === 'object' && parsed.error) return { content, error: parsed.error };
   } catch {
     /* plain data */
   }
-  return { content: message.content };
+  return { content };
 }
 
 /** Ids of the calls the ledger says were executed, in order. */
