@@ -11,6 +11,7 @@ import type { NamedConfig } from './config-load.ts';
 import { InputError, type InputProblem } from './errors.ts';
 import { summarise, type CaseResult, type ResultsFile } from './results.ts';
 import { runRecording } from './run-recording.ts';
+import { loadSidecar, type ToolEffectRule } from './replay/tool-effects.ts';
 import { runScenario } from './run-scenario.ts';
 import { loadScenarios } from './scenario/load.ts';
 import type { LoadedScenario } from './scenario/types.ts';
@@ -19,6 +20,8 @@ import type { LoadedScenario } from './scenario/types.ts';
 export interface LoadedCassette {
   file: string;
   cassette: Cassette;
+  /** Tool-effect rules of the cassette's sidecar `<cassette>.tools.json`, when it has one. */
+  toolEffects?: ToolEffectRule[];
 }
 
 /** One planned case. */
@@ -43,8 +46,9 @@ export interface SuiteOptions {
 }
 
 /**
- * Loads every cassette matched by the globs (a plain folder means every `.json` under it).
- * @throws InputError listing every unreadable or invalid cassette.
+ * Loads every cassette matched by the globs (a plain folder means every `.json` under it), with
+ * its tool-effects sidecar (`<cassette>.tools.json`, never taken for a cassette itself).
+ * @throws InputError listing every unreadable or invalid cassette or sidecar.
  */
 export async function loadCassettes(patterns: readonly string[], cwd: string): Promise<LoadedCassette[]> {
   const files = new Set<string>();
@@ -58,7 +62,7 @@ export async function loadCassettes(patterns: readonly string[], cwd: string): P
     const matched = await glob(expanded, {
       cwd,
       absolute: true,
-      ignore: ['**/node_modules/**', '**/schema/**'],
+      ignore: ['**/node_modules/**', '**/schema/**', '**/*.tools.json'],
     });
     if (matched.length === 0)
       problems.push({ file: pattern, path: '', reason: 'no cassette matches this path or glob' });
@@ -68,7 +72,12 @@ export async function loadCassettes(patterns: readonly string[], cwd: string): P
   for (const file of [...files].sort()) {
     const shown = path.relative(cwd, file) || file;
     try {
-      out.push({ file: shown, cassette: loadCassette(file) });
+      const toolEffects = loadSidecar(file);
+      out.push({
+        file: shown,
+        cassette: loadCassette(file),
+        ...(toolEffects.length > 0 ? { toolEffects } : {}),
+      });
     } catch (error) {
       if (error instanceof InputError) problems.push(...error.problems.map((p) => ({ ...p, file: shown })));
       else throw error;
@@ -107,7 +116,8 @@ export function planCases(
 /** Runs one planned case. Never throws. */
 export async function runCase(planned: PlannedCase): Promise<CaseResult> {
   if (planned.kind === 'scenario') return (await runScenario(planned.scenario, planned.config)).result;
-  return (await runRecording(planned.recording.cassette, planned.recording.file, planned.config)).result;
+  const { cassette, file, toolEffects } = planned.recording;
+  return (await runRecording(cassette, file, planned.config, toolEffects ? { toolEffects } : {})).result;
 }
 
 /** Runs the suite and builds the results file. */

@@ -125,7 +125,40 @@ export interface HarnessConfig {
   pricing: Record<string, Price>;
   /** What to do when the assistant writes a tool call as text: correct it once, or take the text as the answer. */
   textToolCalls: 'correct' | 'ignore';
+  /**
+   * Replays of recordings made by another harness: the effect class of each recorded tool, so
+   * the permission policy decides recorded calls (`eval/replay/tool-effects.ts`). `toolEffects`
+   * are tried in order, first match wins: globs (case-insensitive) over the tool name in
+   * snake_case and each of its word suffixes. A tool no rule matches gets `unknownToolEffect`.
+   * A `<cassette>.tools.json` sidecar's rules come before these.
+   */
+  replay: { toolEffects: { pattern: string; effect: EffectClass }[]; unknownToolEffect: EffectClass };
 }
+
+/**
+ * The default effect classes of recorded tools, by the verb their name starts a word with:
+ * deleting, sending, paying and running code are `irreversible`; creating, saving, updating and
+ * the like are `write`; getting, reading, listing, searching and the like are `read`, as is
+ * pydantic-ai's output tool `final_result` (https://ai.pydantic.dev/output/#tool-output).
+ * Anything else is unknown (`replay.unknownToolEffect`, default `write`).
+ */
+export const DEFAULT_TOOL_EFFECTS: { pattern: string; effect: EffectClass }[] = [
+  {
+    pattern:
+      '{delete,remove,drop,destroy,purge,erase,wipe,truncate,unlink,kill,terminate,revoke,send,email,publish,deploy,transfer,pay,refund,charge,execute,exec,shell,bash,terminal}{,_*}',
+    effect: 'irreversible',
+  },
+  {
+    pattern:
+      '{write,create,save,update,insert,upsert,set,put,patch,edit,modify,move,rename,copy,append,add,upload,store,post,submit,commit,apply,register,book,schedule,enable,disable,install,replace,delegate}{,_*}',
+    effect: 'write',
+  },
+  {
+    pattern:
+      '{get,read,list,search,fetch,find,lookup,query,describe,show,view,count,check,inspect,retrieve,browse,ask,final_result}{,_*}',
+    effect: 'read',
+  },
+];
 
 /** A partial configuration: every object optional all the way down. */
 export type PartialConfig = { [K in keyof HarnessConfig]?: DeepPartial<HarnessConfig[K]> };
@@ -176,6 +209,7 @@ export const DEFAULT_CONFIG: HarnessConfig = {
   taint: { enabled: true, onTainted: 'ask', untrustedTools: [] },
   pricing: { '*': { inputUsdPerMTok: 1, outputUsdPerMTok: 4 } },
   textToolCalls: 'correct',
+  replay: { toolEffects: DEFAULT_TOOL_EFFECTS.map((rule) => ({ ...rule })), unknownToolEffect: 'write' },
 };
 
 const action = { enum: ['allow', 'ask', 'deny'] };
@@ -336,6 +370,25 @@ export const CONFIG_SCHEMA = {
       },
     },
     textToolCalls: { enum: ['correct', 'ignore'] },
+    replay: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        toolEffects: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['pattern', 'effect'],
+            properties: {
+              pattern: { type: 'string', minLength: 1 },
+              effect: { enum: ['read', 'write', 'irreversible'] },
+            },
+          },
+        },
+        unknownToolEffect: { enum: ['read', 'write', 'irreversible'] },
+      },
+    },
   },
 } as const;
 

@@ -1,5 +1,6 @@
 /** The markdown report: summary, then one table row per case (for PR comments and CI summaries). */
 import type { ResultsFile } from '../eval/results.ts';
+import { findingsNote } from '../eval/replay/findings-note.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -15,9 +16,7 @@ export function renderMarkdown(results: ResultsFile): string {
     '|---|---|---|---|---|---|---|---|',
   ];
   for (const c of results.cases) {
-    const findings = c.findings
-      ? `${c.findings.divergenceCount} divergences, ${c.findings.schemaInvalidCalls.length} schema-invalid, ${c.findings.unusedExchanges} unused`
-      : '';
+    const findings = findingsNote(c);
     lines.push(
       `| ${cell(c.id)} | ${c.kind} | ${c.config} | ${c.status} | ${c.stopReason ?? '-'} | ${c.usage.turns} | ${c.usage.toolCalls} | ${cell(c.firstFailure ?? findings)} |`,
     );

@@ -70,7 +70,7 @@ describe('ReplayModel: recorded turns', () => {
     await model.generate({ model: 'm', messages: [user('hi')] });
     const error = await rejection(model.generate({ model: 'm', messages: [user('hi')] }));
     expect(error.code).toBe('recording_exhausted');
-    expect(error.message).toMatch(/1 exchange and all were used/);
+    expect(error.message).toMatch(/1 model exchange and all were used/);
   });
 
   it('rejects with aborted when the signal is aborted', async () => {
@@ -193,8 +193,8 @@ describe('ReplayModel: divergences', () => {
         exchange: 0,
         path: '/messages/2/tool_call_id',
         kind: 'changed',
-        recorded: 'call#1',
-        replayed: 'call#2',
+        recorded: 'f#0',
+        replayed: 'f#1',
       },
     ]);
   });
@@ -289,28 +289,51 @@ describe('ReplayModel: recorded failures and odd streams', () => {
       headers,
       body: { error: { message: `e${status}` } },
     });
+    const request = (q: string) => ({ model: 'm', messages: [user(q)] });
     const model = new ReplayModel(
       cassetteOf([
-        exchange([user('q')], error(429, { 'retry-after': '2' })),
-        exchange([user('q')], error(500)),
-        exchange([user('q')], error(401)),
+        exchange([user('a')], error(429, { 'retry-after': '2' })),
+        exchange([user('b')], error(500)),
+        exchange([user('c')], error(401)),
       ]),
       'sequential',
     );
-    const request = { model: 'm', messages: [user('q')] };
-    expect(await rejection(model.generate(request))).toMatchObject({
+    expect(await rejection(model.generate(request('a')))).toMatchObject({
       code: 'http_error',
       retryable: true,
       data: { status: 429, retryAfterMs: 2000 },
     });
-    expect(await rejection(model.generate(request))).toMatchObject({
+    expect(await rejection(model.generate(request('b')))).toMatchObject({
       code: 'http_error',
       retryable: true,
       data: { status: 500 },
     });
-    const unauthorised = await rejection(model.generate(request));
+    const unauthorised = await rejection(model.generate(request('c')));
     expect(unauthorised).toMatchObject({ code: 'http_error', retryable: false });
     expect(unauthorised.message).toMatch(/recorded HTTP 401 \(exchange 2\): e401/);
+    expect(model.served).toBe(0);
+  });
+
+  it('retries a retryable failure when the client recorded the same request again, as the live client does', async () => {
+    const model = new ReplayModel(
+      cassetteOf([
+        exchange([user('q')], { status: 429, headers: {}, body: { error: { message: 'slow down' } } }),
+        exchange([user('q')], { status: 500, headers: {}, body: { error: { message: 'oops' } } }),
+        exchange([user('q')], completion({ content: 'finally' })),
+        exchange([user('other')], { status: 503, headers: {}, body: { error: { message: 'down' } } }),
+        exchange([user('next')], completion({ content: 'never' })),
+      ]),
+      'sequential',
+    );
+    expect((await model.generate({ model: 'm', messages: [user('q')] })).content).toBe('finally');
+    expect(model.used).toBe(3);
+    expect(model.served).toBe(1);
+    // A retryable failure whose retry was not recorded (a different request follows) is raised.
+    expect(await rejection(model.generate({ model: 'm', messages: [user('other')] }))).toMatchObject({
+      retryable: true,
+      data: { status: 503 },
+    });
+    expect(model.used).toBe(4);
   });
 
   it('raises an error event that arrives after a 200 stream started', async () => {
