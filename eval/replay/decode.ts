@@ -46,9 +46,11 @@ function transientError(body: unknown): boolean {
  * Decodes one recorded response. `exchange` (0-based) only appears in messages.
  *
  * @throws ModelError `http_error` for a status outside 2xx (retryable for 429 and 5xx, with
- *   `retryAfterMs` from the headers) except a decodable `tool_use_failed`, and for an error
- *   event inside a 200 stream; `invalid_response` for a 2xx with neither body nor events, a
- *   non-JSON event or a non-object body.
+ *   `retryAfterMs` from the headers) except a provider error that stands for a turn
+ *   (`providerErrorTurn`: a rejected generation, a filtered prompt), and for an error event
+ *   inside a 200 stream; `invalid_response` for a 2xx with neither body nor events, a non-JSON
+ *   event, a stream with no `chat.completion.chunk`, or a body that is not a chat completion
+ *   (not an object, or without `choices`).
  */
 export function decodeRecordedResponse(response: RecordedResponse, exchange: number): ModelResponse {
   const { status, headers, body, events } = response;
@@ -66,6 +68,7 @@ export function decodeRecordedResponse(response: RecordedResponse, exchange: num
   if (events) {
     const assembler = new StreamAssembler();
     let turn: ModelResponse | undefined;
+    let chunks = 0;
     events.forEach((event, i) => {
       const data = event.data.trim();
       if (turn || data === '[DONE]' || data === '') return;
@@ -92,9 +95,18 @@ export function decodeRecordedResponse(response: RecordedResponse, exchange: num
           transientError(chunk),
         );
       }
+      if (isObj(chunk) && (Array.isArray(chunk.choices) || chunk.object === 'chat.completion.chunk'))
+        chunks += 1;
       assembler.push(chunk);
     });
-    return turn ?? assembler.finish();
+    if (turn) return turn;
+    if (chunks === 0)
+      throw new ModelError(
+        'invalid_response',
+        `recorded ${status} stream holds no chat.completion.chunk (exchange ${exchange})`,
+        { status },
+      );
+    return assembler.finish();
   }
   if (body === undefined)
     throw new ModelError(
@@ -118,5 +130,11 @@ export function decodeRecordedResponse(response: RecordedResponse, exchange: num
       transientError(body),
     );
   }
+  if (!Array.isArray(body.choices))
+    throw new ModelError(
+      'invalid_response',
+      `recorded ${status} body is not a chat completion: no choices (exchange ${exchange})`,
+      { status, body },
+    );
   return responseFromCompletion(body);
 }

@@ -203,8 +203,8 @@ describe('a minimal harness loop over real recordings', () => {
   it('reports a harness that drops `strict` from the tool schemas', async () => {
     const run = await miniHarness(realCassette('openai-gpt5mini-tool-auto-loop'));
     expect(run.model.divergences.map((d) => `${d.exchange}${d.path}:${d.kind}`)).toEqual([
-      '0/tools/0/function/strict:missing',
-      '1/tools/0/function/strict:missing',
+      '0/tools/get_weather/function/strict:missing',
+      '1/tools/get_weather/function/strict:missing',
     ]);
   });
 

@@ -61,6 +61,9 @@ const isObj = (value: unknown): value is Record<string, unknown> =>
  *   default `prefix: false` is dropped; the `index` some clients echo inside request
  *   `tool_calls` (a streaming-delta field) is dropped; a `content` list of text parts only, in a
  *   tool or assistant message, compares as its joined text;
+ * - `tools` compare as a map by function name (`/tools/<name>/…`): the order in which a client
+ *   lists its tools does not count, and a tool one side declares and the other not is one
+ *   difference;
  * - an assistant message's reasoning compares as one `reasoning` value whichever way the client
  *   sent it: `reasoning_content`, `reasoning`, or a leading `<think>…</think>` block in
  *   `content` (how pydantic-ai sends Groq's reasoning back).
@@ -72,6 +75,13 @@ export function normaliseBody(
   const out = dropNulls(body) as Record<string, unknown>;
   for (const field of VOLATILE_FIELDS) delete out[field];
   if (options.dropModel) delete out.model;
+  if (
+    Array.isArray(out.tools) &&
+    out.tools.every((t) => isObj(t) && isObj(t.function) && typeof t.function.name === 'string')
+  )
+    out.tools = Object.fromEntries(
+      (out.tools as { function: { name: string } }[]).map((t) => [t.function.name, t]),
+    );
   if (!Array.isArray(out.messages)) return out;
   const ids = new Map<string, string>();
   for (const message of out.messages)
