@@ -50,7 +50,9 @@ export interface ImportedReplay {
   runs: RunResult[];
   /**
    * The runs as one result (`combineRuns`): ledger merged, usage summed; the stop reason, its
-   * detail and the final answer are those of the main conversation's last run.
+   * detail and the final answer are those of the main conversation's last run (the main
+   * conversation: the one the recording's last model exchange belongs to, where the client
+   * ended).
    */
   run: RunResult;
   model: ReplayModel;
@@ -139,6 +141,7 @@ export async function replayImported(
     const runs: RunResult[] = [];
     const taken: (Conversation & { runs: number })[] = [];
     let mainLast: RunResult | undefined;
+    const lastExchange = model.modelExchanges.at(-1) ?? -1;
     const grants: string[] = [];
     for (const conversation of conversations.length > 0 ? conversations : [{ index: 0, exchanges: [] }]) {
       const unused = new Set(model.unusedExchanges().map((u) => u.index));
@@ -170,7 +173,7 @@ export async function replayImported(
         });
         runs.push(run);
         count += 1;
-        if (conversation.index === 0) mainLast = run;
+        if (conversation.exchanges.includes(lastExchange)) mainLast = run;
         if (run.stopReason !== 'final_answer' || model.used === before) break;
         const more = model.continuation(run.messages);
         if (!more) break;

@@ -84,6 +84,11 @@ export class ReplayModel implements Model {
     return this.taken.size;
   }
 
+  /** The exchanges taken so far (served, or raised as a recorded error), in the order taken. */
+  takenExchanges(): number[] {
+    return [...this.taken];
+  }
+
   /** The model exchanges no `generate` reached, with their 0-based index. */
   unusedExchanges(): { index: number; exchange: Exchange }[] {
     return this.modelExchanges
