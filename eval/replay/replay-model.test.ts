@@ -171,6 +171,37 @@ describe('ReplayModel: divergences', () => {
     expect(model.divergences).toEqual([]);
   });
 
+  it('marks a tool result the harness decided itself as explained; a call the replay could not answer is not', async () => {
+    const calls = [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } }];
+    const recorded = [
+      user('q'),
+      { role: 'assistant', tool_calls: calls },
+      { role: 'tool', tool_call_id: 'a', content: '42' },
+    ];
+    const envelope = (type: string) =>
+      JSON.stringify({ error: { type, retryable: false, message: `${type} by the harness` } });
+    for (const [type, explained] of [
+      ['approval_denied', true],
+      ['invalid_arguments', true],
+      ['not_executed', false],
+    ] as const) {
+      const model = new ReplayModel(
+        cassetteOf([exchange(recorded, completion({ content: 'ok' }))]),
+        'sequential',
+        {
+          servedResult: () => undefined,
+        },
+      );
+      const replayed = structuredClone(recorded) as ChatMessage[];
+      (replayed[2] as { content: string }).content = envelope(type);
+      await model.generate({ model: 'm', messages: replayed });
+      expect(
+        model.divergences.map((d) => [d.path, Boolean(d.explained)]),
+        type,
+      ).toEqual([['/messages/2/content', explained]]);
+    }
+  });
+
   it('still sees a tool result answering the wrong call', async () => {
     const calls = [
       { id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } },

@@ -16,6 +16,7 @@
  * `recording_mismatch`; `sequential` serves and only records divergences. Default:
  * `sequential` for imported cassettes, `strict` for our own.
  */
+import { contentText } from '../../harness/model/content.ts';
 import { wireBody } from '../../harness/model/openai-model.ts';
 import {
   ModelError,
@@ -33,6 +34,32 @@ import { modelExchangeIndexes } from './traffic.ts';
 
 /** How requests are matched to recorded exchanges. */
 export type ReplayMode = 'strict' | 'sequential';
+
+/**
+ * The tool-result error types that are decisions of the harness under test (validation,
+ * policy, loop detection), not failures of the replay to answer a call from the recording.
+ */
+export const HARNESS_DECISIONS: ReadonlySet<string> = new Set([
+  'invalid_json',
+  'invalid_arguments',
+  'unknown_tool',
+  'truncated_call',
+  'policy_violation',
+  'path_outside_workspace',
+  'approval_denied',
+  'repeated_call',
+  'subagent_depth_exceeded',
+]);
+
+/** The error type of a harness tool-result envelope when it is one of {@link HARNESS_DECISIONS}. */
+function harnessDecision(content: string): string | undefined {
+  try {
+    const type = (JSON.parse(content) as { error?: { type?: unknown } }).error?.type;
+    return typeof type === 'string' && HARNESS_DECISIONS.has(type) ? type : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Exchanges one `generate` may take for a retried call (the live client's default attempts). */
 export const REPLAY_ATTEMPTS = 4;
@@ -203,10 +230,11 @@ export class ReplayModel implements Model {
 
   /**
    * Differences that come from the harness's own decisions are marked explained: a tool message
-   * the harness wrote itself (no recorded result served for that call: a validation error, a
-   * denial, a repeated call, a call the recorded client dropped) or shaped (the recorded result
-   * cut by the output cap), and a call of a served turn the harness kept where the recorded
-   * client dropped it (crewAI runs only the first of parallel calls).
+   * the harness wrote itself by a decision ({@link HARNESS_DECISIONS}: a validation error, a
+   * denial, a repeated call; also for a call the recorded client dropped) or shaped (the
+   * recorded result cut by the output cap), and a call of a served turn the harness kept where
+   * the recorded client dropped it (crewAI runs only the first of parallel calls). A call the
+   * replay could not answer from the recording (`not_executed`) is not a decision: unexplained.
    */
   private explain(divergence: Divergence, sent: readonly ChatMessage[]): Divergence {
     if (divergence.kind === 'omitted' || !this.options.servedResult) return divergence;
@@ -220,11 +248,13 @@ export class ReplayModel implements Model {
     if (message?.role !== 'tool') return divergence;
     if (!match?.[2] && divergence.kind !== 'extra') return divergence;
     const served = this.options.servedResult(message.tool_call_id);
-    if (served === undefined)
+    const decision = served === undefined ? harnessDecision(contentText(message.content)) : undefined;
+    if (decision)
       return {
         ...divergence,
-        explained: 'the harness answered this call itself where the recorded client ran it',
+        explained: `the harness answered this call itself (${decision}) where the recorded client ran it`,
       };
+    if (served === undefined) return divergence;
     if (typeof message.content === 'string' && served !== message.content)
       return { ...divergence, explained: 'the harness shaped the recorded result (output cap)' };
     return divergence;
