@@ -32,6 +32,23 @@ export const CLIENT_ROLES: ReadonlySet<string> = new Set(['system', 'developer',
  * Ids, `name` on tool messages and reasoning fields are not part of it.
  */
 export function messageSignature(message: Record<string, unknown>): string {
+  return computeSignature(message);
+}
+
+/** Signatures of recorded messages, by object (a cassette is never mutated during a replay). */
+const recordedSignatures = new WeakMap<object, string>();
+
+/** {@link messageSignature} of a recorded message, computed once per message object. */
+function recordedSignature(message: Record<string, unknown>): string {
+  let signature = recordedSignatures.get(message);
+  if (signature === undefined) {
+    signature = computeSignature(message);
+    recordedSignatures.set(message, signature);
+  }
+  return signature;
+}
+
+function computeSignature(message: Record<string, unknown>): string {
   const role = typeof message.role === 'string' ? message.role : '';
   let text = contentText(message.content as MessageContent);
   if (role === 'assistant') text = splitThink(text).rest;
@@ -45,13 +62,16 @@ export function messageSignature(message: Record<string, unknown>): string {
   return canonicalJson([role === 'developer' ? 'system' : role, text, parts, calls]);
 }
 
-/** How many leading messages two message lists share, by {@link messageSignature}. */
+/**
+ * How many leading messages two message lists share, by {@link messageSignature}. `recorded`
+ * comes from a cassette (its signatures are cached), `other` from anywhere.
+ */
 export function sharedPrefix(
-  a: readonly Record<string, unknown>[],
-  b: readonly Record<string, unknown>[],
+  recorded: readonly Record<string, unknown>[],
+  other: readonly Record<string, unknown>[],
 ): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (messageSignature(a[i]!) !== messageSignature(b[i]!)) return i;
+  const n = Math.min(recorded.length, other.length);
+  for (let i = 0; i < n; i++) if (recordedSignature(recorded[i]!) !== messageSignature(other[i]!)) return i;
   return n;
 }
 
