@@ -1,88 +1,262 @@
 /**
- * `ReplayModel`: the model side of a cassette, frozen. Each `generate` takes the next recorded
- * exchange in order, compares the request the harness would send with the recorded one, and
- * returns the recorded turn (or raises the recorded error).
+ * `ReplayModel`: the model side of a cassette, frozen. Each `generate` finds the recorded model
+ * exchange that answers the request, compares the request the harness would send with the
+ * recorded one, and returns the recorded turn (or raises the recorded error).
  *
- * Modes (`docs/recording-format.md`, "Replay"): `strict` rejects on the first
- * divergence with `recording_mismatch`; `sequential` serves by order and only records
- * divergences. Default: `sequential` for imported cassettes, `strict` for our own.
+ * Matching follows conversations, not only order (`conversations.ts`): of the model exchanges
+ * not yet served, the one whose recorded messages share the longest prefix with the request's
+ * (by message signature) answers it, the earliest on a tie; an exchange that shares not even
+ * the first message belongs to another conversation and is only taken when no other is left.
+ * So side conversations recorded interleaved with the main one (sub-agents, team members, MCP
+ * sampling) are served to the right caller. Non-model traffic (`traffic.ts`) is never served.
+ * A retryable recorded failure (429, 5xx) followed by the same request recorded again is
+ * retried as the live client retries, up to {@link REPLAY_ATTEMPTS} exchanges per call.
+ *
+ * Modes (`docs/recording-format.md`, "Replay"): `strict` rejects on the first divergence with
+ * `recording_mismatch`; `sequential` serves and only records divergences. Default:
+ * `sequential` for imported cassettes, `strict` for our own.
  */
-import { ModelError, type Model, type ModelRequest, type ModelResponse } from '../../harness/model/types.ts';
+import { contentText } from '../../harness/model/content.ts';
+import { wireBody } from '../../harness/model/openai-model.ts';
+import {
+  ModelError,
+  type ChatMessage,
+  type Model,
+  type ModelRequest,
+  type ModelResponse,
+} from '../../harness/model/types.ts';
 import type { Cassette, Exchange } from '../cassette/types.ts';
+import { bodyMessages } from '../import/common.ts';
+import { clientContinuation, sharedPrefix } from './conversations.ts';
 import { decodeRecordedResponse } from './decode.ts';
-import { diffJson, formatDivergence, normaliseBody, wireBody, type Divergence } from './request-diff.ts';
+import { diffJson, formatDivergence, normaliseBody, type Divergence } from './request-diff.ts';
+import { modelExchangeIndexes } from '../import/classify.ts';
 
 /** How requests are matched to recorded exchanges. */
 export type ReplayMode = 'strict' | 'sequential';
+
+/**
+ * The tool-result error types that are decisions of the harness under test (validation,
+ * policy, loop detection), not failures of the replay to answer a call from the recording.
+ */
+export const HARNESS_DECISIONS: ReadonlySet<string> = new Set([
+  'invalid_json',
+  'invalid_arguments',
+  'unknown_tool',
+  'truncated_call',
+  'policy_violation',
+  'path_outside_workspace',
+  'approval_denied',
+  'repeated_call',
+  'subagent_depth_exceeded',
+]);
+
+/** The error type of a harness tool-result envelope when it is one of {@link HARNESS_DECISIONS}. */
+function harnessDecision(content: string): string | undefined {
+  try {
+    const type = (JSON.parse(content) as { error?: { type?: unknown } }).error?.type;
+    return typeof type === 'string' && HARNESS_DECISIONS.has(type) ? type : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Exchanges one `generate` may take for a retried call (the live client's default attempts). */
+export const REPLAY_ATTEMPTS = 4;
 
 /** The default mode of a cassette: `sequential` when it was imported, `strict` otherwise. */
 export function defaultReplayMode(cassette: Cassette): ReplayMode {
   return cassette.meta.imported ? 'sequential' : 'strict';
 }
 
-/** The frozen model of one cassette. Not reusable across runs: create one per run. */
+/** Options of {@link ReplayModel}. */
+export interface ReplayModelOptions {
+  /**
+   * The recorded result the replay's tools served for a call id (`RecordedToolbox.servedResult`),
+   * to explain a divergence in a tool message the harness wrote itself.
+   */
+  servedResult?: (callId: string) => string | undefined;
+}
+
+type Messages = readonly Record<string, unknown>[];
+
+/** The frozen model of one cassette. Not reusable across runs of different cases: create one per case. */
 export class ReplayModel implements Model {
   readonly name: string;
-  /** Every divergence seen so far, in exchange order (see {@link Divergence}). */
+  /** Every divergence seen so far, in serving order (see {@link Divergence}). */
   readonly divergences: Divergence[] = [];
-  private cursor = 0;
+  /** Recorded responses that decoded to no turn (`invalid_response`): a failure of the replay. */
+  readonly invalid: { exchange: number; message: string }[] = [];
+  /** Indexes of the model exchanges, in recorded order. */
+  readonly modelExchanges: readonly number[];
+  /** Turns served: recorded responses returned as a turn (recorded errors not counted). */
+  served = 0;
+  /** The exchange served last, for recorded tools that prefer calls of that turn. */
+  lastServed: number | undefined;
+  private readonly taken = new Set<number>();
+  private readonly responseOnly: boolean;
 
   constructor(
     readonly cassette: Cassette,
     readonly mode: ReplayMode = defaultReplayMode(cassette),
+    private readonly options: ReplayModelOptions = {},
   ) {
     this.name = `replay:${cassette.meta.id}`;
+    this.modelExchanges = modelExchangeIndexes(cassette);
+    this.responseOnly = this.modelExchanges.every((i) => !cassette.exchanges[i]!.request.body);
   }
 
-  /** Exchanges taken so far (a mismatched one in strict mode counts: the cursor moved past it). */
+  /** Exchanges taken so far (a mismatched one in strict mode counts: it was reached). */
   get used(): number {
-    return this.cursor;
+    return this.taken.size;
   }
 
-  /** The recorded exchanges no `generate` reached, with their 0-based index. */
+  /** The exchanges taken so far (served, or raised as a recorded error), in the order taken. */
+  takenExchanges(): number[] {
+    return [...this.taken];
+  }
+
+  /** The model exchanges no `generate` reached, with their 0-based index. */
   unusedExchanges(): { index: number; exchange: Exchange }[] {
-    return this.cassette.exchanges
-      .slice(this.cursor)
-      .map((exchange, i) => ({ index: this.cursor + i, exchange }));
+    return this.modelExchanges
+      .filter((i) => !this.taken.has(i))
+      .map((index) => ({ index, exchange: this.cassette.exchanges[index]! }));
   }
 
   /**
-   * Serves the next recorded turn.
-   *
-   * @throws ModelError `aborted` when `signal` is aborted; `recording_exhausted` when every
-   *   exchange was used; `recording_mismatch` in strict mode when the request differs (the
-   *   message names the first difference, `data.body` holds this exchange's divergences);
-   *   the recorded failure otherwise (see `decodeRecordedResponse`).
+   * The exchange that would answer a request with `messages` (see the module comment), or
+   * `undefined` when every model exchange was served.
    */
-  async generate(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
-    if (signal?.aborted) throw new ModelError('aborted', 'the model call was aborted');
-    const { exchanges } = this.cassette;
-    if (this.cursor >= exchanges.length)
-      throw new ModelError(
-        'recording_exhausted',
-        `the recording has ${exchanges.length} exchange${exchanges.length === 1 ? '' : 's'} and all were used; the harness asked for one more`,
-      );
-    const index = this.cursor++;
-    const exchange = exchanges[index]!;
-    const recorded = exchange.request.body;
-    if (recorded) {
-      const dropModel = !('model' in recorded);
-      const diffs = diffJson(
-        normaliseBody(recorded, { dropModel }),
-        normaliseBody(wireBody(request), { dropModel }),
-        index,
-      );
-      this.divergences.push(...diffs);
-      if (this.mode === 'strict' && diffs.length > 0) {
-        const total = diffs.reduce((sum, d) => sum + (d.kind === 'omitted' ? (d.omitted ?? 0) : 1), 0);
-        const more = total > 1 ? ` (and ${total - 1} more)` : '';
-        throw new ModelError(
-          'recording_mismatch',
-          `request ${index} differs from the recording at ${formatDivergence(diffs[0]!)}${more}`,
-          { body: diffs },
-        );
+  pick(messages: readonly ChatMessage[]): number | undefined {
+    const open = this.modelExchanges.filter((i) => !this.taken.has(i));
+    if (this.responseOnly || open.length === 0) return open[0];
+    const sent = messages as unknown as Messages;
+    let best: number | undefined;
+    let bestScore = -1;
+    for (const i of open) {
+      const recorded = bodyMessages(this.cassette.exchanges[i]!.request.body);
+      const score = sharedPrefix(recorded, sent);
+      const exact = score === sent.length && recorded.length === sent.length ? 0.5 : 0;
+      if (score + exact > bestScore) {
+        best = i;
+        bestScore = score + exact;
       }
     }
-    return decodeRecordedResponse(exchange.response, index);
+    return bestScore >= 1 ? best : open[0];
+  }
+
+  /**
+   * The client-written messages (user, system) the recording adds after `messages` in the
+   * request that would answer them next (`conversations.ts`, `clientContinuation`): what the
+   * recorded client added between turns. `undefined` when the next request does not continue
+   * this conversation; `[]` when it repeats the history with nothing added.
+   */
+  continuation(messages: readonly ChatMessage[]): ChatMessage[] | undefined {
+    const next = this.pick(messages);
+    if (next === undefined) return undefined;
+    const recorded = bodyMessages(this.cassette.exchanges[next]!.request.body);
+    const sent = messages as unknown as Messages;
+    if (sent.length > 0 && sharedPrefix(recorded, sent) === 0) return undefined;
+    return clientContinuation(sent, recorded)?.map((m) => structuredClone(m) as unknown as ChatMessage);
+  }
+
+  /**
+   * Serves the recorded turn that answers `request`.
+   *
+   * @throws ModelError `aborted` when `signal` is aborted; `recording_exhausted` when every
+   *   model exchange was used; `recording_mismatch` in strict mode when the request differs (the
+   *   message names the first difference, `data.body` holds this exchange's divergences);
+   *   `invalid_response` when the recorded response is no chat completion; the recorded
+   *   failure otherwise (see `decodeRecordedResponse`), after retrying a retryable one.
+   */
+  async generate(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
+    for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) throw new ModelError('aborted', 'the model call was aborted');
+      const index = this.pick(request.messages);
+      if (index === undefined) {
+        const n = this.modelExchanges.length;
+        throw new ModelError(
+          'recording_exhausted',
+          `the recording has ${n} model exchange${n === 1 ? '' : 's'} and all were used; the harness asked for one more`,
+        );
+      }
+      this.taken.add(index);
+      this.compare(index, request);
+      try {
+        const turn = decodeRecordedResponse(this.cassette.exchanges[index]!.response, index);
+        this.served += 1;
+        this.lastServed = index;
+        return turn;
+      } catch (error) {
+        if (!(error instanceof ModelError)) throw error;
+        if (error.code === 'invalid_response') this.invalid.push({ exchange: index, message: error.message });
+        if (!error.retryable || attempt >= REPLAY_ATTEMPTS || !this.retriedNext(request)) throw error;
+      }
+    }
+  }
+
+  /** True when the next exchange for the same request repeats it exactly (the client's retry). */
+  private retriedNext(request: ModelRequest): boolean {
+    const next = this.pick(request.messages);
+    if (next === undefined) return false;
+    const recorded = bodyMessages(this.cassette.exchanges[next]!.request.body);
+    return (
+      recorded.length === request.messages.length &&
+      sharedPrefix(recorded, request.messages as unknown as Messages) === recorded.length
+    );
+  }
+
+  private compare(index: number, request: ModelRequest): void {
+    const recorded = this.cassette.exchanges[index]!.request.body;
+    if (!recorded) return;
+    const dropModel = !('model' in recorded);
+    const sent = wireBody(request);
+    const diffs = diffJson(
+      normaliseBody(recorded, { dropModel }),
+      normaliseBody(sent, { dropModel }),
+      index,
+    ).map((d) => this.explain(d, sent.messages as ChatMessage[]));
+    this.divergences.push(...diffs);
+    if (this.mode === 'strict' && diffs.length > 0) {
+      const total = diffs.reduce((sum, d) => sum + (d.kind === 'omitted' ? (d.omitted ?? 0) : 1), 0);
+      const more = total > 1 ? ` (and ${total - 1} more)` : '';
+      throw new ModelError(
+        'recording_mismatch',
+        `request ${index} differs from the recording at ${formatDivergence(diffs[0]!)}${more}`,
+        { body: diffs },
+      );
+    }
+  }
+
+  /**
+   * Differences that come from the harness's own decisions are marked explained: a tool message
+   * the harness wrote itself by a decision ({@link HARNESS_DECISIONS}: a validation error, a
+   * denial, a repeated call; also for a call the recorded client dropped) or shaped (the
+   * recorded result cut by the output cap), and a call of a served turn the harness kept where
+   * the recorded client dropped it (crewAI runs only the first of parallel calls). A call the
+   * replay could not answer from the recording (`not_executed`) is not a decision: unexplained.
+   */
+  private explain(divergence: Divergence, sent: readonly ChatMessage[]): Divergence {
+    if (divergence.kind === 'omitted' || !this.options.servedResult) return divergence;
+    if (divergence.kind === 'extra' && /^\/messages\/\d+\/tool_calls\/\d+$/.test(divergence.path))
+      return {
+        ...divergence,
+        explained: 'the recorded client dropped a call of this turn; the harness answers every call',
+      };
+    const match = /^\/messages\/(\d+)(\/content(\/.*)?)?$/.exec(divergence.path);
+    const message = match ? sent[Number(match[1])] : undefined;
+    if (message?.role !== 'tool') return divergence;
+    if (!match?.[2] && divergence.kind !== 'extra') return divergence;
+    const served = this.options.servedResult(message.tool_call_id);
+    const decision = served === undefined ? harnessDecision(contentText(message.content)) : undefined;
+    if (decision)
+      return {
+        ...divergence,
+        explained: `the harness answered this call itself (${decision}) where the recorded client ran it`,
+      };
+    if (served === undefined) return divergence;
+    if (typeof message.content === 'string' && served !== message.content)
+      return { ...divergence, explained: 'the harness shaped the recorded result (output cap)' };
+    return divergence;
   }
 }

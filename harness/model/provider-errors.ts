@@ -1,9 +1,17 @@
 /**
- * Provider errors that are model behaviour, not failures: Groq and other OpenAI-compatible
- * servers answer a malformed tool call with HTTP 400 `tool_use_failed` and the model's text in
- * `failed_generation` (groq-gptoss120b-tool-use-failed in `recordings/real/`). The harness turns
- * that into the call the model tried to make, so it gets a structured tool result and a retry
- * instead of a crashed run.
+ * Provider errors that are model behaviour, not failures. The harness turns them into the turn
+ * the model produced, the same whichever transport carried the error, so the run goes on with a
+ * structured tool result and a retry instead of crashing:
+ * - a rejected generation: Groq (and compatible servers) answer a malformed tool call with
+ *   `error.code: "tool_use_failed"` and the model's text in `failed_generation`, either as an
+ *   HTTP 400 body or as an `error` event after a 200 stream has already sent reasoning or text
+ *   (https://console.groq.com/docs/tool-use, "Error handling"; pydantic/pydantic-ai cassettes
+ *   `test_groq/test_tool_use_failed_error*.yaml`). The turn holds the calls the text names (so
+ *   validation answers them), or the text itself when it names no call, plus whatever the
+ *   stream had sent before the error;
+ * - a filtered prompt: Azure OpenAI answers HTTP 400 with `error.code: "content_filter"`
+ *   (https://learn.microsoft.com/azure/ai-services/openai/concepts/content-filter), which becomes
+ *   a turn with `finishReason: "content_filter"` (the run stops with that stop reason).
  */
 import type { ModelResponse, RawToolCall } from './types.ts';
 
@@ -36,14 +44,44 @@ export function callsFromFailedGeneration(text: string): RawToolCall[] | null {
   return calls;
 }
 
+/** The `error` object of an error body (`{error: {...}}`) or of the error itself (`{code, ...}`). */
+function errorObject(body: unknown): Record<string, unknown> | undefined {
+  if (isObj(body) && isObj(body.error)) return body.error;
+  if (isObj(body) && typeof body.code === 'string') return body;
+  return undefined;
+}
+
 /**
- * The turn a provider rejected as a malformed tool call (HTTP 400, `error.code:
- * "tool_use_failed"`, a decodable `failed_generation`), or `undefined` for any other error.
+ * The turn a provider error stands for, or `undefined` for any other error (see the module
+ * comment). `body` is the error body (`{error: {code, failed_generation, …}}`) or the error
+ * object itself, from any transport: a 400 response, an `error` event inside a 200 stream, or
+ * the SDK's `APIError.error`. `partial` is what the stream assembled before the error (its
+ * content and reasoning are kept; its tool calls are replaced by the rejected ones).
  */
-export function rejectedToolCallTurn(status: number, body: unknown): ModelResponse | undefined {
-  const error = isObj(body) && isObj(body.error) ? body.error : undefined;
-  if (status !== 400 || error?.code !== 'tool_use_failed' || typeof error.failed_generation !== 'string')
-    return undefined;
+export function providerErrorTurn(body: unknown, partial?: ModelResponse): ModelResponse | undefined {
+  const error = errorObject(body);
+  if (!error) return undefined;
+  const reasoning = partial?.reasoningContent
+    ? {
+        reasoningContent: partial.reasoningContent,
+        ...(partial.reasoningField ? { reasoningField: partial.reasoningField } : {}),
+      }
+    : {};
+  const details = partial?.reasoningDetails ? { reasoningDetails: partial.reasoningDetails } : {};
+  if (error.code === 'content_filter')
+    return { content: partial?.content ?? null, toolCalls: [], finishReason: 'content_filter', ...reasoning };
+  if (error.code !== 'tool_use_failed' || typeof error.failed_generation !== 'string') return undefined;
   const toolCalls = callsFromFailedGeneration(error.failed_generation);
-  return toolCalls ? { content: null, toolCalls, finishReason: 'tool_calls' } : undefined;
+  if (toolCalls)
+    return {
+      content: partial?.content || null,
+      toolCalls,
+      finishReason: 'tool_calls',
+      ...reasoning,
+      ...details,
+    };
+  // The generation names no call (text where a tool was required): the text is the turn.
+  const text = error.failed_generation !== '' ? error.failed_generation : partial?.content;
+  if (!text) return undefined;
+  return { content: text, toolCalls: [], finishReason: 'stop', ...reasoning, ...details };
 }
