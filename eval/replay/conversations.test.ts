@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   clientContinuation,
+  clientEdits,
   groupConversations,
   messageSignature,
   sharedPrefix,
@@ -38,18 +39,23 @@ describe('conversations', () => {
 
   it('groups interleaved requests by the history they continue; a retry joins its own conversation', () => {
     const ok = completion({ content: 'x' });
+    const busy = { status: 429, headers: {}, body: { error: { message: 'slow down' } } };
     const cassette = cassetteOf([
       exchange([sys('manager'), user('task')], ok),
       exchange([sys('writer'), user('write')], ok),
       exchange([sys('manager'), user('task'), call('a'), result('a')], ok),
-      exchange([sys('writer'), user('write'), answer('done'), sys('writer'), user('next')], ok),
+      exchange([sys('writer'), user('write'), answer('done'), sys('writer'), user('next')], busy),
       exchange([sys('writer'), user('write'), answer('done'), sys('writer'), user('next')], ok),
       exchange([sys('researcher'), user('find')], ok),
+      // The same prompt again after it was answered: a new session, not a retry.
+      exchange([sys('researcher'), user('find')], ok),
+      exchange([sys('researcher'), user('find'), answer('x'), user('more')], ok),
     ]);
-    expect(groupConversations(cassette, [0, 1, 2, 3, 4, 5])).toEqual([
+    expect(groupConversations(cassette, [0, 1, 2, 3, 4, 5, 6, 7])).toEqual([
       { index: 0, exchanges: [0, 2] },
       { index: 1, exchanges: [1, 3, 4] },
       { index: 2, exchanges: [5] },
+      { index: 3, exchanges: [6, 7] },
     ]);
   });
 
@@ -70,5 +76,33 @@ describe('conversations', () => {
     expect(clientContinuation([user('q')], [user('q'), user('more')])).toBeUndefined();
     expect(clientContinuation(history, [user('q'), call('a')])).toBeUndefined();
     expect(clientContinuation([...history, user('nudge')], [...history, user('nudge')])).toEqual([]);
+  });
+
+  it("edits only a client makes: client messages inserted, the model's last text message rewritten", () => {
+    const history = [sys('s'), user('q'), answer('Action: look\nAction Input: {"a": 1}')];
+    // crewAI: the image its tool returned goes before the model's message.
+    expect(clientEdits(history, [sys('s'), user('q'), user('image'), history[2]!])).toEqual([
+      { at: 2, kind: 'inserted' },
+    ]);
+    // LlamaIndex ReAct: the model's message re-rendered, the observation appended.
+    const rerendered = answer("Action: look\nAction Input: {'a': 1}");
+    expect(clientEdits(history, [sys('s'), user('q'), rerendered, user('Observation: 6')])).toEqual([
+      { at: 2, kind: 'rewritten' },
+    ]);
+    // Appending only is no edit.
+    expect(clientEdits(history, [...history, user('next')])).toEqual([]);
+    // The recorded message is what the model returned: the harness changed it, not the client.
+    expect(clientEdits(history, [sys('s'), user('q'), rerendered], rerendered)).toBeUndefined();
+    // Only the last message, only text, only client messages inserted.
+    expect(
+      clientEdits(
+        [user('q'), answer('a'), user('r'), answer('b')],
+        [user('q'), answer('A'), user('r'), answer('b')],
+      ),
+    ).toBeUndefined();
+    expect(clientEdits([user('q'), call('a')], [user('q'), answer('x')])).toBeUndefined();
+    expect(clientEdits(history, [sys('s'), user('q'), answer('inserted'), history[2]!])).toBeUndefined();
+    expect(clientEdits(history, [sys('s'), user('q')])).toBeUndefined();
+    expect(clientEdits(history, [...history, answer('more')])).toBeUndefined();
   });
 });

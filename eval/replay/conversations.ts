@@ -106,13 +106,32 @@ export interface Conversation {
 }
 
 /**
+ * True when a recorded response is a failure the client may retry with the same request: a
+ * status outside 2xx, a 2xx body with an `error` and no `choices` (Azure's filtered prompt), or
+ * a stream with an `error` event.
+ */
+function failed(response: Cassette['exchanges'][number]['response']): boolean {
+  if (response.status < 200 || response.status >= 300) return true;
+  const body = response.body;
+  if (isObj(body) && body.error !== undefined && body.error !== null && !Array.isArray(body.choices))
+    return true;
+  return (response.events ?? []).some((event) => /^\s*\{\s*"error"\s*:/.test(event.data));
+}
+
+/**
  * Groups the model exchanges (`indexes`, in recorded order) into conversations: an exchange
  * joins the conversation whose last request its own request extends (the longest such prefix
- * wins; equal requests, e.g. a retry, extend each other), else it starts a new one. A recording
+ * wins, then the conversation active last), else it starts a new one. A request equal to a conversation's last one extends it only
+ * when that request failed (the client's retry); after an answer, the same request again is a
+ * new session of the client (a test calling the model again with the same prompt). A recording
  * without requests (response-only) is one conversation.
  */
 export function groupConversations(cassette: Cassette, indexes: readonly number[]): Conversation[] {
-  const conversations: (Conversation & { last: Record<string, unknown>[] })[] = [];
+  const conversations: (Conversation & {
+    last: Record<string, unknown>[];
+    retry: boolean;
+    lastAt: number;
+  })[] = [];
   const responseOnly = indexes.every((i) => !cassette.exchanges[i]!.request.body);
   if (responseOnly) return indexes.length > 0 ? [{ index: 0, exchanges: [...indexes] }] : [];
   for (const i of indexes) {
@@ -121,15 +140,72 @@ export function groupConversations(cassette: Cassette, indexes: readonly number[
     let bestShared = 0;
     for (const conversation of conversations) {
       const shared = sharedPrefix(conversation.last, messages);
-      if (shared === conversation.last.length && shared > 0 && shared > bestShared) {
+      const continues =
+        shared === conversation.last.length && (messages.length > shared || conversation.retry);
+      const later = shared === bestShared && best !== undefined && conversation.lastAt > best.lastAt;
+      if (continues && shared > 0 && (shared > bestShared || later)) {
         best = conversation;
         bestShared = shared;
       }
     }
+    const retry = failed(cassette.exchanges[i]!.response);
     if (best) {
       best.exchanges.push(i);
       best.last = messages;
-    } else conversations.push({ index: conversations.length, exchanges: [i], last: messages });
+      best.retry = retry;
+      best.lastAt = i;
+    } else
+      conversations.push({ index: conversations.length, exchanges: [i], last: messages, retry, lastAt: i });
   }
   return conversations.map(({ index, exchanges }) => ({ index, exchanges }));
+}
+
+/** One edit a recorded client made to its history before its next request (see {@link clientEdits}). */
+export interface ClientEdit {
+  /** Position of the edited message in the recorded request's `messages`. */
+  at: number;
+  /** `inserted`: a client message (user, system) placed inside the history; `rewritten`: the model's last message, changed. */
+  kind: 'inserted' | 'rewritten';
+}
+
+const hasCalls = (message: Record<string, unknown>) =>
+  Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
+
+/**
+ * The edits that turn the history `messages` (ending with the model's final answer) into the
+ * recorded request `next`, when only the recorded client could have made them, else
+ * `undefined`. Allowed: client-written messages (user, system) inserted anywhere or appended
+ * (crewAI puts the image its "Add image to content" tool returns *before* the model's message),
+ * and the model's last message rewritten, without tool calls on either side (ReAct clients such
+ * as crewAI and LlamaIndex write the text tool's `Observation:` into it, or re-render its
+ * `Action Input`). `served` is that message as the recorded response gave it: when `next` holds
+ * it unchanged, the harness changed it, and that is no edit of the client. Every other message
+ * must be equal (by {@link messageSignature}). `[]`: `next` only appends client messages.
+ */
+export function clientEdits(
+  messages: readonly Record<string, unknown>[],
+  next: readonly Record<string, unknown>[],
+  served?: Record<string, unknown>,
+): ClientEdit[] | undefined {
+  const edits: ClientEdit[] = [];
+  let j = 0;
+  for (let i = 0; i < messages.length; i++) {
+    const mine = messageSignature(messages[i]!);
+    const last = i === messages.length - 1 && messages[i]!.role === 'assistant' && !hasCalls(messages[i]!);
+    while (j < next.length && recordedSignature(next[j]!) !== mine) {
+      const theirs = next[j]!;
+      if (last && theirs.role === 'assistant' && !hasCalls(theirs)) break;
+      if (!CLIENT_ROLES.has(String(theirs.role))) return undefined;
+      edits.push({ at: j, kind: 'inserted' });
+      j += 1;
+    }
+    if (j >= next.length) return undefined;
+    if (recordedSignature(next[j]!) !== mine) {
+      if (served && recordedSignature(next[j]!) === messageSignature(served)) return undefined;
+      edits.push({ at: j, kind: 'rewritten' });
+    }
+    j += 1;
+  }
+  for (; j < next.length; j++) if (!CLIENT_ROLES.has(String(next[j]!.role))) return undefined;
+  return edits;
 }

@@ -10,7 +10,14 @@
  *   client added there (crewAI's "Analyze the tool result…" nudges, an image sent after a tool
  *   result); and when a run ends with a final answer and the recording continues the same
  *   conversation (pydantic-ai's re-prompt after a text answer, a crew's next task, a second user
- *   turn), the next run continues it. So every recorded user turn is replayed.
+ *   turn), the next run continues it, from the recorded history when the client edited it in a
+ *   way only a client does (`ReplayModel.nextHistory`: an inserted image message, a ReAct
+ *   observation written into the model's message; each edit an explained divergence). So every
+ *   recorded user turn is replayed. A run is answered from its own conversation's exchanges
+ *   only (`ReplayModel.scope`). When a run ends otherwise (an error, a content filter, a harness
+ *   decision) and the conversation has more exchanges, a new run starts only from a request of
+ *   client messages only (the client's new attempt or new session); a history with model turns
+ *   the harness did not reach is never forced on it: those exchanges stay unused.
  * - Tools the recording used serve their recorded results; each has an effect class from the
  *   configuration or the cassette's sidecar (`tool-effects.ts`), so the policy decides recorded
  *   calls; an `ask` is approved when the recorded client ran the call (the recording holds its
@@ -146,18 +153,29 @@ export async function replayImported(
     const lastExchange = model.modelExchanges.at(-1) ?? -1;
     const grants: string[] = [];
     for (const conversation of conversations.length > 0 ? conversations : [{ index: 0, exchanges: [] }]) {
-      const unused = new Set(model.unusedExchanges().map((u) => u.index));
-      const open = conversation.exchanges.filter((e) => unused.has(e));
-      if (conversations.length > 0 && open.length === 0) continue;
-      const start = planStart(cassette, open[0] ?? -1, conversation.exchanges);
-      const config = mergeConfig(base, {
-        ...(typeof cassette.meta.config === 'object' && !imported ? cassette.meta.config : {}),
-        model: { name: start.model, settings: {} },
-        systemPrompt: '',
-      });
-      let initial: ChatMessage[] = start.initialMessages;
+      const scoped = conversations.length > 0;
+      model.scope = scoped ? new Set(conversation.exchanges) : undefined;
+      const openOf = () => conversation.exchanges.filter((e) => !model.takenExchanges().includes(e));
+      if (scoped && openOf().length === 0) continue;
+      let initial: ChatMessage[] | undefined;
+      let previous: RunResult | undefined;
+      let start: ReturnType<typeof planStart> | undefined;
       let count = 0;
       for (let guard = 0; guard <= conversation.exchanges.length; guard++) {
+        const open = openOf();
+        if (scoped && open.length === 0) break;
+        if (!initial || !start) {
+          // The first run of the conversation, or a new session the recorded client started where
+          // the harness's run did not lead (the same prompt again, a new attempt after an error).
+          if (previous && !model.startsFresh(open[0]!)) break;
+          start = planStart(cassette, open[0] ?? -1, conversation.exchanges);
+          initial = start.initialMessages;
+        }
+        const config = mergeConfig(base, {
+          ...(typeof cassette.meta.config === 'object' && !imported ? cassette.meta.config : {}),
+          model: { name: start.model, settings: {} },
+          systemPrompt: '',
+        });
         const before = model.used;
         const run = await runHarness({
           task: start.task,
@@ -176,13 +194,13 @@ export async function replayImported(
         runs.push(run);
         count += 1;
         if (conversation.exchanges.includes(lastExchange)) mainLast = run;
-        if (run.stopReason !== 'final_answer' || model.used === before) break;
-        const more = model.continuation(run.messages);
-        if (!more) break;
-        initial = [...run.messages, ...more];
+        if (model.used === before) break;
+        previous = run;
+        initial = run.stopReason === 'final_answer' ? model.nextHistory(run.messages) : undefined;
       }
       taken.push({ ...conversation, runs: count });
     }
+    model.scope = undefined;
     const combined = combineRuns(runs);
     const main = mainLast ?? runs.at(-1)!;
     const run: RunResult = {

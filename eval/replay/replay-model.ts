@@ -8,7 +8,9 @@
  * (by message signature) answers it, the earliest on a tie; an exchange that shares not even
  * the first message belongs to another conversation and is only taken when no other is left.
  * So side conversations recorded interleaved with the main one (sub-agents, team members, MCP
- * sampling) are served to the right caller. Non-model traffic (`traffic.ts`) is never served.
+ * sampling) are served to the right caller; an imported replay also confines each run to its
+ * conversation's exchanges ({@link ReplayModel.scope}). Non-model traffic
+ * (`import/classify.ts`) is never served.
  * A retryable recorded failure (429, 5xx) followed by the same request recorded again is
  * retried as the live client retries, up to {@link REPLAY_ATTEMPTS} exchanges per call.
  *
@@ -27,9 +29,9 @@ import {
 } from '../../harness/model/types.ts';
 import type { Cassette, Exchange } from '../cassette/types.ts';
 import { bodyMessages } from '../import/common.ts';
-import { clientContinuation, sharedPrefix } from './conversations.ts';
+import { CLIENT_ROLES, clientContinuation, clientEdits, sharedPrefix } from './conversations.ts';
 import { decodeRecordedResponse } from './decode.ts';
-import { diffJson, formatDivergence, normaliseBody, type Divergence } from './request-diff.ts';
+import { capValue, diffJson, formatDivergence, normaliseBody, type Divergence } from './request-diff.ts';
 import { modelExchangeIndexes } from '../import/classify.ts';
 
 /** How requests are matched to recorded exchanges. */
@@ -93,7 +95,15 @@ export class ReplayModel implements Model {
   served = 0;
   /** The exchange served last, for recorded tools that prefer calls of that turn. */
   lastServed: number | undefined;
+  /**
+   * The exchanges requests may be answered from (one conversation's, set by the driver of an
+   * imported replay before each run); `undefined`: every model exchange. A request is never
+   * answered from another conversation: when this one has no exchange left, the recording ends
+   * here for the run (`recording_exhausted`).
+   */
+  scope: ReadonlySet<number> | undefined;
   private readonly taken = new Set<number>();
+  private lastTurn: ModelResponse | undefined;
   private readonly responseOnly: boolean;
 
   constructor(
@@ -128,7 +138,7 @@ export class ReplayModel implements Model {
    * `undefined` when every model exchange was served.
    */
   pick(messages: readonly ChatMessage[]): number | undefined {
-    const open = this.modelExchanges.filter((i) => !this.taken.has(i));
+    const open = this.modelExchanges.filter((i) => !this.taken.has(i) && (!this.scope || this.scope.has(i)));
     if (this.responseOnly || open.length === 0) return open[0];
     const sent = messages as unknown as Messages;
     let best: number | undefined;
@@ -161,6 +171,73 @@ export class ReplayModel implements Model {
   }
 
   /**
+   * The history the next run of this conversation starts from, after a run that ended with a
+   * final answer, or `undefined` when the recording does not continue it from there. The next
+   * request of the conversation continues `messages` when it appends client messages (a second
+   * user turn, a crew's next task: `messages` and those), or when the recorded client edited its
+   * history first in a way only a client does (`conversations.ts`, {@link clientEdits}: client
+   * messages inserted, the model's last message rewritten): then the run starts from the
+   * recorded history, and each edit is an explained divergence (a client habit).
+   */
+  nextHistory(messages: readonly ChatMessage[]): ChatMessage[] | undefined {
+    const next = this.pick(messages);
+    if (next === undefined) return undefined;
+    const recorded = bodyMessages(this.cassette.exchanges[next]!.request.body);
+    const sent = messages as unknown as Messages;
+    if (sent.length > 0 && sharedPrefix(recorded, sent) === 0) return undefined;
+    const edits = clientEdits(sent, recorded, this.servedMessage());
+    if (edits && edits.length > 0) {
+      const last = sent.at(-1);
+      for (const edit of edits)
+        this.divergences.push(
+          edit.kind === 'inserted'
+            ? {
+                exchange: next,
+                path: `/messages/${edit.at}`,
+                kind: 'missing',
+                recorded: capValue(recorded[edit.at]),
+                explained: `client habit: the recorded client inserted this ${String(recorded[edit.at]!.role)} message into its history before its next request; the replay continues from the recorded history`,
+              }
+            : {
+                exchange: next,
+                path: `/messages/${edit.at}/content`,
+                kind: 'changed',
+                recorded: capValue(contentText(recorded[edit.at]!.content as ChatMessage['content'])),
+                replayed: capValue(contentText(last?.content as ChatMessage['content'])),
+                explained:
+                  "client habit: the recorded client rewrote the model's last message in its history (a text-protocol agent writing its tool's observation into it); the replay continues from the recorded history",
+              },
+        );
+      return recorded.map((m) => structuredClone(m) as unknown as ChatMessage);
+    }
+    const more = clientContinuation(sent, recorded);
+    return more ? [...messages, ...more.map((m) => structuredClone(m) as unknown as ChatMessage)] : undefined;
+  }
+
+  /**
+   * True when the recorded request of exchange `next` holds client messages only (system, user):
+   * a new session of the recorded client (a test calling the model again with the same prompt,
+   * a new attempt after an error), which a new run can start from whatever the harness decided
+   * before. A request whose history holds model turns the harness did not reach is not: the
+   * replay never puts the harness on a path its own decisions left.
+   */
+  startsFresh(next: number): boolean {
+    const recorded = bodyMessages(this.cassette.exchanges[next]?.request.body);
+    return recorded.length > 0 && recorded.every((m) => CLIENT_ROLES.has(String(m.role)));
+  }
+
+  /** The assistant message the last served exchange's recorded response holds (JSON bodies), else the turn served. */
+  private servedMessage(): Record<string, unknown> | undefined {
+    if (this.lastServed === undefined) return undefined;
+    const body = this.cassette.exchanges[this.lastServed]!.response.body as
+      | { choices?: { message?: Record<string, unknown> }[] }
+      | undefined;
+    const message = Array.isArray(body?.choices) ? body.choices[0]?.message : undefined;
+    if (message && typeof message === 'object') return message;
+    return this.lastTurn ? { role: 'assistant', content: this.lastTurn.content } : undefined;
+  }
+
+  /**
    * Serves the recorded turn that answers `request`.
    *
    * @throws ModelError `aborted` when `signal` is aborted; `recording_exhausted` when every
@@ -175,9 +252,12 @@ export class ReplayModel implements Model {
       const index = this.pick(request.messages);
       if (index === undefined) {
         const n = this.modelExchanges.length;
+        const scoped = this.scope && this.modelExchanges.some((i) => !this.taken.has(i));
         throw new ModelError(
           'recording_exhausted',
-          `the recording has ${n} model exchange${n === 1 ? '' : 's'} and all were used; the harness asked for one more`,
+          scoped
+            ? `this conversation of the recording has no model exchange left (${this.scope!.size} recorded); the harness asked for one more`
+            : `the recording has ${n} model exchange${n === 1 ? '' : 's'} and all were used; the harness asked for one more`,
         );
       }
       this.taken.add(index);
@@ -186,6 +266,7 @@ export class ReplayModel implements Model {
         const turn = decodeRecordedResponse(this.cassette.exchanges[index]!.response, index);
         this.served += 1;
         this.lastServed = index;
+        this.lastTurn = turn;
         return turn;
       } catch (error) {
         if (!(error instanceof ModelError)) throw error;

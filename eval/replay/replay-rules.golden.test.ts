@@ -137,6 +137,82 @@ describe('rule 3: replay follows conversations, not only order', () => {
   });
 });
 
+describe('rule 3: conversations, client edits and new sessions (recordings/real)', () => {
+  const explanations = (r: Awaited<ReturnType<typeof replay>>) =>
+    r.result.divergences.map((d) => [d.exchange, d.path, d.explained?.replace(/:.*/, '')]);
+
+  it('each conversation is answered from its own exchanges only: a recording of two pydantic-ai runs', async () => {
+    // The first run ends on the output tool (the client never sends its result); the harness asks
+    // for one more turn, which the other run's exchange must not answer.
+    const r = await replay(realCassette('openinference-pydanticai-gpt4o-history-parallel-output'));
+    expect(r.result.findings).toMatchObject({ servedTurns: 2, unusedExchanges: 0, divergenceCount: 0 });
+    expect(r.imported!.runs.map((run) => [run.requests.length, run.stopDetail?.slice(0, 19)])).toEqual([
+      [2, 'recording_exhausted'],
+      [2, 'recording_exhausted'],
+    ]);
+    expect(r.imported!.runs[1]!.requests[0]!.messages.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+    ]);
+  });
+
+  it("a ReAct client writing the observation into the model's message continues from its history (crewAI manager)", async () => {
+    const r = await replay(realCassette('crewai-gpt4o-hierarchical-manager-workers'));
+    expect(r.result.findings).toMatchObject({ servedTurns: 3, unusedExchanges: 0, conversations: 2 });
+    expect(explanations(r)).toEqual([[2, '/messages/2/content', 'client habit']]);
+    expect(contentText(r.imported!.runs[1]!.requests[0]!.messages[2]!.content)).toMatch(/\nObservation: /);
+    expect(r.run!.finalAnswer).toMatch(/^Thought: I now know the final answer/);
+  });
+
+  it("a client message inserted before the model's message (crewAI image tool) reaches the harness", async () => {
+    const cassette = realCassette('crewai-gpt4o-image-parts-telemetry');
+    const r = await replay(cassette);
+    expect(r.result.findings).toMatchObject({ servedTurns: 2, unusedExchanges: 0 });
+    expect(explanations(r)).toEqual([[1, '/messages/2', 'client habit']]);
+    expect(r.imported!.runs[1]!.requests[0]!.messages).toEqual(cassette.exchanges[1]!.request.body!.messages);
+  });
+
+  it('the same prompt sent again is a new session; a new attempt after an error starts fresh (LlamaIndex ReAct)', async () => {
+    const filter = await replay(realCassette('openllmetry-azure-gpt35-content-filter'));
+    expect(filter.result.findings).toMatchObject({ servedTurns: 4, unusedExchanges: 0, conversations: 4 });
+    expect(filter.imported!.runs.map((run) => run.stopReason)).toEqual([
+      'content_filter',
+      'final_answer',
+      'final_answer',
+      'final_answer',
+    ]);
+    const react = await replay(realCassette('openllmetry-llamaindex-gpt4omini-react-gzip-deprecated-model'));
+    expect(react.result.findings).toMatchObject({ servedTurns: 6, unusedExchanges: 0, conversations: 3 });
+    // The 404 for the deprecated model ends a run; the client's next attempt (client messages only) starts one.
+    expect(react.imported!.runs.map((run) => run.stopReason)).toEqual([
+      'final_answer',
+      'final_answer',
+      'model_error',
+      'final_answer',
+      'final_answer',
+      'final_answer',
+      'final_answer',
+    ]);
+    // LlamaIndex re-renders the Action Input of the model's message as a Python dict.
+    expect(explanations(react)).toEqual([
+      [1, '/messages/2/content', 'client habit'],
+      [4, '/messages/2/content', 'client habit'],
+      [6, '/messages/2/content', 'client habit'],
+    ]);
+  });
+
+  it('after a harness decision ends a run, the replay never restarts from a history the harness did not reach', async () => {
+    const strict = loadConfig(fileURLToPath(new URL('../../configs/strict.json', import.meta.url)));
+    const r = await replay(realCassette('crewai-gpt4omini-failing-tool'), strict);
+    expect(r.result.stopReason).toBe('policy_violation');
+    expect(r.imported!.runs).toHaveLength(1);
+    expect(r.result.findings!.unusedExchanges).toBeGreaterThan(0);
+  });
+});
+
 describe('rule 4: the harness does at least as well as the recorded client', () => {
   it('Groq tool_use_failed as an error event after a 200 stream: the rejected call, validated, retried', async () => {
     const r = await replay(fixture('pydantic-groq-tool-use-failed-stream'));
