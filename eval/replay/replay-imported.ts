@@ -169,6 +169,7 @@ export async function replayImported(
           // the harness's run did not lead (the same prompt again, a new attempt after an error).
           if (previous && !model.startsFresh(open[0]!)) break;
           start = planStart(cassette, open[0] ?? -1, conversation.exchanges);
+          model.plannedFrom = open[0];
           initial = start.initialMessages;
         }
         const config = mergeConfig(base, {
@@ -201,6 +202,7 @@ export async function replayImported(
       taken.push({ ...conversation, runs: count });
     }
     model.scope = undefined;
+    model.plannedFrom = undefined;
     const combined = combineRuns(runs);
     const main = mainLast ?? runs.at(-1)!;
     const run: RunResult = {

@@ -54,7 +54,9 @@ const isObj = (value: unknown): value is Record<string, unknown> =>
  *   whitespace do not count);
  * - the ways clients write the same message (client dialects) compare equal: a tool message's
  *   `name` (a legacy field LiteLLM and crewAI send; the API's tool message has none) is dropped;
- *   an assistant message's empty `content` (`""`, `[]`) counts as absent, like `null`; Mistral's
+ *   an assistant message's empty `content` (`""`, `[]`) and any other empty list on it
+ *   (`tool_calls: []` from Mistral's clients, `annotations: []` that SDKs echo from the
+ *   response) count as absent, like `null`; Mistral's
  *   default `prefix: false` is dropped; the `index` some clients echo inside request
  *   `tool_calls` (a streaming-delta field) is dropped; a `content` list of text parts only, in a
  *   tool or assistant message, compares as its joined text;
@@ -136,6 +138,8 @@ function dialect(message: Record<string, unknown>): Record<string, unknown> {
   }
   if (message.role !== 'assistant') return message;
   if (message.prefix === false) delete message.prefix;
+  for (const [key, value] of Object.entries(message))
+    if (Array.isArray(value) && value.length === 0) delete message[key];
   const text = textOfParts(message.content);
   if (text !== undefined) message.content = text;
   let reasoning = typeof message.reasoning_content === 'string' ? message.reasoning_content : undefined;
