@@ -69,6 +69,8 @@ export interface CaseResult {
     firstDivergence?: string;
     /** Imported replays: recorded model turns served to the harness. */
     servedTurns?: number;
+    /** Imported replays: recorded provider errors raised to the harness (absent when none). */
+    raisedErrors?: number;
     /** Imported replays: conversations found in the recording (main and side conversations). */
     conversations?: number;
     /**

@@ -155,11 +155,12 @@ function importedResult(
   if (imported)
     checks.push({
       name: 'replay.servedModelTurn',
-      pass: model.served > 0,
-      expected: 'at least one recorded model turn served',
+      pass: model.served + model.raised > 0,
+      expected:
+        'at least one recorded model response served (a turn, or a provider error raised as recorded)',
       observed:
-        model.served > 0
-          ? `${model.served} served`
+        model.served + model.raised > 0
+          ? `${model.served} served${model.raised > 0 ? `, ${model.raised} recorded provider error${model.raised === 1 ? '' : 's'} raised` : ''}`
           : model.modelExchanges.length === 0
             ? `the recording holds no model exchange${replay.nonModel.length > 0 ? ` (only non-model traffic: ${replay.nonModel.map(describeNonModel).join(', ')})` : ''}`
             : 'none served',
@@ -178,6 +179,7 @@ function importedResult(
     findings: {
       ...replayFindings(run.ledger.calls, divergences, unused),
       servedTurns: model.served,
+      ...(model.raised > 0 ? { raisedErrors: model.raised } : {}),
       conversations: replay.conversations.length,
       nonModelTraffic: replay.nonModel,
       toolEffects: replay.toolEffects,

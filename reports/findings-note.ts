@@ -12,6 +12,8 @@ export function findingsNote(c: Pick<CaseResult, 'findings' | 'stopDetail'>): st
   if (!f) return '';
   const bits: string[] = [];
   if (f.servedTurns !== undefined) bits.push(`${f.servedTurns} turn${f.servedTurns === 1 ? '' : 's'} served`);
+  if (f.raisedErrors)
+    bits.push(`${f.raisedErrors} recorded provider error${f.raisedErrors === 1 ? '' : 's'} raised`);
   const explained = f.explainedDivergences ?? 0;
   bits.push(
     `${f.divergenceCount} divergences${explained > 0 ? ` (${explained === f.divergenceCount ? 'all' : explained} explained by harness decisions)` : ''}`,

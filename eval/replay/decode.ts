@@ -7,7 +7,11 @@
 import { ModelError, type ModelResponse } from '../../harness/model/types.ts';
 import { StreamAssembler, responseFromCompletion } from '../../harness/model/stream-assembler.ts';
 import type { RecordedResponse } from '../cassette/types.ts';
-import { providerErrorTurn } from '../../harness/model/provider-errors.ts';
+import {
+  errorInSuccessBody,
+  providerErrorTurn,
+  transientProviderError,
+} from '../../harness/model/provider-errors.ts';
 
 const isObj = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -30,14 +34,6 @@ function errorSummary(body: unknown): string {
         ? body
         : JSON.stringify(body);
   return (message ?? '').slice(0, 300);
-}
-
-/** Mid-stream errors worth retrying: server-side, overload, rate limit, timeout. */
-function transientError(body: unknown): boolean {
-  const error = isObj(body) && isObj(body.error) ? body.error : {};
-  return /server_error|overloaded|rate_limit|timeout|unavailable/i.test(
-    `${String(error.type ?? '')} ${String(error.code ?? '')}`,
-  );
 }
 
 /**
@@ -80,7 +76,10 @@ export function decodeRecordedResponse(response: RecordedResponse, exchange: num
           { status, body: data },
         );
       }
-      if (isObj(chunk) && 'error' in chunk && chunk.error !== null && !Array.isArray(chunk.choices)) {
+      // An error event: a chunk whose `error` is set, with or without `choices` (OpenRouter's
+      // mid-stream error carries both, https://openrouter.ai/docs/api-reference/errors, "Error
+      // during streaming"); the openai SDK throws on `data.error` the same way.
+      if (isObj(chunk) && isObj(chunk.error)) {
         const rejected = providerErrorTurn(chunk, assembler.finish());
         if (rejected) {
           turn = rejected;
@@ -90,7 +89,7 @@ export function decodeRecordedResponse(response: RecordedResponse, exchange: num
           'http_error',
           `error event in a ${status} stream (exchange ${exchange}, event ${i}): ${errorSummary(chunk)}`,
           { status, body: chunk },
-          transientError(chunk),
+          transientProviderError(chunk),
         );
       }
       if (isObj(chunk) && (Array.isArray(chunk.choices) || chunk.object === 'chat.completion.chunk'))
@@ -118,16 +117,15 @@ export function decodeRecordedResponse(response: RecordedResponse, exchange: num
       `recorded ${status} body is not a JSON object (exchange ${exchange})`,
       { status, body },
     );
-  if (isObj(body.error) && !Array.isArray(body.choices)) {
-    const rejected = providerErrorTurn(body);
-    if (rejected) return rejected;
+  const failed = errorInSuccessBody(body, status);
+  if (failed instanceof ModelError)
     throw new ModelError(
-      'http_error',
+      failed.code,
       `error body in a ${status} response (exchange ${exchange}): ${errorSummary(body)}`,
-      { status, body },
-      transientError(body),
+      failed.data,
+      failed.retryable,
     );
-  }
+  if (failed) return failed;
   if (!Array.isArray(body.choices))
     throw new ModelError(
       'invalid_response',

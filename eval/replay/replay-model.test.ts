@@ -58,7 +58,8 @@ describe('ReplayModel: recorded turns', () => {
         // Recorded provider errors (a 404 for a removed model, an error body under 200) replay as
         // errors, or as the turn they stand for (a rejected generation's calls, a filtered prompt).
         const body = recorded.response.body as { error?: unknown; choices?: unknown } | undefined;
-        if (recorded.response.status >= 400 || (body?.error && !Array.isArray(body.choices))) {
+        const errorEvent = (recorded.response.events ?? []).some((e) => /^\{.*"error":\{/.test(e.data));
+        if (recorded.response.status >= 400 || (body?.error && !Array.isArray(body.choices)) || errorEvent) {
           const served = await model.generate(request).then(
             (r) => (r.finishReason === 'content_filter' ? 1 : r.toolCalls.length),
             (error: unknown) => (error instanceof Error ? -1 : 0),

@@ -31,37 +31,12 @@ import type { Cassette, Exchange } from '../cassette/types.ts';
 import { bodyMessages } from '../import/common.ts';
 import { CLIENT_ROLES, clientContinuation, clientEdits, sharedPrefix } from './conversations.ts';
 import { decodeRecordedResponse } from './decode.ts';
+import { explainDivergence } from './explain.ts';
 import { capValue, diffJson, formatDivergence, normaliseBody, type Divergence } from './request-diff.ts';
 import { modelExchangeIndexes } from '../import/classify.ts';
 
 /** How requests are matched to recorded exchanges. */
 export type ReplayMode = 'strict' | 'sequential';
-
-/**
- * The tool-result error types that are decisions of the harness under test (validation,
- * policy, loop detection), not failures of the replay to answer a call from the recording.
- */
-export const HARNESS_DECISIONS: ReadonlySet<string> = new Set([
-  'invalid_json',
-  'invalid_arguments',
-  'unknown_tool',
-  'truncated_call',
-  'policy_violation',
-  'path_outside_workspace',
-  'approval_denied',
-  'repeated_call',
-  'subagent_depth_exceeded',
-]);
-
-/** The error type of a harness tool-result envelope when it is one of {@link HARNESS_DECISIONS}. */
-function harnessDecision(content: string): string | undefined {
-  try {
-    const type = (JSON.parse(content) as { error?: { type?: unknown } }).error?.type;
-    return typeof type === 'string' && HARNESS_DECISIONS.has(type) ? type : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Exchanges one `generate` may take for a retried call (the live client's default attempts). */
 export const REPLAY_ATTEMPTS = 4;
@@ -93,6 +68,11 @@ export class ReplayModel implements Model {
   readonly modelExchanges: readonly number[];
   /** Turns served: recorded responses returned as a turn (recorded errors not counted). */
   served = 0;
+  /**
+   * Recorded provider errors raised to the harness as the live client would have raised them (a
+   * 401, a 404 for a removed model, an error event in a 200 stream); invalid responses not counted.
+   */
+  raised = 0;
   /** The exchange served last, for recorded tools that prefer calls of that turn. */
   lastServed: number | undefined;
   /**
@@ -102,6 +82,8 @@ export class ReplayModel implements Model {
    * here for the run (`recording_exhausted`).
    */
   scope: ReadonlySet<number> | undefined;
+  /** The exchange the current run's settings and tools were planned from (`planStart`), set with {@link scope}. */
+  plannedFrom: number | undefined;
   private readonly taken = new Set<number>();
   private lastTurn: ModelResponse | undefined;
   private readonly responseOnly: boolean;
@@ -271,6 +253,7 @@ export class ReplayModel implements Model {
       } catch (error) {
         if (!(error instanceof ModelError)) throw error;
         if (error.code === 'invalid_response') this.invalid.push({ exchange: index, message: error.message });
+        else this.raised += 1;
         if (!error.retryable || attempt >= REPLAY_ATTEMPTS || !this.retriedNext(request)) throw error;
       }
     }
@@ -292,11 +275,22 @@ export class ReplayModel implements Model {
     if (!recorded) return;
     const dropModel = !('model' in recorded);
     const sent = wireBody(request);
-    const diffs = diffJson(
-      normaliseBody(recorded, { dropModel }),
-      normaliseBody(sent, { dropModel }),
-      index,
-    ).map((d) => this.explain(d, sent.messages as ChatMessage[]));
+    const normalisedSent = normaliseBody(sent, { dropModel });
+    let diffs = diffJson(normaliseBody(recorded, { dropModel }), normalisedSent, index);
+    const servedResult = this.options.servedResult;
+    if (servedResult && diffs.length > 0) {
+      const conversation = [this.plannedFrom, ...(this.scope ?? [])]
+        .flatMap((i) => (i === undefined ? [] : [this.cassette.exchanges[i]?.request.body]))
+        .flatMap((body) => (body ? [normaliseBody(body, { dropModel })] : []));
+      const context = {
+        sent: sent.messages as ChatMessage[],
+        history: request.messages,
+        normalisedSent,
+        conversation,
+        servedResult,
+      };
+      diffs = diffs.map((d) => explainDivergence(d, context));
+    }
     this.divergences.push(...diffs);
     if (this.mode === 'strict' && diffs.length > 0) {
       const total = diffs.reduce((sum, d) => sum + (d.kind === 'omitted' ? (d.omitted ?? 0) : 1), 0);
@@ -307,37 +301,5 @@ export class ReplayModel implements Model {
         { body: diffs },
       );
     }
-  }
-
-  /**
-   * Differences that come from the harness's own decisions are marked explained: a tool message
-   * the harness wrote itself by a decision ({@link HARNESS_DECISIONS}: a validation error, a
-   * denial, a repeated call; also for a call the recorded client dropped) or shaped (the
-   * recorded result cut by the output cap), and a call of a served turn the harness kept where
-   * the recorded client dropped it (crewAI runs only the first of parallel calls). A call the
-   * replay could not answer from the recording (`not_executed`) is not a decision: unexplained.
-   */
-  private explain(divergence: Divergence, sent: readonly ChatMessage[]): Divergence {
-    if (divergence.kind === 'omitted' || !this.options.servedResult) return divergence;
-    if (divergence.kind === 'extra' && /^\/messages\/\d+\/tool_calls\/\d+$/.test(divergence.path))
-      return {
-        ...divergence,
-        explained: 'the recorded client dropped a call of this turn; the harness answers every call',
-      };
-    const match = /^\/messages\/(\d+)(\/content(\/.*)?)?$/.exec(divergence.path);
-    const message = match ? sent[Number(match[1])] : undefined;
-    if (message?.role !== 'tool') return divergence;
-    if (!match?.[2] && divergence.kind !== 'extra') return divergence;
-    const served = this.options.servedResult(message.tool_call_id);
-    const decision = served === undefined ? harnessDecision(contentText(message.content)) : undefined;
-    if (decision)
-      return {
-        ...divergence,
-        explained: `the harness answered this call itself (${decision}) where the recorded client ran it`,
-      };
-    if (served === undefined) return divergence;
-    if (typeof message.content === 'string' && served !== message.content)
-      return { ...divergence, explained: 'the harness shaped the recorded result (output cap)' };
-    return divergence;
   }
 }

@@ -13,7 +13,7 @@ import { loadConfig } from '../config-load.ts';
 import { loadCassette } from '../cassette/load.ts';
 import type { Cassette } from '../cassette/types.ts';
 import { runRecording } from '../run-recording.ts';
-import { realCassette } from './fixtures.test-helpers.ts';
+import { cassetteOf, realCassette } from './fixtures.test-helpers.ts';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const fixture = (id: string): Cassette => loadCassette(join(FIXTURES, `${id}.json`));
@@ -259,6 +259,60 @@ describe('rule 4: the harness does at least as well as the recorded client', () 
       '2 /messages/5 missing',
       '2 /messages/6 missing',
     ]);
+  });
+
+  it("an error chunk after a 200 stream (OpenRouter's, with choices) fails the call as the live client does", async () => {
+    const r = await replay(realCassette('openrouter-minimax-stream-error-event'));
+    expect(r.result).toMatchObject({ status: 'pass', stopReason: 'model_error' });
+    expect(r.result.stopDetail).toMatch(/^http_error: error event in a 200 stream .*Token limit reached/);
+    expect(r.run!.finalAnswer).toBeNull();
+  });
+
+  it("Mistral's thinking parts go back in the content as the provider sent them; the answer is the text", async () => {
+    const cassette = realCassette('rubyllm-mistral-small-thinking-parts-two-turns');
+    const r = await replay(cassette);
+    expect(r.result.findings).toMatchObject({ servedTurns: 2, unusedExchanges: 0 });
+    expect(r.imported!.runs[0]!.finalAnswer).toBe('144');
+    const sent = r.imported!.runs[1]!.requests[0]!.messages[1]!;
+    expect(contentText(sent.content)).toBe('144');
+    expect((sent.content as { type: string }[]).map((p) => p.type)).toEqual(['thinking', 'text']);
+    // RubyLLM drops the `closed` flag of the thinking part: the only difference, a client habit.
+    expect(r.result.divergences.map((d) => [d.path, d.explained?.replace(/:.*/, '')])).toEqual([
+      ['/messages/1/content', 'client habit'],
+    ]);
+  });
+
+  it('a refusal (message.refusal, no content) stops with content_filter, never an empty final answer', async () => {
+    const ask = [{ role: 'user', content: 'Help me hurt someone.' }];
+    const cassette = cassetteOf([
+      {
+        request: { method: 'POST', path: '/v1/chat/completions', body: { model: 'gpt-4o', messages: ask } },
+        response: {
+          status: 200,
+          headers: {},
+          body: {
+            model: 'gpt-4o-2024-08-06',
+            choices: [
+              {
+                index: 0,
+                message: {
+                  role: 'assistant',
+                  content: null,
+                  refusal: "I'm sorry, I can't assist with that.",
+                },
+                finish_reason: 'stop',
+              },
+            ],
+          },
+        },
+      },
+    ]);
+    const r = await replay(cassette);
+    expect(r.result).toMatchObject({ status: 'pass', stopReason: 'content_filter' });
+    expect(r.result.stopDetail).toBe(
+      "the model refused (message.refusal): I'm sorry, I can't assist with that.",
+    );
+    expect(r.run!.finalAnswer).toBeNull();
   });
 
   it("Azure's filtered prompt (400 content_filter) stops with content_filter, never a final answer", async () => {

@@ -7,7 +7,7 @@
  */
 import OpenAI, { APIError, APIConnectionError, APIUserAbortError } from 'openai';
 import type { HarnessDeps } from '../deps.ts';
-import { providerErrorTurn } from './provider-errors.ts';
+import { errorInSuccessBody, providerErrorTurn } from './provider-errors.ts';
 import { wireMessages } from './reasoning.ts';
 import { responseFromCompletion, StreamAssembler } from './stream-assembler.ts';
 import { ModelError, type Model, type ModelRequest, type ModelResponse } from './types.ts';
@@ -120,7 +120,10 @@ export class OpenAIModel implements Model {
       { ...body, stream: false },
       { signal: signal ?? null },
     );
-    return responseFromCompletion(completion);
+    // An error body under a 2xx (Azure's filtered prompt): the same turn or error as in a replay.
+    const failed = errorInSuccessBody(completion);
+    if (failed instanceof ModelError) throw failed;
+    return failed ?? responseFromCompletion(completion);
   }
 }
 

@@ -123,6 +123,37 @@ describe('a rejected generation (tool_use_failed) in any transport', () => {
     await expect(live().generate(request(true))).rejects.toMatchObject({ code: 'http_error' });
   });
 
+  it("an error chunk that also carries choices (OpenRouter's mid-stream error) fails the call like any error event", async () => {
+    queue.push(
+      sse([
+        chunk({ role: 'assistant', content: '', reasoning: 'We need' }),
+        {
+          ...chunk({ content: '' }),
+          error: { code: 400, message: 'Token limit reached' },
+          choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
+        },
+      ]),
+    );
+    await expect(live().generate(request(true))).rejects.toMatchObject({ code: 'http_error' });
+  });
+
+  it('an error body under HTTP 200 is the same turn or error as under its own status (Azure, gateways)', async () => {
+    queue.push(
+      json(200, { error: { code: 'content_filter', message: 'filtered', param: 'prompt', status: 400 } }),
+    );
+    expect(await live().generate(request(false))).toEqual({
+      content: null,
+      toolCalls: [],
+      finishReason: 'content_filter',
+    });
+    queue.push(json(200, { error: { message: 'upstream failed', type: 'server_error' } }));
+    await expect(live().generate(request(false))).rejects.toMatchObject({
+      code: 'http_error',
+      retryable: true,
+      message: 'error body in a 200 response: upstream failed',
+    });
+  });
+
   it('the scripted model gives the same turn for a scripted 400', async () => {
     const scripted = new ScriptedModel([{ error: { status: 400, body: { error: FAILED } } }]);
     const turn = await scripted.generate(request(false));

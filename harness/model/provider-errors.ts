@@ -13,7 +13,7 @@
  *   (https://learn.microsoft.com/azure/ai-services/openai/concepts/content-filter), which becomes
  *   a turn with `finishReason: "content_filter"` (the run stops with that stop reason).
  */
-import type { ModelResponse, RawToolCall } from './types.ts';
+import { ModelError, type ModelResponse, type RawToolCall } from './types.ts';
 
 const isObj = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -84,4 +84,32 @@ export function providerErrorTurn(body: unknown, partial?: ModelResponse): Model
   const text = error.failed_generation !== '' ? error.failed_generation : partial?.content;
   if (!text) return undefined;
   return { content: text, toolCalls: [], finishReason: 'stop', ...reasoning, ...details };
+}
+
+/** True for an error object that names a transient condition: server-side, overload, rate limit, timeout. */
+export function transientProviderError(body: unknown): boolean {
+  const error = errorObject(body) ?? {};
+  return /server_error|overloaded|rate_limit|timeout|unavailable/i.test(
+    `${String(error.type ?? '')} ${String(error.code ?? '')}`,
+  );
+}
+
+/**
+ * What a 2xx chat-completions body stands for when it carries an `error` object instead of
+ * `choices` (Azure's filtered prompt recorded under HTTP 200, gateways that answer errors with
+ * 200): the turn it stands for ({@link providerErrorTurn}), else a `ModelError` `http_error`
+ * (retryable when {@link transientProviderError}) to raise. `undefined` for any other body, so
+ * the live client and the replay treat such a body the same way.
+ */
+export function errorInSuccessBody(body: unknown, status = 200): ModelResponse | ModelError | undefined {
+  if (!isObj(body) || !isObj(body.error) || Array.isArray(body.choices)) return undefined;
+  const turn = providerErrorTurn(body);
+  if (turn) return turn;
+  const message = typeof body.error.message === 'string' ? body.error.message : JSON.stringify(body.error);
+  return new ModelError(
+    'http_error',
+    `error body in a ${status} response: ${message.slice(0, 300)}`,
+    { status, body },
+    transientProviderError(body),
+  );
 }

@@ -50,6 +50,27 @@ describe('reasoning the provider requires back', () => {
     );
   });
 
+  it("Mistral's thinking parts stay in the content and go back as they came; the final answer is the text", async () => {
+    const parts = [
+      { type: 'thinking', thinking: [{ type: 'text', text: '12 * 12 = 144' }], closed: true },
+      { type: 'text', text: '144' },
+    ];
+    const model = new InlineModel(() => ({
+      content: '144',
+      contentParts: parts,
+      toolCalls: [],
+      finishReason: 'stop',
+    }));
+    const result = await runScript(space.ws, model);
+    expect(result.finalAnswer).toBe('144');
+    expect(assistants(result.messages)[0]!.content).toEqual(parts);
+    expect(
+      reasoningFields({ content: '144', contentParts: parts, toolCalls: [], finishReason: 'stop' }),
+    ).toEqual({
+      content: parts,
+    });
+  });
+
   it('the loop keeps reasoning and reasoning_details in the history and sends them with the next request', async () => {
     const details = [
       { type: 'reasoning.text', text: 'Let me read it.', signature: 'EvAB', format: 'anthropic-claude-v1' },
@@ -74,8 +95,14 @@ describe('reasoning the provider requires back', () => {
     );
     const result = await runScript(space.ws, model, { config: { permissions: { mode: 'auto' } } });
     expect(result.stopReason).toBe('final_answer');
-    const sent = assistants(model.requests[1]!.messages)[0]!;
-    expect(sent).toMatchObject({ reasoning: 'Let me read it.', reasoning_details: details });
+    // The history keeps both; the request carries the blocks, whose text is the same reasoning.
+    expect(assistants(result.messages)[0]).toMatchObject({
+      reasoning: 'Let me read it.',
+      reasoning_details: details,
+    });
+    const sent = wireMessages(model.requests[1]!.messages).find((m) => m.role === 'assistant')!;
+    expect(sent).toMatchObject({ reasoning_details: details });
+    expect(sent).not.toHaveProperty('reasoning');
     expect(sent).not.toHaveProperty('reasoning_content');
     expect(assistants(result.messages).at(-1)).toMatchObject({ content: 'A', reasoning: 'done' });
   });

@@ -14,17 +14,27 @@
  *   unsupported", agentjido/req_llm#772), which is why the field name is never changed.
  * - `reasoning_details` (OpenRouter): the structured blocks with their `signature`s, sent back
  *   verbatim and in order so Anthropic and Gemini models can continue a tool-calling turn
- *   (https://openrouter.ai/docs/use-cases/reasoning-tokens, "Preserving reasoning blocks").
+ *   (https://openrouter.ai/docs/use-cases/reasoning-tokens, "Preserving reasoning blocks"). The
+ *   plain `reasoning` text OpenRouter returns beside them is the same reasoning without the
+ *   signatures and is not sent back with them (as pydantic-ai and RubyLLM do).
  */
-import type { ChatMessage, ModelResponse, ReasoningFields } from './types.ts';
+import type { ChatMessage, ContentPart, ModelResponse, ReasoningFields } from './types.ts';
 
 /**
- * The reasoning fields to store on the assistant message of `response`: the text under the
- * field that carried it (`reasoning_content` when the response did not say) and
- * `reasoning_details` as received. `{}` when the turn had no reasoning.
+ * The provider fields to store on the assistant message of `response`, beside its text: the
+ * reasoning text under the field that carried it (`reasoning_content` when the response did not
+ * say), `reasoning_details` as received, the content as the list of parts the provider sent
+ * when it held more than text (`content`: Mistral returns its reasoning as `thinking` parts
+ * there, so it goes back where it came; the caller spreads this after its own `content`), and a
+ * refusal (`refusal`). `{}` when the turn had none of them.
  */
-export function reasoningFields(response: ModelResponse): ReasoningFields {
-  const out: ReasoningFields = {};
+export function reasoningFields(
+  response: ModelResponse,
+): ReasoningFields & { content?: ContentPart[]; refusal?: string } {
+  const out: ReasoningFields & { content?: ContentPart[]; refusal?: string } = {};
+  if (response.contentParts && response.contentParts.length > 0)
+    out.content = structuredClone(response.contentParts);
+  if (response.refusal) out.refusal = response.refusal;
   if (response.reasoningContent)
     out[response.reasoningField ?? 'reasoning_content'] = response.reasoningContent;
   if (response.reasoningDetails && response.reasoningDetails.length > 0)
@@ -36,14 +46,21 @@ export function reasoningFields(response: ModelResponse): ReasoningFields {
 
 /**
  * The messages as they go on the wire: an assistant message without tool calls loses its
- * `reasoning_content` (see the module comment); everything else is sent as it is. The input is
+ * `reasoning_content`, and one with `reasoning_details` loses the plain `reasoning` text the
+ * blocks already hold (see the module comment); everything else is sent as it is. The input is
  * not mutated; messages that need no change are passed through unchanged.
  */
 export function wireMessages(messages: readonly ChatMessage[]): ChatMessage[] {
   return messages.map((message) => {
-    if (message.role !== 'assistant' || message.reasoning_content === undefined) return message;
-    if ((message.tool_calls ?? []).length > 0) return message;
-    const { reasoning_content: _dropped, ...rest } = message;
-    return rest;
+    if (message.role !== 'assistant') return message;
+    const dropContent = message.reasoning_content !== undefined && (message.tool_calls ?? []).length === 0;
+    const dropText = message.reasoning !== undefined && (message.reasoning_details ?? []).length > 0;
+    if (!dropContent && !dropText) return message;
+    const { reasoning_content, reasoning, ...rest } = message;
+    return {
+      ...rest,
+      ...(reasoning_content !== undefined && !dropContent ? { reasoning_content } : {}),
+      ...(reasoning !== undefined && !dropText ? { reasoning } : {}),
+    };
   });
 }

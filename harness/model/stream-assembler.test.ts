@@ -153,6 +153,32 @@ describe('StreamAssembler', () => {
       }),
     ]);
     expect(turn.content).toBe('Hello');
+    // An image part: the parts are kept too, text merged.
+    expect(turn.contentParts).toEqual([
+      { type: 'text', text: 'Hello' },
+      { type: 'image_url', image_url: { url: 'x' } },
+    ]);
+    expect(assembleChunks([chunk({ content: 'a' }), chunk({ content: 'b' })])).not.toHaveProperty(
+      'contentParts',
+    );
+  });
+
+  it('streamed thinking parts (Mistral) merge into one part per run of the same type; refusal deltas append', () => {
+    const thinking = (text: string) => ({ type: 'thinking', thinking: [{ type: 'text', text }] });
+    const turn = assembleChunks([
+      chunk({ content: [thinking('12 * 12')] }),
+      chunk({ content: [thinking(' = 144')] }),
+      chunk({ content: [{ ...thinking(''), closed: true }] }),
+      chunk({ content: [{ type: 'text', text: '14' }] }),
+      chunk({ content: '4' }),
+    ]);
+    expect(turn.content).toBe('144');
+    expect(turn.contentParts).toEqual([
+      { type: 'thinking', thinking: [{ type: 'text', text: '12 * 12 = 144' }], closed: true },
+      { type: 'text', text: '144' },
+    ]);
+    const refused = assembleChunks([chunk({ refusal: "I'm sorry, " }), chunk({ refusal: 'I cannot help.' })]);
+    expect(refused).toMatchObject({ content: null, refusal: "I'm sorry, I cannot help." });
   });
 
   it('merges streamed reasoning_details by index, signature set from a later delta (OpenRouter)', () => {
@@ -197,6 +223,28 @@ describe('parseSseData', () => {
 });
 
 describe('responseFromCompletion', () => {
+  it('keeps a refusal (OpenAI message.refusal) and never a text-only part list', () => {
+    const refusal = responseFromCompletion({
+      choices: [
+        {
+          message: { role: 'assistant', content: null, refusal: "I'm sorry, I can't help." },
+          finish_reason: 'stop',
+        },
+      ],
+    });
+    expect(refusal).toMatchObject({
+      content: null,
+      refusal: "I'm sorry, I can't help.",
+      finishReason: 'stop',
+    });
+    const plain = responseFromCompletion({
+      choices: [
+        { message: { content: [{ type: 'text', text: 'a' }], refusal: null }, finish_reason: 'stop' },
+      ],
+    });
+    expect(plain).toEqual({ content: 'a', toolCalls: [], finishReason: 'stop' });
+  });
+
   it('reads the first choice and tolerates missing parts', () => {
     expect(
       responseFromCompletion({
@@ -237,6 +285,10 @@ describe('responseFromCompletion', () => {
       ],
     });
     expect(turn.content).toBe('answer');
+    expect(turn.contentParts).toEqual([
+      { type: 'thinking', thinking: [{ type: 'text', text: 'ignored' }] },
+      { type: 'text', text: 'answer' },
+    ]);
     expect(turn.reasoningDetails).toEqual(details);
     expect(turn).toMatchObject({ reasoningContent: 'why', reasoningField: 'reasoning_content' });
   });

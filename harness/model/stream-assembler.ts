@@ -15,12 +15,14 @@
  * `if (fn?.name) tool_call.function.name = fn.name`); arguments are concatenated.
  *
  * `content` may arrive as a string or as a list of parts (Mistral); the text of the parts is
- * appended. Reasoning arrives as `reasoning_content` (DeepSeek), `reasoning` (OpenRouter, Groq,
+ * appended, and when a part other than text arrives the parts are kept too (`contentParts`),
+ * each delta part merged into the last part of the same type (`text` appended, a nested list of
+ * text parts such as Mistral's `thinking` merged the same way). `refusal` deltas are appended. Reasoning arrives as `reasoning_content` (DeepSeek), `reasoning` (OpenRouter, Groq,
  * Ollama) and OpenRouter's `reasoning_details` blocks, which are merged by their `index`
  * (`text`, `summary` and `data` appended, other fields such as `signature` set when non-empty).
  */
-import { contentText } from './content.ts';
-import type { MessageContent, ModelResponse, RawToolCall } from './types.ts';
+import { contentText, nonTextParts } from './content.ts';
+import type { ContentPart, MessageContent, ModelResponse, RawToolCall } from './types.ts';
 
 interface PartialCall {
   index: number;
@@ -35,6 +37,9 @@ interface PartialCall {
 export class StreamAssembler {
   private content = '';
   private sawContent = false;
+  private readonly parts: ContentPart[] = [];
+  private sawParts = false;
+  private refusal = '';
   private reasoning = '';
   private reasoningField: ModelResponse['reasoningField'];
   private readonly details: Record<string, unknown>[] = [];
@@ -65,7 +70,14 @@ export class StreamAssembler {
       if (typeof delta.content === 'string' || Array.isArray(delta.content)) {
         this.content += contentText(delta.content as MessageContent);
         this.sawContent = true;
+        if (typeof delta.content === 'string')
+          mergeParts(this.parts, [{ type: 'text', text: delta.content }]);
+        else {
+          mergeParts(this.parts, delta.content as ContentPart[]);
+          if (nonTextParts(delta.content as ContentPart[]).length > 0) this.sawParts = true;
+        }
       }
+      if (typeof delta.refusal === 'string') this.refusal += delta.refusal;
       if (typeof delta.reasoning_content === 'string') {
         this.reasoning += delta.reasoning_content;
         this.reasoningField ??= 'reasoning_content';
@@ -144,6 +156,8 @@ export class StreamAssembler {
       }));
     return {
       content: this.sawContent ? this.content : null,
+      ...(this.sawParts ? { contentParts: structuredClone(this.parts) } : {}),
+      ...(this.refusal ? { refusal: this.refusal } : {}),
       toolCalls,
       finishReason: this.finishReason,
       ...(this.usage ? { usage: this.usage } : {}),
@@ -177,8 +191,36 @@ export function parseSseData(text: string): string[] {
 }
 
 /**
+ * Merges streamed content parts into `into`: a part continues the last part when both have the
+ * same `type` and the part is text (`text` appended) or holds a nested list of text parts under
+ * its type's name (Mistral's `{type: 'thinking', thinking: [{type: 'text', text}]}`), else it
+ * is appended as a copy. Empty text parts are dropped.
+ */
+function mergeParts(into: ContentPart[], parts: readonly ContentPart[]): void {
+  for (const part of parts) {
+    if (!isObject(part)) continue;
+    const last = into.at(-1) as Record<string, unknown> | undefined;
+    const type = typeof part.type === 'string' ? part.type : '';
+    if (type === 'text' && typeof part.text === 'string') {
+      if (part.text === '') continue;
+      if (last?.type === 'text' && typeof last.text === 'string') last.text += part.text;
+      else into.push({ ...part, text: part.text } as ContentPart);
+      continue;
+    }
+    const nested = (part as Record<string, unknown>)[type];
+    if (last?.type === type && Array.isArray(nested) && Array.isArray(last[type])) {
+      mergeParts(last[type] as ContentPart[], nested as ContentPart[]);
+      for (const [key, value] of Object.entries(part)) if (key !== type && key !== 'type') last[key] = value;
+      continue;
+    }
+    into.push(structuredClone(part));
+  }
+}
+
+/**
  * Converts a non-streaming chat.completion body to a turn. `content` given as a list of parts
- * becomes its text; `reasoning_content` wins over `reasoning` when both are there.
+ * becomes its text, and the list itself is kept (`contentParts`) when it holds more than text;
+ * `reasoning_content` wins over `reasoning` when both are there; a non-empty `refusal` is kept.
  */
 export function responseFromCompletion(body: unknown): ModelResponse {
   const record = isObject(body) ? body : {};
@@ -193,11 +235,17 @@ export function responseFromCompletion(body: unknown): ModelResponse {
         ? ('reasoning' as const)
         : undefined;
   const details = Array.isArray(message.reasoning_details) ? message.reasoning_details : [];
+  const parts =
+    Array.isArray(message.content) && nonTextParts(message.content as ContentPart[]).length > 0
+      ? (structuredClone(message.content) as ContentPart[])
+      : undefined;
   return {
     content:
       typeof message.content === 'string' || Array.isArray(message.content)
         ? contentText(message.content as MessageContent)
         : null,
+    ...(parts ? { contentParts: parts } : {}),
+    ...(typeof message.refusal === 'string' && message.refusal !== '' ? { refusal: message.refusal } : {}),
     toolCalls: rawCalls.map((c) => (isObject(c) ? (c as RawToolCall) : {})),
     finishReason: typeof choice.finish_reason === 'string' ? choice.finish_reason : null,
     ...(isObject(record.usage) ? { usage: record.usage as ModelResponse['usage'] } : {}),

@@ -73,6 +73,8 @@ export interface AssistantMessage extends ReasoningFields {
   role: 'assistant';
   content: MessageContent | null;
   tool_calls?: WireToolCall[];
+  /** The model's refusal message (OpenAI `message.refusal`), kept as the API returned it. */
+  refusal?: string;
 }
 
 /** One tool result, keyed by the call id it answers. */
@@ -128,7 +130,20 @@ export interface Usage {
  * `length`, `content_filter`, or anything a compatible server sends); `null` when absent.
  */
 export interface ModelResponse {
+  /** The text of the turn (the text parts of a content list, joined). */
   content: string | null;
+  /**
+   * The content as the list of parts the provider returned, when it held more than text
+   * (Mistral's `thinking` parts beside the `text` part): kept on the assistant message and sent
+   * back as it came, while {@link ModelResponse.content} is its text.
+   */
+  contentParts?: ContentPart[];
+  /**
+   * The model's refusal (OpenAI `message.refusal`, streamed as `delta.refusal`): the model
+   * declined the request, usually with `content: null`. The run stops with `content_filter`
+   * (`loop/stop-reasons.ts`, `contentFilterStop`); a refusal is never a final answer.
+   */
+  refusal?: string;
   toolCalls: RawToolCall[];
   finishReason: string | null;
   usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
