@@ -1,6 +1,7 @@
 /**
  * The one-line summary of a recording's replay findings, shared by the terminal table and the
- * markdown report: served turns, divergences (how many the harness's own decisions explain),
+ * markdown report: served turns, divergences (how many are explained: a decision of the harness
+ * or a habit of the recorded client, `eval/replay/explain.ts`),
  * unused exchanges, non-model traffic, side conversations and the effect class each recorded
  * tool was given when it is not `read`.
  */
@@ -16,7 +17,7 @@ export function findingsNote(c: Pick<CaseResult, 'findings' | 'stopDetail'>): st
     bits.push(`${f.raisedErrors} recorded provider error${f.raisedErrors === 1 ? '' : 's'} raised`);
   const explained = f.explainedDivergences ?? 0;
   bits.push(
-    `${f.divergenceCount} divergences${explained > 0 ? ` (${explained === f.divergenceCount ? 'all' : explained} explained by harness decisions)` : ''}`,
+    `${f.divergenceCount} divergences${explained > 0 ? ` (${explained === f.divergenceCount ? 'all' : explained} explained: harness decisions or client habits)` : ''}`,
   );
   if (f.schemaInvalidCalls.length) bits.push(`${f.schemaInvalidCalls.length} schema-invalid`);
   if (f.unknownTools.length) bits.push(`unknown: ${f.unknownTools.join(',')}`);

@@ -52,8 +52,12 @@ export interface ExplainContext {
    * were planned from first (`planStart`).
    */
   conversation: readonly Record<string, unknown>[];
+  /** The recorded request, normalised. */
+  normalisedRecorded: Record<string, unknown>;
   /** The recorded result the replay's tools served for a call id (`RecordedToolbox.servedResult`). */
   servedResult: (callId: string) => string | undefined;
+  /** True when some recorded model response of the cassette made this call (name, arguments). */
+  modelMadeCall: (name: string, args: unknown) => boolean;
 }
 
 /** The value at a JSON pointer (RFC 6901), `undefined` when absent. */
@@ -82,6 +86,8 @@ const same = (a: unknown, b: unknown) =>
  *   it there, the legacy `deepseek-reasoner` refused it);
  * - a `name` on an assistant message only the recording has: the client labels the model's
  *   messages with an agent name (AutoGen); the harness is one participant;
+ * - a tool call only the recording has that no recorded model response made, and its result:
+ *   the client inserted a call of its own (pydantic-ai's `search_tools` for deferred tools);
  * - a top-level field (a setting, `tool_choice`, `tools`) where the harness sends what the
  *   conversation's first request had and the client changed it later (a reflection request
  *   without tools), and a tool the harness declares that another request of the conversation
@@ -113,12 +119,50 @@ function reason(divergence: Divergence, context: ExplainContext): string | undef
   return undefined;
 }
 
+const isObj = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The calls of a (normalised) assistant message that no recorded model response made, or `undefined` if any was. */
+function clientMadeCalls(message: unknown, context: ExplainContext): Record<string, unknown>[] | undefined {
+  if (!isObj(message) || message.role !== 'assistant' || !Array.isArray(message.tool_calls)) return undefined;
+  const calls = message.tool_calls.filter(isObj);
+  if (calls.length === 0) return undefined;
+  for (const call of calls) {
+    const fn = isObj(call.function) ? call.function : {};
+    if (context.modelMadeCall(String(fn.name ?? ''), fn.arguments)) return undefined;
+  }
+  return calls;
+}
+
+/**
+ * A whole message only the recording has, which the recorded client wrote itself: a tool call
+ * no recorded model response made (pydantic-ai's `search_tools` for deferred tools), or the
+ * result of such a call.
+ */
+function insertedByClient(path: string, context: ExplainContext): string | undefined {
+  const messages = context.normalisedRecorded.messages;
+  const index = Number(path.split('/')[2]);
+  if (!Array.isArray(messages) || !isObj(messages[index])) return undefined;
+  const message = messages[index] as Record<string, unknown>;
+  const habit =
+    'client habit: the recorded client inserted a tool call of its own (no recorded model response made it)';
+  if (clientMadeCalls(message, context)) return `${habit}; the harness runs only the model's calls`;
+  if (message.role !== 'tool') return undefined;
+  for (let i = index - 1; i >= 0; i--) {
+    const calls = clientMadeCalls(messages[i], context);
+    if (calls?.some((call) => call.id === message.tool_call_id)) return `${habit}, and this is its result`;
+    if (isObj(messages[i]) && (messages[i] as Record<string, unknown>).role === 'assistant') return undefined;
+  }
+  return undefined;
+}
+
 function messageReason(
   divergence: Divergence,
   rest: string,
   index: number,
   context: ExplainContext,
 ): string | undefined {
+  if (rest === '' && divergence.kind === 'missing') return insertedByClient(divergence.path, context);
   const message = context.sent[index];
   if (message?.role === 'assistant') {
     if (rest === '/name' && divergence.kind === 'missing')

@@ -32,6 +32,7 @@ import { bodyMessages } from '../import/common.ts';
 import { CLIENT_ROLES, clientContinuation, clientEdits, sharedPrefix } from './conversations.ts';
 import { decodeRecordedResponse } from './decode.ts';
 import { explainDivergence } from './explain.ts';
+import { argumentsKey } from './recorded-tools.ts';
 import { capValue, diffJson, formatDivergence, normaliseBody, type Divergence } from './request-diff.ts';
 import { modelExchangeIndexes } from '../import/classify.ts';
 
@@ -86,6 +87,7 @@ export class ReplayModel implements Model {
   plannedFrom: number | undefined;
   private readonly taken = new Set<number>();
   private lastTurn: ModelResponse | undefined;
+  private calls: Set<string> | undefined;
   private readonly responseOnly: boolean;
 
   constructor(
@@ -208,6 +210,22 @@ export class ReplayModel implements Model {
     return recorded.length > 0 && recorded.every((m) => CLIENT_ROLES.has(String(m.role)));
   }
 
+  /** `name:arguments` of every call a recorded model response of the cassette made (computed once). */
+  private modelCalls(): Set<string> {
+    if (!this.calls) {
+      this.calls = new Set();
+      for (const i of this.modelExchanges) {
+        try {
+          for (const call of decodeRecordedResponse(this.cassette.exchanges[i]!.response, i).toolCalls)
+            this.calls.add(`${call.function?.name ?? ''}:${argumentsKey(call.function?.arguments)}`);
+        } catch {
+          // A recorded error made no call.
+        }
+      }
+    }
+    return this.calls;
+  }
+
   /** The assistant message the last served exchange's recorded response holds (JSON bodies), else the turn served. */
   private servedMessage(): Record<string, unknown> | undefined {
     if (this.lastServed === undefined) return undefined;
@@ -276,7 +294,8 @@ export class ReplayModel implements Model {
     const dropModel = !('model' in recorded);
     const sent = wireBody(request);
     const normalisedSent = normaliseBody(sent, { dropModel });
-    let diffs = diffJson(normaliseBody(recorded, { dropModel }), normalisedSent, index);
+    const normalisedRecorded = normaliseBody(recorded, { dropModel });
+    let diffs = diffJson(normalisedRecorded, normalisedSent, index);
     const servedResult = this.options.servedResult;
     if (servedResult && diffs.length > 0) {
       const conversation = [this.plannedFrom, ...(this.scope ?? [])]
@@ -286,8 +305,11 @@ export class ReplayModel implements Model {
         sent: sent.messages as ChatMessage[],
         history: request.messages,
         normalisedSent,
+        normalisedRecorded,
         conversation,
         servedResult,
+        modelMadeCall: (name: string, args: unknown) =>
+          this.modelCalls().has(`${name}:${argumentsKey(args)}`),
       };
       diffs = diffs.map((d) => explainDivergence(d, context));
     }

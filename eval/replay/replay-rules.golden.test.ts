@@ -213,6 +213,50 @@ describe('rule 3: conversations, client edits and new sessions (recordings/real)
   });
 });
 
+describe('explained divergences: each names a harness decision or a client habit (recordings/real)', () => {
+  const reasons = async (id: string) =>
+    (await replay(realCassette(id))).result.divergences.map((d) => [
+      d.exchange,
+      d.path,
+      d.explained
+        ?.replace(/^(harness decision|client habit): (the recorded client |the harness )?/, '')
+        .slice(0, 24),
+    ]);
+
+  it("AutoGen labels the model's messages with agent names; the harness is one participant", async () => {
+    expect(await reasons('openinference-autogen-gpt4o-team-interleaved')).toEqual([
+      [2, '/messages/2/name', "labels the model's messa"],
+      [3, '/messages/3/name', "labels the model's messa"],
+    ]);
+  });
+
+  it('a client that drops tools and settings after its first request; the harness keeps what it started with', async () => {
+    expect(await reasons('rubyopenai-gpt35-parallel-same-tool')).toEqual([
+      [1, '/stream', 'changed stream after the'],
+      [1, '/tool_choice', 'changed tool_choice afte'],
+      [1, '/tools', 'changed tools after the '],
+    ]);
+  });
+
+  it('reasoning_content of an answer without tool calls is not sent back: a harness decision', async () => {
+    expect(await reasons('rubyllm-deepseek-reasoner-thinking-two-turns')).toEqual([
+      [1, '/messages/1/reasoning', 'reasoning_content of a t'],
+    ]);
+  });
+
+  it('a difference no rule explains stays unexplained (a served call that the next request names otherwise)', async () => {
+    const cassette = realCassette('openai-gpt5mini-tool-auto-loop');
+    const body = cassette.exchanges[0]!.response.body as {
+      choices: { message: { tool_calls: { function: { arguments: string } }[] } }[];
+    };
+    body.choices[0]!.message.tool_calls[0]!.function.arguments = '{"city":"Berlin"}';
+    const r = await replay(cassette);
+    expect(r.result.divergences.map((d) => [d.exchange, d.path, d.explained])).toEqual([
+      [1, '/messages/1/tool_calls/0/function/arguments', undefined],
+    ]);
+  });
+});
+
 describe('rule 4: the harness does at least as well as the recorded client', () => {
   it('Groq tool_use_failed as an error event after a 200 stream: the rejected call, validated, retried', async () => {
     const r = await replay(fixture('pydantic-groq-tool-use-failed-stream'));
@@ -250,14 +294,17 @@ describe('rule 4: the harness does at least as well as the recorded client', () 
     const r = await replay(fixture('pydantic-deepseek-reasoning-content'));
     expect(r.result.findings).toMatchObject({ servedTurns: 3, unusedExchanges: 0 });
     expect(r.result.divergences.filter((d) => /reasoning/.test(d.path))).toEqual([]);
-    // pydantic-ai inserted a search_tools call of its own (deferred capability) and grew its tool list.
-    expect(r.result.divergences.map((d) => `${d.exchange} ${d.path} ${d.kind}`)).toEqual([
-      '0 /tools/get_player_name extra',
-      '0 /tools/roll_dice extra',
-      '1 /messages/5 missing',
-      '1 /messages/6 missing',
-      '2 /messages/5 missing',
-      '2 /messages/6 missing',
+    // pydantic-ai inserted a search_tools call of its own (deferred capability) and grew its tool
+    // list: client habits, each explained; no recorded response made that call.
+    expect(
+      r.result.divergences.map((d) => `${d.exchange} ${d.path} ${d.kind} ${d.explained?.slice(0, 50)}`),
+    ).toEqual([
+      '0 /tools/get_player_name extra client habit: the recorded client changed its tool',
+      '0 /tools/roll_dice extra client habit: the recorded client changed its tool',
+      '1 /messages/5 missing client habit: the recorded client inserted a tool ',
+      '1 /messages/6 missing client habit: the recorded client inserted a tool ',
+      '2 /messages/5 missing client habit: the recorded client inserted a tool ',
+      '2 /messages/6 missing client habit: the recorded client inserted a tool ',
     ]);
   });
 
