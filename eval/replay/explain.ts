@@ -79,8 +79,9 @@ const same = (a: unknown, b: unknown) =>
  * - a tool message the harness wrote itself by a decision ({@link HARNESS_DECISIONS}: a
  *   validation error, a denial, a repeated call; also for a call the recorded client dropped) or
  *   shaped (the recorded result cut by the output cap), and a call of a served turn the harness
- *   kept where the recorded client dropped it (crewAI runs only the first of parallel calls). A
- *   call the replay could not answer from the recording (`not_executed`) is not a decision;
+ *   kept where the recorded client dropped it (crewAI runs only the first of parallel calls),
+ *   with the tool message answering it. Any other call the replay could not answer from the
+ *   recording (`not_executed`) is not a decision: unexplained;
  * - reasoning left out of an assistant turn without tool calls where the client sent
  *   `reasoning_content` back: the harness's rule (`harness/model/reasoning.ts`: DeepSeek ignores
  *   it there, the legacy `deepseek-reasoner` refused it);
@@ -156,6 +157,21 @@ function insertedByClient(path: string, context: ExplainContext): string | undef
   return undefined;
 }
 
+/**
+ * True when the call the harness's tool message `index` answers is absent from every assistant
+ * message of the recorded request (calls compare by what they link: `<name>#<position>`), i.e.
+ * the recorded client dropped it from the model's turn (crewAI runs only the first of parallel
+ * calls).
+ */
+function droppedByClient(index: number, context: ExplainContext): boolean {
+  const link = at(context.normalisedSent, `/messages/${index}/tool_call_id`);
+  const recorded = context.normalisedRecorded.messages;
+  if (typeof link !== 'string' || !Array.isArray(recorded)) return false;
+  return !recorded.some(
+    (m) => isObj(m) && Array.isArray(m.tool_calls) && m.tool_calls.some((c) => isObj(c) && c.id === link),
+  );
+}
+
 function messageReason(
   divergence: Divergence,
   rest: string,
@@ -185,6 +201,8 @@ function messageReason(
   const decision = served === undefined ? harnessDecision(contentText(message.content)) : undefined;
   if (decision)
     return `harness decision: the harness answered this call itself (${decision}) where the recorded client ran it`;
+  if (rest === '' && served === undefined && droppedByClient(index, context))
+    return 'client habit: the recorded client dropped this call of the turn, so the recording holds no result for it';
   if (served !== undefined && typeof message.content === 'string' && served !== message.content)
     return 'harness decision: the harness shaped the recorded result (output cap)';
   return undefined;

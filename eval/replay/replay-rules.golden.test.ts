@@ -244,6 +244,22 @@ describe('explained divergences: each names a harness decision or a client habit
     ]);
   });
 
+  it('a parallel call crewAI dropped: denied under default (a harness decision), unanswerable under permissive (no result recorded)', async () => {
+    const permissive = loadConfig(fileURLToPath(new URL('../../configs/permissive.json', import.meta.url)));
+    const cassette = realCassette('crewai-gpt41mini-9req-multiplier-loop');
+    const [d, p] = await Promise.all([replay(cassette), replay(cassette, permissive)]);
+    const whys = (r: typeof d) => [...new Set(r.result.divergences.map((x) => x.explained?.slice(0, 40)))];
+    expect(whys(d)).toEqual([
+      'harness decision: the recorded client dr',
+      'harness decision: the harness answered t',
+    ]);
+    expect(whys(p)).toEqual([
+      'harness decision: the recorded client dr',
+      'client habit: the recorded client droppe',
+    ]);
+    expect(p.result.findings).toMatchObject({ servedTurns: 9, unusedExchanges: 0 });
+  });
+
   it('a difference no rule explains stays unexplained (a served call that the next request names otherwise)', async () => {
     const cassette = realCassette('openai-gpt5mini-tool-auto-loop');
     const body = cassette.exchanges[0]!.response.body as {
