@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_CONFIG, mergeConfig, type PartialConfig } from '../harness/config.ts';
 import { SUMMARY_INSTRUCTIONS } from '../harness/context/compaction.ts';
 import { deterministicDeps } from '../harness/deps.ts';
-import type { RunResult } from '../harness/loop/types.ts';
+import type { RunResult } from '../harness/ledger.ts';
 import { runHarness } from '../harness/loop/run.ts';
 import type { Model, ModelRequest, ModelResponse } from '../harness/model/types.ts';
 import { LocalSandbox } from '../harness/sandbox/local.ts';

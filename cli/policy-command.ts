@@ -13,7 +13,7 @@ import { decideCall, prepareCall } from '../harness/policy/command-policy.ts';
 import type { DecisionPart } from '../harness/policy/types.ts';
 import { BUILTIN_TOOLS } from '../harness/tools/builtin/index.ts';
 import type { ToolDefinition } from '../harness/tools/types.ts';
-import type { CliIo } from './main.ts';
+import type { CliIo } from './io.ts';
 
 /** Options of `policy check`. */
 export interface PolicyCheckOptions {

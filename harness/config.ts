@@ -5,6 +5,7 @@
 import type { PolicyAction } from './policy/types.ts';
 import { DEFAULT_SENSITIVE_PATHS, type SensitivePath } from './policy/sensitive-paths.ts';
 import type { EffectClass } from './tools/types.ts';
+import { DEFAULT_TOOL_EFFECTS } from './tool-effect-defaults.ts';
 
 /** An ordered bash rule; last match wins. `pattern`: `*` any characters, `?` one, rest literal. */
 export interface BashRule {
@@ -64,7 +65,10 @@ export interface HarnessConfig {
     compactAt: number;
     /** Largest tool output, in characters, before it is cut with a marked elision. */
     toolOutputMaxChars: number;
-    /** Largest tool output as a share of the window, in tokens (the `cap` layer): above it the output keeps head and tail. */
+    /**
+     * Largest tool output as a share of the window, in tokens (the `cap` layer): above it the output keeps
+     * head and tail.
+     */
     toolOutputMaxShare: number;
     /** Share of the window above which old tool outputs become stubs (the `stub` layer). */
     stubAt: number;
@@ -72,7 +76,10 @@ export interface HarnessConfig {
     keepRecentTurns: number;
     /** Share of the window kept verbatim (the most recent whole turns) when compacting. */
     keepRecentShare: number;
-    /** Folder of spill files, relative to the workspace (readable with `read_file`); one subfolder per session or run. */
+    /**
+     * Folder of spill files, relative to the workspace (readable with `read_file`); one subfolder per session
+     * or run.
+     */
     spillDir: string;
     /**
      * Each context layer on or off, so configurations can be compared: `cap` (window-relative
@@ -116,15 +123,29 @@ export interface HarnessConfig {
   taint: {
     /** Track untrusted content (and escape reserved tags in tool output). */
     enabled: boolean;
-    /** After untrusted content entered the context, irreversible and network-reaching calls `ask` (never auto-approved) or are denied. */
+    /**
+     * After untrusted content entered the context, irreversible and network-reaching calls `ask` (never
+     * auto-approved) or are denied.
+     */
     onTainted: 'ask' | 'deny';
-    /** Tools whose output counts as untrusted beside those that declare `untrusted: true` (e.g. `read_file` for repositories you do not trust). */
+    /**
+     * Tools whose output counts as untrusted beside those that declare `untrusted: true` (e.g. `read_file`
+     * for repositories you do not trust).
+     */
     untrustedTools: string[];
   };
   /** Prices by model name; `*` applies to models not listed. */
   pricing: Record<string, Price>;
   /** What to do when the assistant writes a tool call as text: correct it once, or take the text as the answer. */
   textToolCalls: 'correct' | 'ignore';
+  /**
+   * Replays of recordings made by another harness: the effect class of each recorded tool, so
+   * the permission policy decides recorded calls (`eval/replay/tool-effects.ts`). `toolEffects`
+   * are tried in order, first match wins: globs (case-insensitive) over the tool name in
+   * snake_case and each of its word suffixes. A tool no rule matches gets `unknownToolEffect`.
+   * A `<cassette>.tools.json` sidecar's rules come before these.
+   */
+  replay: { toolEffects: { pattern: string; effect: EffectClass }[]; unknownToolEffect: EffectClass };
 }
 
 /** A partial configuration: every object optional all the way down. */
@@ -132,8 +153,8 @@ export type PartialConfig = { [K in keyof HarnessConfig]?: DeepPartial<HarnessCo
 type DeepPartial<T> = T extends unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
 /**
- * Defaults: every budget is non-zero, so a run can never go on forever (anchors §5.4: Inspect
- * and mini-swe-agent leave limits off and users report hangs, inspect_ai#1585).
+ * Defaults: every budget is non-zero, so a run can never go on forever (Inspect and
+ * mini-swe-agent leave limits off and users report hangs, UKGovernmentBEIS/inspect_ai#1585).
  * @default maxTurns 50, maxToolCalls 200, maxTokens 2,000,000, maxCostUsd 5, maxWallMs 30 min
  */
 export const DEFAULT_CONFIG: HarnessConfig = {
@@ -176,6 +197,7 @@ export const DEFAULT_CONFIG: HarnessConfig = {
   taint: { enabled: true, onTainted: 'ask', untrustedTools: [] },
   pricing: { '*': { inputUsdPerMTok: 1, outputUsdPerMTok: 4 } },
   textToolCalls: 'correct',
+  replay: { toolEffects: DEFAULT_TOOL_EFFECTS.map((rule) => ({ ...rule })), unknownToolEffect: 'write' },
 };
 
 const action = { enum: ['allow', 'ask', 'deny'] };
@@ -336,6 +358,25 @@ export const CONFIG_SCHEMA = {
       },
     },
     textToolCalls: { enum: ['correct', 'ignore'] },
+    replay: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        toolEffects: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['pattern', 'effect'],
+            properties: {
+              pattern: { type: 'string', minLength: 1 },
+              effect: { enum: ['read', 'write', 'irreversible'] },
+            },
+          },
+        },
+        unknownToolEffect: { enum: ['read', 'write', 'irreversible'] },
+      },
+    },
   },
 } as const;
 

@@ -11,10 +11,35 @@ export {
   type HarnessConfig,
   type PartialConfig,
 } from './config.ts';
-export { deterministicDeps, liveDeps, type HarnessDeps } from './deps.ts';
-export { EVENT_TYPES, type HarnessEvent, type HarnessEventType } from './events.ts';
-export { buildLedger, type Ledger, type CallRecord, type TurnRecord } from './ledger.ts';
-export type { RunResult, RunUsage } from './loop/types.ts';
+export { deterministicDeps, liveDeps, type HarnessDeps, type HarnessHooks } from './deps.ts';
+export type { Determinism } from './types.ts';
+export { FAULTS, faultOf, HarnessBenchError, type ErrorJson, type Fault } from './errors.ts';
+export {
+  EVENT_TYPES,
+  type HarnessEvent,
+  type HarnessEventType,
+  type RunStartEvent,
+  type TurnStartEvent,
+  type ModelCallEndEvent,
+  type ToolCallStartEvent,
+  type PolicyDecisionEvent,
+  type ApprovalDecisionEvent,
+  type ToolCallEndEvent,
+  type LoopWarningEvent,
+  type CompactionEvent,
+  type SubagentStartEvent,
+  type SubagentEndEvent,
+  type BudgetExhaustedEvent,
+  type RunEndEvent,
+} from './events.ts';
+export {
+  buildLedger,
+  type Ledger,
+  type CallRecord,
+  type TurnRecord,
+  type RunResult,
+  type RunUsage,
+} from './ledger.ts';
 export {
   ModelError,
   type Model,
@@ -28,6 +53,10 @@ export { StreamAssembler, assembleChunks } from './model/stream-assembler.ts';
 export { ToolRegistry } from './tools/registry.ts';
 export {
   ERROR_TYPES,
+  RETRYABLE_ERROR_TYPES,
+  decodeToolResult,
+  failure,
+  resultToModelText,
   type ErrorType,
   type ToolDefinition,
   type ToolResult,
@@ -65,7 +94,7 @@ export { prepareContext, type ContextInput, type ContextOutput } from './context
 export { TokenMeter } from './context/meter.ts';
 export { repairTranscript } from './context/repair.ts';
 export { shapeOutput, removeSpill } from './context/spill.ts';
-export type { RunMemoryOptions } from './loop/types.ts';
+export type { RunMemoryOptions } from './run-types.ts';
 export { SessionStore, SessionWriter, SessionError } from './memory/session-store.ts';
 export { loadSessionFile, type LoadedSession } from './memory/session-load.ts';
 export { discoverSkills, SkillCatalog } from './memory/skills.ts';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { HarnessConfig } from '../../harness/config.ts';
 import type { HarnessDeps } from '../../harness/deps.ts';
 import type { Ledger } from '../../harness/ledger.ts';
-import type { RunResult } from '../../harness/loop/types.ts';
+import type { RunResult } from '../../harness/ledger.ts';
 import { runHarness } from '../../harness/loop/run.ts';
 import type { ChatMessage, Model, UserMessage } from '../../harness/model/types.ts';
 import type { ApprovalAnswer, ApprovalRequest } from '../../harness/policy/types.ts';
@@ -32,6 +32,7 @@ import {
   type LedgerDifference,
 } from './ledger-diff.ts';
 import { formatDivergence, type Divergence } from './request-diff.ts';
+import { contentText } from '../../harness/model/content.ts';
 
 /** True for a cassette made by our recorder: not imported, with a recorded ledger and configuration. */
 export function isOwnRecording(cassette: Cassette): boolean {
@@ -192,7 +193,7 @@ export async function replayRecorded(
       const lines = nextUserLines(model, run.messages);
       if (!lines) break;
       initialMessages = [...run.messages, ...lines];
-      task = lines.at(-1)!.content;
+      task = contentText(lines.at(-1)!.content);
     }
     const run = replaceInStrings(combineRuns(runs), [[workspace, WORKSPACE_PLACEHOLDER]]);
     const configChanges = diffConfigs(cassette.meta.config, config);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HarnessEvent } from '../../harness/events.ts';
 import type { CallRecord } from '../../harness/ledger.ts';
-import type { RunResult } from '../../harness/loop/types.ts';
+import type { RunResult } from '../../harness/ledger.ts';
 import type { ChatMessage } from '../../harness/model/types.ts';
 import { attackSucceeded, checkExpectations, type Check, type CheckEnv } from './check.ts';
 import type { Expectations } from './types.ts';

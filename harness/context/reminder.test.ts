@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempWorkspace } from '../loop/run.fixtures.ts';
+import { tempWorkspace } from '../testing/scripted-runs.ts';
 import { LocalSandbox } from '../sandbox/local.ts';
 import { BranchWatch } from './reminder.ts';
 

@@ -9,15 +9,13 @@ import path from 'node:path';
 import type { HarnessConfig } from '../config.ts';
 import type { HarnessDeps } from '../deps.ts';
 import type { HarnessEvent, RunStartEvent, UnstampedEvent } from '../events.ts';
-import type { RunOptions, SubagentLink } from '../loop/types.ts';
+import type { RunOptions } from '../run-types.ts';
 import type { ChatMessage, ToolSchema, UserMessage } from '../model/types.ts';
-import { rootScope } from '../policy/child-policy.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { ignoreFolder, SessionStore, type SessionWriter } from '../memory/session-store.ts';
 import type { LoadedSession } from '../memory/session-load.ts';
 import { discoverSkills, SkillCatalog } from '../memory/skills.ts';
 import { TodoStore } from '../memory/todos.ts';
-import { SubagentPool } from '../subagent/pool.ts';
 import type { NoteCounts } from './compaction.ts';
 import { TokenMeter } from './meter.ts';
 import { PinTracker, renderPins } from './pins.ts';
@@ -42,8 +40,6 @@ export interface RunContext {
   shapeOutput: (text: string, call: { callId: string; tool: string; fullText?: string }) => Promise<string>;
   /** The run's todo list and skill catalog, for the memory tools (`RunServices`). */
   services: { todos: TodoStore; skills: SkillCatalog };
-  /** Where the run sits in the tree of agents (depth, its children's pool, spawn count, policy scope). */
-  link: SubagentLink;
   /**
    * Runs the context stage on `messages` (changed in place when a layer rewrites them) and
    * returns what the request is made of: the history (`messages` itself) and the reminder after
@@ -128,12 +124,6 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
     ];
   }
 
-  const link: SubagentLink = memory.subagent ?? {
-    depth: 0,
-    pool: new SubagentPool(config.subagent.maxConcurrency),
-    count: { spawned: 0, maxTotal: config.subagent.maxTotal },
-    policy: rootScope(config, options.allowedTools ?? registry.names()),
-  };
   const spillFolder = path.join(config.context.spillDir, writer?.id ?? runId);
   let spillReady = false;
   const shape = async (
@@ -323,7 +313,6 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
       : {},
     shapeOutput: shape,
     services: { todos, skills },
-    link,
     prepare,
     snapshots,
     finish: async (messages) => {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runScript, tempWorkspace } from '../loop/run.fixtures.ts';
+import { runScript, tempWorkspace } from '../testing/scripted-runs.ts';
 import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.ts';
 import type { ChatMessage, Model, ModelRequest, ModelResponse, UserMessage } from '../model/types.ts';
 import { RequestSnapshots } from './snapshots.ts';

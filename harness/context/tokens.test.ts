@@ -2,10 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ModelRequest } from '../model/types.ts';
 import {
+  countContent,
   countMessage,
   countRequest,
   countText,
   HistoryTokens,
+  IMAGE_TOKENS,
   TOKENS_PER_MESSAGE,
   usageOf,
 } from './tokens.ts';
@@ -64,6 +66,32 @@ describe('token accounting', () => {
     expect(usageOf(request, { content: null, toolCalls: [], finishReason: 'stop' }).promptTokens).toBe(
       countRequest(request),
     );
+  });
+
+  it('counts content given as a list of parts: text as text, images by detail, in any role', () => {
+    const text = 'What food is in the image you can get from the get_image tool?';
+    expect(countContent([{ type: 'text', text }])).toBe(countText(text));
+    expect(countContent(text)).toBe(countText(text));
+    const image = { type: 'image_url', image_url: { url: 'https://t3.ftcdn.net/jpg/00/85/79/92/x.jpg' } };
+    expect(countContent([{ type: 'text', text: 'This is file bd38f5:' }, image])).toBe(
+      countText('This is file bd38f5:') + IMAGE_TOKENS.high,
+    );
+    expect(countContent([{ type: 'image_url', image_url: { url: 'x', detail: 'low' } }])).toBe(
+      IMAGE_TOKENS.low,
+    );
+    expect(
+      countContent([{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }]),
+    ).toBeGreaterThan(0);
+    expect(
+      countMessage({ role: 'tool', tool_call_id: 'c', content: [{ type: 'text', text: 'hello world' }] }),
+    ).toBe(2 + TOKENS_PER_MESSAGE);
+    expect(
+      countMessage({
+        role: 'assistant',
+        content: [{ type: 'text', text: 'hello world' }],
+        reasoning: 'hello world',
+      }),
+    ).toBe(4 + TOKENS_PER_MESSAGE);
   });
 });
 

@@ -7,25 +7,29 @@
  */
 import { openRunContext, type RunContext } from '../context/run-context.ts';
 import type { HarnessEvent, UnstampedEvent } from '../events.ts';
-import { buildLedger } from '../ledger.ts';
-import type { RunServices } from '../memory/services.ts';
+import { buildLedger, type RunResult } from '../ledger.ts';
+import { contentText } from '../model/content.ts';
+import { reasoningFields } from '../model/reasoning.ts';
 import type { ChatMessage } from '../model/types.ts';
 import { isUntrusted, messageOrigins, recordTaint } from '../policy/taint.ts';
+import { rootLink } from '../subagent/pool.ts';
 import { childFailed, closeChild, openChild, type SpawnParent } from '../subagent/spawn.ts';
 import { assembleCalls } from '../tools/assemble.ts';
 import { dispatchTurn, type DispatchContext } from '../tools/dispatch.ts';
 import { TurnPathCache } from '../tools/path-cache.ts';
 import { ToolRegistry } from '../tools/registry.ts';
-import type { ToolOutput } from '../tools/types.ts';
+import type { RunServices, ToolOutput } from '../tools/types.ts';
 import { checkBudgets } from './budgets.ts';
 import { LoopDetector } from './loop-detector.ts';
 import { callModel, settingsFor, type ModelCallSite } from './model-call.ts';
 import { WRAP_UP_NOTE } from './notes.ts';
 import { createRunState, type RunState } from './state.ts';
 import { applyStep, nextStep, type TurnOutcome } from './step.ts';
-import type { RunOptions, RunResult } from './types.ts';
+import { contentFilterStop } from './stop-reasons.ts';
+import type { RunOptions } from '../run-types.ts';
 
-export type { RunOptions, RunResult } from './types.ts';
+export type { RunResult } from '../ledger.ts';
+export type { RunOptions } from '../run-types.ts';
 
 /** One run's wiring: its state, the model-call site and the dispatcher's context. */
 interface Run {
@@ -36,6 +40,8 @@ interface Run {
   dispatch: DispatchContext;
   emit: (event: UnstampedEvent) => void;
   signal: AbortSignal;
+  /** The driver's messages before each turn (`RunOptions.interject`). */
+  interject?: RunOptions['interject'];
 }
 
 /**
@@ -80,7 +86,7 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
     ...(options.grants ? { grants: options.grants } : {}),
   });
   const run = wire(options, registry, state, ctx, emit, signal);
-  const task = options.task || (messages.find((m) => m.role === 'user')?.content ?? '');
+  const task = options.task || contentText(messages.find((m) => m.role === 'user')?.content);
   emit({ type: 'run_start', runId, task, tools: registry.names(), ...ctx.runStart });
 
   while (state.stop === undefined) {
@@ -148,7 +154,7 @@ function wire(
     sandbox: options.sandbox,
     workspace: options.workspace,
     deps,
-    link: ctx.link,
+    link: options.memory?.subagent ?? rootLink(config, options.allowedTools ?? registry.names()),
     skills: ctx.services.skills,
     state,
     emit,
@@ -163,6 +169,7 @@ function wire(
     registry,
     emit,
     signal,
+    ...(options.interject ? { interject: options.interject } : {}),
     site: {
       state,
       model: options.model,
@@ -211,11 +218,18 @@ async function takeTurn(run: Run): Promise<TurnOutcome> {
     elapsedMs: run.dispatch.deps.now() - state.startedMs,
   });
   if (budget) return { kind: 'budget', budget, aborted: signal.aborted };
+  if (run.interject) state.messages.push(...run.interject(state.messages));
   const made = await callModel(run.site, false);
   if (made.kind !== 'response') return made;
   const { response } = made;
+  // A filtered or refused turn is kept in the transcript; its tool calls are not run.
+  const filtered = contentFilterStop(response);
+  if (filtered) {
+    state.messages.push({ role: 'assistant', content: response.content, ...reasoningFields(response) });
+    return { kind: 'content_filter', detail: filtered.detail };
+  }
   if (response.toolCalls.length === 0) {
-    state.messages.push({ role: 'assistant', content: response.content });
+    state.messages.push({ role: 'assistant', content: response.content, ...reasoningFields(response) });
     return { kind: 'answer', response };
   }
   const { calls } = assembleCalls(response.toolCalls, {
@@ -224,7 +238,12 @@ async function takeTurn(run: Run): Promise<TurnOutcome> {
     usedIds: state.usedIds,
     truncated: response.finishReason === 'length',
   });
-  state.messages.push({ role: 'assistant', content: response.content, tool_calls: calls.map((c) => c.wire) });
+  state.messages.push({
+    role: 'assistant',
+    content: response.content,
+    tool_calls: calls.map((c) => c.wire),
+    ...reasoningFields(response),
+  });
   run.dispatch.turn = totals.modelCalls;
   run.dispatch.wrapUp = false;
   const outcome = await dispatchTurn(calls, run.dispatch);
@@ -263,6 +282,7 @@ async function wrapUpTurn(run: Run): Promise<void> {
     role: 'assistant',
     content: made.response.content,
     ...(calls.length > 0 ? { tool_calls: calls.map((c) => c.wire) } : {}),
+    ...reasoningFields(made.response),
   });
   if (calls.length > 0) {
     const outcome = await dispatchTurn(calls, {

@@ -8,58 +8,11 @@
  */
 import type { HarnessConfig } from '../config.ts';
 import type { HarnessEvent } from '../events.ts';
-import type { ChatMessage, ModelRequest } from '../model/types.ts';
+import type { ChatMessage } from '../model/types.ts';
+import type { RunState } from '../run-types.ts';
 import type { TaintState } from '../policy/taint.ts';
-import type { StopReason } from './stop-reasons.ts';
 
-/** Running totals of a run (subagents' usage added when they end). Tokens, USD. */
-export interface RunTotals {
-  /** Turns of the conversation (wrap-up and compaction summaries excluded). */
-  turns: number;
-  /** Every model call: turns, the wrap-up turn and compaction summaries. */
-  modelCalls: number;
-  /** Tool calls requested, across every scope sharing the budget (the dispatcher counts them). */
-  toolCalls: number;
-  promptTokens: number;
-  completionTokens: number;
-  /** The largest prompt of a single request. */
-  maxPromptTokens: number;
-  costUsd: number;
-}
-
-/** Why the run ends; exactly one per run. */
-export interface RunStop {
-  reason: StopReason;
-  detail?: string;
-}
-
-/** The state of one run (one scope: a subagent has its own). */
-export interface RunState {
-  readonly runId: string;
-  readonly config: HarnessConfig;
-  /** Injected clock at the start, ms since the epoch. */
-  readonly startedMs: number;
-  /** The working history (the conversation as stored); appended to, rewritten only by the context stage. */
-  readonly messages: ChatMessage[];
-  /** Every request sent, in order, exactly as sent. */
-  readonly requests: ModelRequest[];
-  /** Every event of the run and its subagents, in order (`seq`). Appended to, never copied. */
-  readonly events: HarnessEvent[];
-  readonly totals: RunTotals;
-  /** Untrusted tools whose content entered the context (shared with subagents and a chat's runs). */
-  readonly taint: TaintState;
-  /** Shapes approved for the session. */
-  readonly grants: string[];
-  /** Call ids used in the conversation (a repeated id gets a fresh one). */
-  readonly usedIds: Set<string>;
-  /** Replies in a row cut off by the output token limit. */
-  truncatedInRow: number;
-  /** Replies in a row that wrote a tool call as text (corrected once). */
-  textCallsInRow: number;
-  finalAnswer: string | null;
-  /** Set once, by `applyStep`; the loop ends when it is set. */
-  stop: RunStop | undefined;
-}
+export type { RunState, RunStop } from '../run-types.ts';
 
 /** Inputs of {@link createRunState}. */
 export interface RunStateInit {

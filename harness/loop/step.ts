@@ -36,6 +36,8 @@ export type TurnOutcome =
   | { kind: 'budget'; budget: BudgetStop; aborted: boolean }
   | ModelFailure
   | Overflow
+  /** The provider's content filter ended the turn, or the model refused (`contentFilterStop`); appended, no call run. */
+  | { kind: 'content_filter'; detail: string }
   /** A reply without tool calls (already appended to the history). */
   | { kind: 'answer'; response: ModelResponse }
   /** A reply with tool calls, dispatched (call and results appended); `stop` when a call ends the run. */
@@ -98,6 +100,8 @@ export function nextStep(state: StepState, outcome: TurnOutcome): Step {
       );
     case 'context_overflow':
       return stop({ reason: 'context_overflow', detail: outcome.detail });
+    case 'content_filter':
+      return stop({ reason: 'content_filter', detail: outcome.detail });
     case 'answer': {
       const content = outcome.response.content ?? '';
       if (outcome.response.finishReason === 'length') {

@@ -6,6 +6,7 @@
  * They follow the OpenAI chat-completions wire format
  * (https://platform.openai.com/docs/api-reference/chat/create).
  */
+import { HarnessBenchError, type Fault } from '../errors.ts';
 
 /** A tool call as it goes back to the model: `arguments` is always a string holding a JSON object (TI-4). */
 export interface WireToolCall {
@@ -14,30 +15,73 @@ export interface WireToolCall {
   function: { name: string; arguments: string };
 }
 
+/** A text part of a message `content` list. */
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/**
+ * An image part of a message `content` list: a URL or a `data:` URL, with the detail level
+ * (https://platform.openai.com/docs/guides/images-vision, "Specify image input detail level").
+ */
+export interface ImagePart {
+  type: 'image_url';
+  image_url: { url: string; detail?: 'auto' | 'low' | 'high' };
+}
+
+/**
+ * One part of a message `content` list: text, image, or any other part a provider accepts
+ * (`input_audio`, `file`, …), kept as it is. Parts may carry extra keys (`cache_control`).
+ */
+export type ContentPart = TextPart | ImagePart | { type: string; [key: string]: unknown };
+
+/**
+ * A message `content`: a string, or a list of parts, which the chat-completions API accepts in
+ * system, user, assistant and tool messages alike (API reference, "messages").
+ */
+export type MessageContent = string | ContentPart[];
+
 /** A system message. */
 export interface SystemMessage {
   role: 'system';
-  content: string;
+  content: MessageContent;
 }
 
 /** A user message. */
 export interface UserMessage {
   role: 'user';
-  content: string;
+  content: MessageContent;
+}
+
+/**
+ * The reasoning a provider returned with a turn, which some providers require back in later
+ * requests (see `model/reasoning.ts` for which field goes back when):
+ * - `reasoning_content`: DeepSeek, vLLM, SGLang, Moonshot;
+ * - `reasoning`: OpenRouter, Groq, Ollama;
+ * - `reasoning_details`: OpenRouter's structured blocks (Anthropic and Gemini signatures),
+ *   sent back verbatim.
+ */
+export interface ReasoningFields {
+  reasoning_content?: string;
+  reasoning?: string;
+  reasoning_details?: unknown[];
 }
 
 /** An assistant message as stored in history and sent back to the model. */
-export interface AssistantMessage {
+export interface AssistantMessage extends ReasoningFields {
   role: 'assistant';
-  content: string | null;
+  content: MessageContent | null;
   tool_calls?: WireToolCall[];
+  /** The model's refusal message (OpenAI `message.refusal`), kept as the API returned it. */
+  refusal?: string;
 }
 
 /** One tool result, keyed by the call id it answers. */
 export interface ToolMessage {
   role: 'tool';
   tool_call_id: string;
-  content: string;
+  content: MessageContent;
 }
 
 /** Any message of the conversation. */
@@ -86,11 +130,29 @@ export interface Usage {
  * `length`, `content_filter`, or anything a compatible server sends); `null` when absent.
  */
 export interface ModelResponse {
+  /** The text of the turn (the text parts of a content list, joined). */
   content: string | null;
+  /**
+   * The content as the list of parts the provider returned, when it held more than text
+   * (Mistral's `thinking` parts beside the `text` part): kept on the assistant message and sent
+   * back as it came, while {@link ModelResponse.content} is its text.
+   */
+  contentParts?: ContentPart[];
+  /**
+   * The model's refusal (OpenAI `message.refusal`, streamed as `delta.refusal`): the model
+   * declined the request, usually with `content: null`. The run stops with `content_filter`
+   * (`loop/stop-reasons.ts`, `contentFilterStop`); a refusal is never a final answer.
+   */
+  refusal?: string;
   toolCalls: RawToolCall[];
   finishReason: string | null;
   usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
+  /** The reasoning text of the turn, whichever field carried it. */
   reasoningContent?: string;
+  /** The field that carried {@link ModelResponse.reasoningContent}; it goes back under the same name. */
+  reasoningField?: 'reasoning_content' | 'reasoning';
+  /** OpenRouter's `reasoning_details` blocks (with their signatures), in order, as received. */
+  reasoningDetails?: unknown[];
   /** The model that served the turn, when the response names it. */
   modelServed?: string;
 }
@@ -119,22 +181,31 @@ export type ModelErrorCode =
   | 'aborted';
 
 /**
+ * Whose fault a failed model call is: the network, a rate limit, a 5xx or a cancel come from the
+ * `environment`; a rejected key, model or URL (401, 403, 404) is the `user_input`; any other
+ * status (400 `tool_use_failed`, 422) and an unusable, exhausted or unmatched response are the
+ * `model`'s behaviour (a script or a cassette has no answer for this request).
+ */
+export function modelErrorFault(code: ModelErrorCode, status?: number): Fault {
+  if (code === 'network_error' || code === 'aborted') return 'environment';
+  if (code !== 'http_error' || status === undefined) return 'model';
+  if (status === 401 || status === 403 || status === 404) return 'user_input';
+  return status === 408 || status === 429 || status >= 500 ? 'environment' : 'model';
+}
+
+/**
  * A model call that produced no turn. `retryable` is true for transient provider failures
  * (429, 5xx, connection resets); the loop ends the run with `model_error` when it is thrown.
+ * `fault` follows {@link modelErrorFault}; `toJSON()` gives `{code, fault, message, data}`.
  */
-export class ModelError extends Error {
+export class ModelError extends HarnessBenchError {
   override readonly name = 'ModelError';
   constructor(
-    readonly code: ModelErrorCode,
+    override readonly code: ModelErrorCode,
     message: string,
-    readonly data: { status?: number; body?: unknown; retryAfterMs?: number } = {},
+    override readonly data: { status?: number; body?: unknown; retryAfterMs?: number } = {},
     readonly retryable = false,
   ) {
-    super(message);
-  }
-
-  /** Serialises to `{code, message, data}` for ledgers, cassettes and reports. */
-  toJSON(): { code: ModelErrorCode; message: string; data: unknown } {
-    return { code: this.code, message: this.message, data: this.data };
+    super(code, modelErrorFault(code, data.status), message, data);
   }
 }

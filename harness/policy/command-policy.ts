@@ -8,6 +8,7 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { HarnessConfig } from '../config.ts';
+import { runPathLabels, type PathLabel } from '../path-display.ts';
 import type { EffectClass, ToolDefinition } from '../tools/types.ts';
 import { expandBraces, expandGlob, hasGlob, MAX_EXPANSION } from './path-expansion.ts';
 import { resolvePath, type PathLookup, type ResolvedPath } from './paths.ts';
@@ -24,6 +25,11 @@ export interface CallSite {
   taintedBy?: string[];
   /** How paths are looked at while resolving them (a per-turn cache). @default `node:fs/promises` */
   lookup?: PathLookup;
+  /**
+   * When given, reasons name paths as the model sees them: the workspace as `$WS`, these folders
+   * by their label (`path-display.ts`). Absent: absolute paths (`policy check`).
+   */
+  pathLabels?: readonly PathLabel[];
 }
 
 /** A call made ready for the policy. */
@@ -123,6 +129,7 @@ export async function prepareCall(
     });
   const command = tool.command?.(args);
   const taintedBy = site.taintedBy ?? [];
+  const labels = site.pathLabels ? { pathLabels: runPathLabels(site.workspace, site.pathLabels) } : {};
   if (command === undefined)
     return {
       input: {
@@ -131,6 +138,7 @@ export async function prepareCall(
         paths: toolPaths,
         ...(taintedBy.length > 0 ? { taintedBy } : {}),
         ...(tool.harnessState ? { harnessState: true } : {}),
+        ...labels,
       },
       toolPaths,
     };
@@ -153,6 +161,7 @@ export async function prepareCall(
       findings: [...analysis.findings, ...pathFindings],
       network: analysis.network,
       ...(taintedBy.length > 0 ? { taintedBy } : {}),
+      ...labels,
     },
     toolPaths,
     command,
@@ -189,6 +198,7 @@ export async function decideCommand(
     workspace: options.workspace ?? '/workspace',
     ...(options.home !== undefined ? { home: options.home } : {}),
     ...(options.taintedBy ? { taintedBy: options.taintedBy } : {}),
+    ...(options.pathLabels ? { pathLabels: options.pathLabels } : {}),
   };
   const tool: ToolDefinition = {
     name: options.tool ?? 'bash',

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempWorkspace } from '../loop/run.fixtures.ts';
+import { tempWorkspace } from '../testing/scripted-runs.ts';
 import { SYNC_READ_MAX_BYTES } from './host-files.ts';
 import { LocalSandbox } from './local.ts';
 

@@ -1,8 +1,12 @@
+import type { HarnessConfig } from '../config.ts';
+import { rootScope } from '../policy/child-policy.ts';
+import type { SubagentGate, SubagentLink } from '../run-types.ts';
+
 /**
  * The concurrency gate of one run's children (`subagent.maxConcurrency`). Each run has its own,
  * so a child waiting for its own children never blocks on a slot its parent holds.
  */
-export class SubagentPool {
+export class SubagentPool implements SubagentGate {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
 
@@ -24,4 +28,17 @@ export class SubagentPool {
     if (next) next();
     else this.active -= 1;
   }
+}
+
+/**
+ * The link of a top-level run: depth 0, a fresh pool of `subagent.maxConcurrency`, a spawn count
+ * against `subagent.maxTotal`, and the root policy scope over `tools` (the tools it may use).
+ */
+export function rootLink(config: HarnessConfig, tools: readonly string[]): SubagentLink {
+  return {
+    depth: 0,
+    pool: new SubagentPool(config.subagent.maxConcurrency),
+    count: { spawned: 0, maxTotal: config.subagent.maxTotal },
+    policy: rootScope(config, tools),
+  };
 }

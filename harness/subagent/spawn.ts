@@ -24,8 +24,8 @@
 import { mergeConfig, type HarnessConfig } from '../config.ts';
 import type { HarnessDeps } from '../deps.ts';
 import type { HarnessEvent, UnstampedEvent } from '../events.ts';
-import type { RunState } from '../loop/state.ts';
-import type { RunOptions, RunResult, SubagentLink } from '../loop/types.ts';
+import type { RunResult } from '../ledger.ts';
+import type { RunOptions, RunState, SubagentLink } from '../run-types.ts';
 import type { SkillCatalog } from '../memory/skills.ts';
 import type { Model } from '../model/types.ts';
 import { CHILD_EXCLUDED_TOOLS, childScope } from '../policy/child-policy.ts';

@@ -1,19 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HarnessEvent } from '../events.ts';
-import type { RunResult } from '../loop/types.ts';
+import type { RunResult } from '../ledger.ts';
 import {
   expectTranscriptInvariants,
   InlineModel,
   recordingTool,
   runScript,
   tempWorkspace,
-} from '../loop/run.fixtures.ts';
+} from '../testing.ts';
 import type { ModelRequest, ModelResponse } from '../model/types.ts';
 import { FILE_TOOLS } from '../tools/builtin/files.ts';
 import { taskTool, writeTodosTool } from '../tools/builtin/memory-tools.ts';
 import type { ToolDefinition } from '../tools/types.ts';
 import { subagentReport } from './report.ts';
 import { SubagentPool } from './pool.ts';
+import { contentText } from '../model/content.ts';
 
 let space: ReturnType<typeof tempWorkspace>;
 beforeEach(() => {
@@ -188,9 +189,9 @@ describe('task: subagents', () => {
       config: { subagent: { maxConcurrency: 3 } },
     });
     expect(most).toBe(1);
-    expect(result.messages.filter((m) => m.role === 'tool').map((m) => m.content.split('\n').at(-1))).toEqual(
-      ['report of child a', 'report of child b', 'report of child c'],
-    );
+    expect(
+      result.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content).split('\n').at(-1)),
+    ).toEqual(['report of child a', 'report of child b', 'report of child c']);
     expect(
       result.events
         .filter((e) => e.type === 'subagent_start' || e.type === 'subagent_end')

@@ -5,6 +5,7 @@
  * never runs twice.
  */
 import { capOutput } from '../context/shape.ts';
+import { describeSystemError, runPathLabels } from '../path-display.ts';
 import { escapeReservedTags } from '../policy/taint.ts';
 import { SandboxUnavailableError } from '../sandbox/types.ts';
 import type { CallOutcome, DispatchContext, ReadyCall } from './preflight.ts';
@@ -35,7 +36,10 @@ export async function executeCall(ready: ReadyCall, context: DispatchContext): P
       failure(
         name,
         'tool_failed',
-        shape(`${name} failed: ${(error as Error)?.message ?? String(error)}`, escapeTags),
+        shape(
+          `${name} failed: ${describeSystemError(error, runPathLabels(context.workspace, context.deps.pathLabels))}`,
+          escapeTags,
+        ),
       ),
       verdict,
     );

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runScript, tempWorkspace, toolResult } from '../loop/run.fixtures.ts';
+import { runScript, tempWorkspace, toolResult } from '../testing/scripted-runs.ts';
 import { resolvePath } from '../policy/paths.ts';
 import { BUILTIN_TOOLS } from './builtin/index.ts';
 import { TurnPathCache } from './path-cache.ts';

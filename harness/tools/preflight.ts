@@ -10,7 +10,6 @@ import type { HarnessDeps } from '../deps.ts';
 import type { UnstampedEvent } from '../events.ts';
 import type { LoopDetector } from '../loop/loop-detector.ts';
 import type { StopReason } from '../loop/stop-reasons.ts';
-import type { RunServices } from '../memory/services.ts';
 import { approvalRequest, grantCovers, isScopedShape } from '../policy/approval.ts';
 import { decideCall, prepareCall, type PreparedCall } from '../policy/command-policy.ts';
 import type { ApprovalAnswer, PolicyDecision, Verdict } from '../policy/types.ts';
@@ -18,7 +17,7 @@ import type { Sandbox } from '../sandbox/types.ts';
 import type { AssembledCall } from './assemble.ts';
 import type { TurnPathCache } from './path-cache.ts';
 import { describeValidationErrors, type ToolRegistry } from './registry.ts';
-import { failure, type ToolDefinition, type ToolResult } from './types.ts';
+import { failure, type RunServices, type ToolDefinition, type ToolResult } from './types.ts';
 
 /** Everything the dispatcher needs from the run. */
 export interface DispatchContext {
@@ -251,6 +250,7 @@ async function policyStage(
   const prepared = await prepareCall(tool, args, {
     workspace: context.workspace,
     taintedBy: context.taintedBy ?? [],
+    pathLabels: context.deps.pathLabels ?? [],
     ...(context.lookup ? { lookup: context.lookup } : {}),
   });
   let decision: PolicyDecision = decideCall(prepared, [context.config, ...(context.ancestors ?? [])]);

@@ -4,6 +4,7 @@
  * `str_replace {path, old_str, new_str}`. They touch files only through the sandbox, at the
  * paths the policy resolved (`context.resolvedPaths`), never at the path the model wrote.
  */
+import { describeSystemError } from '../../path-display.ts';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../types.ts';
 
 /** Lines `read_file` returns when no `limit` is given. */
@@ -20,7 +21,7 @@ function nodeError(error: unknown, shown: string): ToolOutput {
         ? `${shown} is a directory; use list_dir`
         : code === 'ENOTDIR'
           ? `${shown}: a component of the path is not a directory`
-          : `${shown}: ${(error as Error).message}`;
+          : `${shown}: ${describeSystemError(error)}`;
   return { ok: false, errorType: 'tool_failed', message };
 }
 
