@@ -1,0 +1,10 @@
+import { describe, it } from 'vitest';
+import { expectFamilyHolds, FUZZ_TEST_TIMEOUT_MS } from './fuzz.test-helpers.ts';
+
+describe('fuzzing: budgets', () => {
+  it(
+    'every invariant holds on 2000 generated runs',
+    () => expectFamilyHolds('budgets', 2000),
+    FUZZ_TEST_TIMEOUT_MS,
+  );
+});

@@ -1,0 +1,10 @@
+import { describe, it } from 'vitest';
+import { expectFamilyHolds, FUZZ_TEST_TIMEOUT_MS } from './fuzz.test-helpers.ts';
+
+describe('fuzzing: loops', () => {
+  it(
+    'every invariant holds on 2000 generated runs',
+    () => expectFamilyHolds('loops', 2000),
+    FUZZ_TEST_TIMEOUT_MS,
+  );
+});
