@@ -62,10 +62,16 @@ export function counterexampleScenario(
       `found over the wire transport (byte cuts ${JSON.stringify(fuzzCase.transport.cuts)}); the file uses the scripted model`,
     );
   const observedStop = run?.stopReason;
+  const known = violations.find((v) => v.stopReason !== undefined)?.stopReason;
   const stopReason: StopReason =
-    observedStop && (STOP_REASONS as readonly string[]).includes(observedStop)
+    known ??
+    (observedStop && (STOP_REASONS as readonly string[]).includes(observedStop)
       ? observedStop
-      : 'final_answer';
+      : 'final_answer');
+  if (!known)
+    notes.push(
+      `expect.stopReason is the one observed on the failing run (${stopReason}); review it once the bug is fixed`,
+    );
   const expect: Expectations = { stopReason };
   const notExecuted = [...new Set(violations.flatMap((v) => v.calls ?? []))];
   if (notExecuted.length > 0) expect.notExecuted = notExecuted;

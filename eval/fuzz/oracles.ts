@@ -8,10 +8,11 @@
  * stop reasons of `docs/architecture.md` §5–6, the pipeline order of §4.
  */
 import path from 'node:path';
+import picomatch from 'picomatch';
 import { isDeepStrictEqual } from 'node:util';
 import type { HarnessEvent } from '../../harness/events.ts';
 import { buildLedger, type RunResult } from '../../harness/ledger.ts';
-import { STOP_REASONS } from '../../harness/loop/stop-reasons.ts';
+import { STOP_REASONS, type StopReason } from '../../harness/loop/stop-reasons.ts';
 import { escapeReservedTags } from '../../harness/policy/taint.ts';
 import type { ChatMessage } from '../../harness/model/types.ts';
 import { transcriptProblems } from '../scenario/transcript.ts';
@@ -113,19 +114,24 @@ function budgetOracle(obs: Observation, result: RunResult, add: Add): void {
         const seen = atCheck;
         const elapsed =
           seen.previous && start ? seen.previous.atMs - start.atMs + CLOCK_READS_BEFORE_CHECK : 0;
-        const over: string[] = [];
-        if (seen.turns >= limits.maxTurns) over.push(`${seen.turns} turns of ${limits.maxTurns}`);
+        // In the order the harness checks them (`loop/budgets.ts`): the first names the stop reason.
+        const over: [StopReason, string][] = [];
+        if (elapsed >= limits.maxWallMs)
+          over.push(['time_budget_exceeded', `at least ${elapsed} ms of ${limits.maxWallMs} ms`]);
+        if (seen.cost >= limits.maxCostUsd)
+          over.push(['cost_budget_exceeded', `$${seen.cost} of $${limits.maxCostUsd}`]);
+        if (seen.tokens >= limits.maxTokens)
+          over.push(['token_budget_exceeded', `${seen.tokens} tokens of ${limits.maxTokens}`]);
         if (seen.counted >= limits.maxToolCalls)
-          over.push(`${seen.counted} tool calls of ${limits.maxToolCalls}`);
-        if (seen.tokens >= limits.maxTokens) over.push(`${seen.tokens} tokens of ${limits.maxTokens}`);
-        if (seen.cost >= limits.maxCostUsd) over.push(`$${seen.cost} of $${limits.maxCostUsd}`);
-        if (elapsed >= limits.maxWallMs) over.push(`at least ${elapsed} ms of ${limits.maxWallMs} ms`);
+          over.push(['tool_budget_exceeded', `${seen.counted} tool calls of ${limits.maxToolCalls}`]);
+        if (seen.turns >= limits.maxTurns)
+          over.push(['max_turns', `${seen.turns} turns of ${limits.maxTurns}`]);
         if (over.length > 0) {
           reported = true;
           add(
             'budgets',
-            `turn ${event.turn} started with the budget spent (${over.join(', ')}): a budget was exceeded by more than one step`,
-            { modelCalls: seen.modelCalls + (limits.wrapUpTurn ? 1 : 0) },
+            `turn ${event.turn} started with the budget spent (${over.map(([, text]) => text).join(', ')}): a budget was exceeded by more than one step`,
+            { modelCalls: seen.modelCalls + (limits.wrapUpTurn ? 1 : 0), stopReason: over[0]![0] },
           );
         }
         used.turns += 1;
@@ -179,6 +185,7 @@ function approvalOracle(obs: Observation, result: RunResult, add: Add): void {
     }
     if (end.verdict !== 'allow' && end.verdict !== 'ask:approved') fail(`with verdict ${end.verdict}`);
   }
+  unapprovedEffects(obs, add);
   const seen = new Set<string>();
   for (const execution of obs.executions) {
     if (!executedIds.has(execution.callId))
@@ -199,6 +206,46 @@ function approvalOracle(obs: Observation, result: RunResult, add: Add): void {
   }
   for (const callId of executedIds)
     if (!seen.has(callId)) add('ledger', `${callId} is recorded as executed, but its tool never ran`);
+}
+
+/**
+ * The oracle's own reading of the permission defaults (`docs/architecture.md` §4–5), so a
+ * policy that allows too much is caught even when its events agree with themselves: a tool
+ * that writes or acts irreversibly runs without an approval only where a rule allows it — a
+ * `permissions.paths` write rule (last match wins) over every path it writes, outside the
+ * sensitive paths, or an `effects` default of `allow` — and never in plan mode.
+ */
+function unapprovedEffects(obs: Observation, add: Add): void {
+  const { permissions } = obs.config;
+  const verdicts = new Map<string, string>();
+  for (const event of top(obs.result!.events))
+    if (event.type === 'tool_call_end') verdicts.set(event.callId, event.verdict);
+  const sensitive = permissions.sensitivePaths.filter((s) => s.access !== 'read').map((s) => s.pattern);
+  const isSensitive = sensitive.length > 0 ? picomatch(sensitive, { dot: true }) : () => false;
+  for (const execution of obs.executions) {
+    const tool = obs.tools.get(execution.tool);
+    if (!tool || tool.effect === 'read') continue;
+    const fail = (why: string) =>
+      add('approvals', `${execution.callId} (${execution.tool}, ${tool.effect}) ran ${why}`);
+    if (permissions.mode === 'plan') {
+      fail('in plan mode, which allows reads only');
+      continue;
+    }
+    if (verdicts.get(execution.callId) !== 'allow') continue;
+    if (!tool.paths || tool.effect === 'irreversible') {
+      if (permissions.effects[tool.effect] !== 'allow')
+        fail(`without approval, and effects.${tool.effect} is ${permissions.effects[tool.effect]}`);
+      continue;
+    }
+    for (const resolved of execution.resolvedPaths) {
+      const rel = path.relative(obs.workspace, resolved).split(path.sep).join('/') || '.';
+      let action = permissions.effects.write;
+      for (const rule of permissions.paths)
+        if (rule.access === 'write' && picomatch(rule.pattern, { dot: true })(rel)) action = rule.action;
+      if (action !== 'allow') fail(`without approval: no rule allows writing ${rel}`);
+      else if (isSensitive(rel)) fail(`without approval although ${rel} is a sensitive path`);
+    }
+  }
 }
 
 function containmentOracle(obs: Observation, result: RunResult, add: Add): void {
@@ -392,7 +439,11 @@ function reservedTagOracle(obs: Observation, result: RunResult, add: Add): void 
       );
 }
 
-type Add = (invariant: Invariant, message: string, extra?: Pick<Violation, 'calls' | 'modelCalls'>) => void;
+type Add = (
+  invariant: Invariant,
+  message: string,
+  extra?: Pick<Violation, 'calls' | 'modelCalls' | 'stopReason'>,
+) => void;
 
 /** Every violation of the invariants in one observed run; empty when the run is sound. Pure. */
 export function checkRun(obs: Observation): Violation[] {

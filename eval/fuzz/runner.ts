@@ -63,7 +63,9 @@ export async function runCase(fuzzCase: FuzzCase, base: HarnessConfig): Promise<
     transport.kind === 'wire'
       ? new WireModel(scenario.model, transport.cuts, deps)
       : new ScriptedModel(scenario.model);
+  const tools = scenarioTools(scenario, config);
   const observation: Observation = {
+    tools: new Map(tools.map((t) => [t.name, { effect: t.effect, paths: t.paths !== undefined }])),
     config,
     workspace: built.workspace,
     received: model.calls,
@@ -77,7 +79,7 @@ export async function runCase(fuzzCase: FuzzCase, base: HarnessConfig): Promise<
       task: scenario.task,
       config,
       model,
-      tools: scenarioTools(scenario, config).map((tool) => observed(tool, executions)),
+      tools: tools.map((tool) => observed(tool, executions)),
       sandbox: createSandbox(config.sandbox.kind, built.workspace),
       workspace: built.workspace,
       deps,

@@ -9,8 +9,10 @@
  */
 import type { HarnessConfig } from '../../harness/config.ts';
 import type { RunResult } from '../../harness/ledger.ts';
+import type { StopReason } from '../../harness/loop/stop-reasons.ts';
 import type { ModelRequest } from '../../harness/model/types.ts';
 import type { ApprovalAnswer } from '../../harness/policy/types.ts';
+import type { EffectClass } from '../../harness/tools/types.ts';
 import type { Scenario } from '../scenario/types.ts';
 
 /** How the scripted turns reach the harness. */
@@ -56,6 +58,8 @@ export interface Observation {
   answers: Map<string, ApprovalAnswer>;
   /** Every tool execution, in the order `execute` was entered. */
   executions: Execution[];
+  /** Each registered tool's effect class and whether it declares paths (for the policy oracle). */
+  tools: Map<string, { effect: EffectClass; paths: boolean }>;
   /** Wire transport: turns the live client assembled differently from the script. */
   transportMismatches: string[];
 }
@@ -89,4 +93,6 @@ export interface Violation {
   message: string;
   calls?: string[];
   modelCalls?: number;
+  /** The stop reason a sound harness ends this run with, when the oracle knows it (a spent budget). */
+  stopReason?: StopReason;
 }
