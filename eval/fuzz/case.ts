@@ -18,6 +18,7 @@ import {
   textSegment,
   validSegment,
 } from './turns.ts';
+import type { DeltaShape } from './deltas.ts';
 import type { FuzzCase, Transport } from './types.ts';
 
 /** The generator families, one per test file; `mixed` weights every segment alike. */
@@ -219,19 +220,36 @@ export function scriptArb(family: Family): fc.Arbitrary<ScriptedTurn[]> {
     ]);
 }
 
-/** Byte cut points for the wire transport: a few anywhere, or many (every few bytes). */
+const shapeArb: fc.Arbitrary<DeltaShape | undefined> = fc.option(
+  fc.record({
+    cuts: fc.array(fc.nat({ max: 400 }), { maxLength: 12 }),
+    repeatId: fc.boolean(),
+    omitIndex: fc.boolean(),
+    indexBase: fc.constantFrom(0 as const, 1 as const),
+    pack: fc.boolean(),
+  }),
+  { nil: undefined, freq: 2 },
+);
+
+/** The wire transport for the stream family (byte cuts anywhere, or every few bytes; delta shapes), else the scripted model. */
 const transportArb = (family: Family): fc.Arbitrary<Transport> =>
   family === 'stream'
     ? fc.oneof(
         {
           weight: 3,
           arbitrary: fc
-            .array(fc.nat(), { minLength: 1, maxLength: 40 })
-            .map((cuts) => ({ kind: 'wire' as const, cuts })),
+            .record({ cuts: fc.array(fc.nat(), { minLength: 1, maxLength: 40 }), shape: shapeArb })
+            .map(({ cuts, shape }) => ({ kind: 'wire' as const, cuts, ...(shape ? { shape } : {}) })),
         },
         {
           weight: 1,
-          arbitrary: fc.integer({ min: 1, max: 7 }).map((step) => ({ kind: 'wire' as const, cuts: [-step] })),
+          arbitrary: fc
+            .record({ step: fc.integer({ min: 1, max: 7 }), shape: shapeArb })
+            .map(({ step, shape }) => ({
+              kind: 'wire' as const,
+              cuts: [-step],
+              ...(shape ? { shape } : {}),
+            })),
         },
         { weight: 1, arbitrary: fc.constant({ kind: 'scripted' as const }) },
       )

@@ -59,7 +59,7 @@ export function counterexampleScenario(
   if (changed) notes.push('finish reasons outside the file format were mapped (null → "", others → "stop")');
   if (fuzzCase.transport.kind === 'wire')
     notes.push(
-      `found over the wire transport (byte cuts ${JSON.stringify(fuzzCase.transport.cuts)}); the file uses the scripted model`,
+      `found over the wire transport (byte cuts ${JSON.stringify(fuzzCase.transport.cuts)}${fuzzCase.transport.shape ? `, delta shape ${JSON.stringify(fuzzCase.transport.shape)}` : ''}); the file uses the scripted model`,
     );
   const observedStop = run?.stopReason;
   const known = violations.find((v) => v.stopReason !== undefined)?.stopReason;

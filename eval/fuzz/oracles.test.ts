@@ -94,6 +94,27 @@ describe('fuzz oracles', () => {
     );
   });
 
+  it('one-stop-reason: a stop reason the run does not bear out', () => {
+    const stop = (reason: string) => broken((o) => Object.assign(o.result!, { stopReason: reason }));
+    for (const reason of [
+      'repeated_tool_call',
+      'max_turns',
+      'model_error',
+      'output_truncated',
+      'human_cancelled',
+    ])
+      expect(
+        checkRun(stop(reason))
+          .map((v) => v.message)
+          .join('\n'),
+        reason,
+      ).toMatch(new RegExp(`stop reason ${reason}, but`));
+    const answer = broken((o) => Object.assign(o.result!, { finalAnswer: 'something else' }));
+    expect(checkRun(answer).map((v) => v.message)).toContain(
+      'stop reason final_answer, but the final answer is not the last reply',
+    );
+  });
+
   it('budgets: a turn started after the turn budget was spent', () => {
     const obs = broken((o) => {
       o.config = { ...o.config, limits: { ...o.config.limits, maxTurns: 1 } };

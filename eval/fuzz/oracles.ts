@@ -90,6 +90,47 @@ function stopReasonOracle(result: RunResult, add: Add): void {
     );
   if (result.stopReason === 'final_answer' && typeof result.finalAnswer !== 'string')
     add('one-stop-reason', 'stop reason final_answer without a final answer');
+  const why = stopEvidence(result, events);
+  if (why) add('one-stop-reason', `stop reason ${result.stopReason}, but ${why}`);
+}
+
+const BUDGET_STOPS = new Set([
+  'max_turns',
+  'tool_budget_exceeded',
+  'token_budget_exceeded',
+  'cost_budget_exceeded',
+  'time_budget_exceeded',
+]);
+
+/** What contradicts the stop reason in the run's own record, or undefined when the record bears it out. */
+function stopEvidence(result: RunResult, events: readonly HarnessEvent[]): string | undefined {
+  const reason = result.stopReason;
+  const calls = events.filter((e): e is Ev<'model_call_end'> => e.type === 'model_call_end');
+  const last = result.messages.at(-1);
+  if (reason === 'final_answer') {
+    if (last?.role !== 'assistant' || (last.tool_calls?.length ?? 0) > 0)
+      return 'the conversation does not end with an answer';
+    if ((last.content ?? '') !== result.finalAnswer) return 'the final answer is not the last reply';
+  }
+  if (reason === 'repeated_tool_call' && !events.some((e) => e.type === 'loop_warning' && e.stop))
+    return 'the loop detector never stopped the run';
+  if (BUDGET_STOPS.has(reason) && !events.some((e) => e.type === 'budget_exhausted'))
+    return 'no budget_exhausted event';
+  if (reason === 'model_error' && calls.at(-1)?.ok !== false) return 'the last model call did not fail';
+  if (reason === 'context_overflow') {
+    const lastStart = events.map((e) => e.type).lastIndexOf('turn_start');
+    const lastEnd = events.map((e) => e.type).lastIndexOf('model_call_end');
+    if (lastStart < lastEnd) return 'the last request was sent';
+  }
+  if (
+    reason === 'policy_violation' &&
+    !events.some((e) => e.type === 'policy_decision' && e.action === 'deny')
+  )
+    return 'no call was denied';
+  if (reason === 'output_truncated' && calls.at(-1)?.finishReason !== 'length')
+    return 'the last reply was not cut off by the output limit';
+  if (reason === 'human_cancelled') return 'nobody cancelled the run';
+  return undefined;
 }
 
 function budgetOracle(obs: Observation, result: RunResult, add: Add): void {

@@ -61,7 +61,7 @@ export async function runCase(fuzzCase: FuzzCase, base: HarnessConfig): Promise<
   };
   const model =
     transport.kind === 'wire'
-      ? new WireModel(scenario.model, transport.cuts, deps)
+      ? new WireModel(scenario.model, transport.cuts, deps, transport.shape)
       : new ScriptedModel(scenario.model);
   const tools = scenarioTools(scenario, config);
   const observation: Observation = {

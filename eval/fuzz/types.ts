@@ -14,6 +14,7 @@ import type { ModelRequest } from '../../harness/model/types.ts';
 import type { ApprovalAnswer } from '../../harness/policy/types.ts';
 import type { EffectClass } from '../../harness/tools/types.ts';
 import type { Scenario } from '../scenario/types.ts';
+import type { DeltaShape } from './deltas.ts';
 
 /** How the scripted turns reach the harness. */
 export type Transport =
@@ -24,7 +25,12 @@ export type Transport =
    * `stream: true` turns, a JSON body otherwise, an HTTP error for error turns), and the body's
    * bytes are cut at `cuts` (taken modulo the body length), so chunks end anywhere.
    */
-  | { kind: 'wire'; cuts: number[] };
+  | {
+      kind: 'wire';
+      cuts: number[];
+      /** Streamed turns as deltas of this shape (`deltas.ts`) instead of the scripted model's own. */
+      shape?: DeltaShape;
+    };
 
 /** One generated case: a scenario (possibly with values outside the file schema) and its transport. */
 export interface FuzzCase {

@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { deterministicDeps } from '../../harness/deps.ts';
 import { ScriptedModel, type ScriptedResponseTurn } from '../../harness/model/scripted-model.ts';
 import type { ModelRequest } from '../../harness/model/types.ts';
+import { assembleChunks } from '../../harness/model/stream-assembler.ts';
+import { cutText, shapedChunks } from './deltas.ts';
 import { completionBody, cutBytes, MAX_PIECES, sseText, turnMismatch, WireModel } from './wire.ts';
 
 const TURN: ScriptedResponseTurn = {
@@ -69,6 +71,20 @@ describe('wire transport', () => {
         expect(mismatches, `stream ${stream}, every ${step} bytes`).toEqual([]);
       }
     expect(completionBody(TURN, 1)).toMatchObject({ choices: [{ finish_reason: 'tool_calls' }] });
+  });
+
+  it('every delta shape (cuts inside surrogate pairs, ids repeated, indexes missing or from 1, packed) assembles the turn', async () => {
+    expect(cutText('a😀b', [2])).toEqual(['a\ud83d', '\ude00b']);
+    const expected = await new ScriptedModel([TURN]).generate(REQUEST);
+    for (const repeatId of [false, true])
+      for (const omitIndex of [false, true])
+        for (const pack of [false, true])
+          for (const indexBase of [0, 1] as const)
+            for (const cuts of [[], [1], [2], [1, 2, 3, 5, 8, 13]]) {
+              const shape = { cuts, repeatId, omitIndex, indexBase, pack };
+              const mismatch = turnMismatch(assembleChunks(shapedChunks(TURN, 1, shape)), expected);
+              expect(mismatch, JSON.stringify(shape)).toBeUndefined();
+            }
   });
 
   it('reports a turn that differs, and an error on one side only', async () => {

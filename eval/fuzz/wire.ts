@@ -19,6 +19,7 @@ import {
   type ScriptedTurn,
 } from '../../harness/model/scripted-model.ts';
 import type { Model, ModelRequest, ModelResponse } from '../../harness/model/types.ts';
+import { type DeltaShape, shapedChunks } from './deltas.ts';
 
 /** At most this many pieces per body (a cut every byte of a 60 kB body would be 60,000 reads). */
 export const MAX_PIECES = 2_000;
@@ -45,8 +46,8 @@ export function cutBytes(bytes: Uint8Array, cuts: readonly number[]): Uint8Array
 }
 
 /** The SSE text of one streamed turn, as a server sends it (`data: {...}` events, then `[DONE]`). */
-export function sseText(turn: ScriptedResponseTurn, seq: number): string {
-  return `${chunksForTurn(turn, seq)
+export function sseText(turn: ScriptedResponseTurn, seq: number, shape?: DeltaShape): string {
+  return `${(shape ? shapedChunks(turn, seq, shape) : chunksForTurn(turn, seq))
     .map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`)
     .join('')}data: [DONE]\n\n`;
 }
@@ -121,6 +122,7 @@ export class WireModel implements Model {
     turns: readonly ScriptedTurn[],
     cuts: readonly number[],
     deps: Pick<HarnessDeps, 'sleep' | 'random'>,
+    shape?: DeltaShape,
   ) {
     this.turns = expandScript(turns);
     this.shadow = new ScriptedModel(turns);
@@ -140,7 +142,7 @@ export class WireModel implements Model {
           : Response.json(body, { status });
       }
       if (turn.stream)
-        return new Response(bodyStream(sseText(turn, seq + 1), cuts), {
+        return new Response(bodyStream(sseText(turn, seq + 1, shape), cuts), {
           status: 200,
           headers: { 'content-type': 'text/event-stream' },
         });
