@@ -1,3 +1,8 @@
+/**
+ * Fuzzing family `arguments` (see `docs/fuzzing.md`): Broken, schema-invalid, double-encoded,
+ * array, null and oversized arguments, deep nesting, and calls of any shape (ids, names) around
+ * them.
+ */
 import { describe, it } from 'vitest';
 import { expectFamilyHolds, FUZZ_TEST_TIMEOUT_MS } from './fuzz.test-helpers.ts';
 

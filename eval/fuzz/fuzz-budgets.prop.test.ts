@@ -1,3 +1,8 @@
+/**
+ * Fuzzing family `budgets` (see `docs/fuzzing.md`): Small budgets of every kind (turns, tool
+ * calls, tokens, cost, time), reported usage, HTTP errors, finish reasons that disagree with the
+ * content, and the wrap-up turn.
+ */
 import { describe, it } from 'vitest';
 import { expectFamilyHolds, FUZZ_TEST_TIMEOUT_MS } from './fuzz.test-helpers.ts';
 

@@ -1,3 +1,8 @@
+/**
+ * Fuzzing family `calls` (see `docs/fuzzing.md`): Conflicting parallel calls (two writes of one
+ * path, through aliases and links; read and write), duplicate and missing ids, unknown names, and
+ * the policy and approver deciding them.
+ */
 import { describe, it } from 'vitest';
 import { expectFamilyHolds, FUZZ_TEST_TIMEOUT_MS } from './fuzz.test-helpers.ts';
 

@@ -1,3 +1,8 @@
+/**
+ * Fuzzing family `loops` (see `docs/fuzzing.md`): Endless repetition (identical calls, alternating
+ * pairs, the same call with its keys shuffled, identical parallel calls) and injected text in tool
+ * results.
+ */
 import { describe, it } from 'vitest';
 import { expectFamilyHolds, FUZZ_TEST_TIMEOUT_MS } from './fuzz.test-helpers.ts';
 

@@ -1,3 +1,7 @@
+/**
+ * Fuzzing family `mixed` (see `docs/fuzzing.md`): Every segment weighted alike: the combinations
+ * the other families reach rarely.
+ */
 import { describe, it } from 'vitest';
 import { expectFamilyHolds, FUZZ_TEST_TIMEOUT_MS } from './fuzz.test-helpers.ts';
 
