@@ -31,6 +31,17 @@ export const trickyText: fc.Arbitrary<string> = fc.oneof(
 export const pathArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom('a.txt', 'b.txt', 'src/main.ts', 'new.txt', 'sub/new.txt') },
   { weight: 2, arbitrary: fc.constantFrom('./a.txt', 'sub/../a.txt', 'link.txt', 'A.TXT', 'a.txt/') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      'notes.md',
+      'draft.txt',
+      'self.txt',
+      'sub-link/new.txt',
+      'out/new.txt',
+      '.harness-bench/spill',
+    ),
+  },
   fc.constantFrom('../escape.txt', '/etc/passwd', 'out/victim.txt', '.git/hooks/pre-commit', '~/x', ''),
   fc.constantFrom('.', 'missing.txt', 'dir with space/f.txt', 'ü.txt'),
 );
@@ -58,7 +69,19 @@ export function argsFor(name: string): fc.Arbitrary<Record<string, unknown>> {
         }),
       );
     case 'list_dir':
-      return fc.record({ path: fc.constantFrom('.', 'src', 'sub', 'out', '..', 'missing') });
+      return fc.record({
+        path: fc.constantFrom(
+          '.',
+          'src',
+          'sub',
+          'out',
+          '..',
+          'missing',
+          'sub-link',
+          'self.txt',
+          '.harness-bench/spill',
+        ),
+      });
     case 'write_file':
       return fc.record({ path: pathArb, content: trickyText });
     case 'str_replace':

@@ -27,7 +27,11 @@ export const FAMILIES = ['arguments', 'calls', 'budgets', 'loops', 'stream', 'mi
 /** One of {@link FAMILIES}. */
 export type Family = (typeof FAMILIES)[number];
 
-/** The workspace every case starts from: text files, a link inside, a link out, and a file outside. */
+/**
+ * The workspace every case starts from: text files, links inside (to a file, to a folder), links
+ * out (a folder, a file, a dangling link that would create a file outside), a link to itself, and
+ * a file outside.
+ */
 export const WORKSPACE: WorkspaceSpec = {
   files: {
     'a.txt': 'alpha\nbeta\n',
@@ -35,7 +39,14 @@ export const WORKSPACE: WorkspaceSpec = {
     'src/main.ts': 'export const alpha = 1;\n',
   },
   dirs: ['sub'],
-  symlinks: { 'link.txt': 'a.txt', out: '$OUTSIDE' },
+  symlinks: {
+    'link.txt': 'a.txt',
+    out: '$OUTSIDE',
+    'notes.md': '$OUTSIDE/victim.txt',
+    'draft.txt': '$OUTSIDE/not-yet.txt',
+    'self.txt': 'self.txt',
+    'sub-link': 'sub',
+  },
   outside: { 'victim.txt': 'original\n' },
 };
 

@@ -49,6 +49,9 @@ export function shapedChunks(turn: ScriptedResponseTurn, seq: number, shape: Del
     choices: [{ index: 0, delta, finish_reason: finish }],
   });
   const chunks: unknown[] = [chunk({ role: 'assistant' })];
+  if (turn.reasoning_content !== undefined)
+    for (const piece of cutText(turn.reasoning_content, shape.cuts))
+      chunks.push(chunk({ reasoning_content: piece }));
   if (typeof turn.content === 'string')
     for (const piece of cutText(turn.content, shape.cuts)) chunks.push(chunk({ content: piece }));
   (turn.tool_calls ?? []).forEach((call, i) => {

@@ -57,6 +57,7 @@ function broken(change: (obs: Observation) => void): Observation {
     answers: new Map(sound.answers),
     executions: structuredClone(sound.executions),
     transportMismatches: [...sound.transportMismatches],
+    outsideChanges: [...sound.outsideChanges],
   };
   change(copy);
   return copy;

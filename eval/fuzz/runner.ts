@@ -71,6 +71,7 @@ export async function runCase(fuzzCase: FuzzCase, base: HarnessConfig): Promise<
     received: model.calls,
     answers,
     executions,
+    outsideChanges: [],
     transportMismatches: model instanceof WireModel ? model.mismatches : [],
   };
   let timer: NodeJS.Timeout | undefined;
@@ -96,5 +97,6 @@ export async function runCase(fuzzCase: FuzzCase, base: HarnessConfig): Promise<
   } finally {
     clearTimeout(timer);
   }
+  observation.outsideChanges = shared.outsideChanges(scenario.workspace);
   return observation;
 }

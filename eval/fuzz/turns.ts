@@ -177,6 +177,13 @@ function responseTurn(
       tool_calls: calls,
       finish_reason: finishArb,
       usage: usageArb,
+      reasoning_content: fc.option(
+        fc.constantFrom('Let me think. 😀', 'é'.repeat(40), '', 'plan: read then write'),
+        {
+          nil: undefined,
+          freq: 6,
+        },
+      ),
       stream: fc.oneof(
         { weight: 3, arbitrary: fc.constant(undefined) },
         { weight: streamWeight, arbitrary: fc.constant(true) },

@@ -66,6 +66,8 @@ export interface Observation {
   executions: Execution[];
   /** Each registered tool's effect class and whether it declares paths (for the policy oracle). */
   tools: Map<string, { effect: EffectClass; paths: boolean }>;
+  /** What changed under `$OUTSIDE` during the run (`added <p>`, `modified <p>`, `removed <p>`). */
+  outsideChanges: string[];
   /** Wire transport: turns the live client assembled differently from the script. */
   transportMismatches: string[];
 }

@@ -71,6 +71,7 @@ export function completionBody(turn: ScriptedResponseTurn, seq: number): Record<
           role: 'assistant',
           content: turn.content ?? null,
           ...(calls.length > 0 ? { tool_calls: calls } : {}),
+          ...(turn.reasoning_content !== undefined ? { reasoning_content: turn.reasoning_content } : {}),
         },
         finish_reason: finish,
       },
@@ -92,10 +93,16 @@ function bodyStream(text: string, cuts: readonly number[]): ReadableStream<Uint8
   });
 }
 
-/** Drops what legitimately differs between transports: the stream `index` of each call. */
+/**
+ * Drops what legitimately differs between transports: the stream `index` of each call, and an
+ * empty reasoning text (the scripted model keeps `reasoning_content: ""`, a live client cannot
+ * tell it from none).
+ */
 function comparable(response: ModelResponse): unknown {
+  const { reasoningContent, ...rest } = response;
   return {
-    ...response,
+    ...rest,
+    ...(reasoningContent ? { reasoningContent } : {}),
     toolCalls: response.toolCalls.map(({ index: _index, ...call }) => call),
   };
 }

@@ -10,6 +10,8 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
+  readFileSync,
   realpathSync,
   rmSync,
   symlinkSync,
@@ -59,6 +61,31 @@ export class ReusableWorkspace {
       symlinkSync(substitutePlaceholders(target, { workspace, outside }), at);
     }
     return { workspace, outside };
+  }
+
+  /**
+   * What differs under `$OUTSIDE` from what `spec.outside` put there: `added <p>`, `removed <p>`,
+   * `modified <p>`, sorted (links and folders count as entries; nothing is followed).
+   */
+  outsideChanges(spec: WorkspaceSpec = {}): string[] {
+    const out = path.join(this.root, 'out');
+    const expected = new Map(Object.entries(spec.outside ?? {}).map(([p, c]) => [p, expandContent(c)]));
+    for (const file of [...expected.keys()])
+      for (let dir = path.posix.dirname(file); dir !== '.'; dir = path.posix.dirname(dir))
+        expected.set(dir, '<dir>');
+    const found = new Map<string, string>();
+    for (const entry of readdirSync(out, { recursive: true, withFileTypes: true })) {
+      const full = path.join(entry.parentPath, entry.name);
+      const rel = path.relative(out, full).split(path.sep).join('/');
+      found.set(rel, entry.isFile() ? readFileSync(full, 'utf8') : entry.isDirectory() ? '<dir>' : '<other>');
+    }
+    const changes: string[] = [];
+    for (const p of [...new Set([...expected.keys(), ...found.keys()])].sort()) {
+      if (!found.has(p)) changes.push(`removed ${p}`);
+      else if (!expected.has(p)) changes.push(`added ${p}`);
+      else if (found.get(p) !== expected.get(p)) changes.push(`modified ${p}`);
+    }
+    return changes;
   }
 
   /** Removes the folders. Never throws. */
