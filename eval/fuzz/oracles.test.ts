@@ -3,13 +3,13 @@
  * mistake planted in its result or observation, per invariant. (The fuzz families then show
  * the harness is free of them; `counterexample.test.ts` shows a real broken harness is caught.)
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HarnessEvent } from '../../harness/events.ts';
 import type { ChatMessage } from '../../harness/model/types.ts';
 import { loadConfig } from '../config-load.ts';
 import { WORKSPACE } from './case.ts';
 import { canonical, checkRun } from './oracles.ts';
-import { runCase } from './runner.ts';
+import { disposeFuzzWorkspace, runCase } from './runner.ts';
 import type { FuzzCase, Invariant, Observation } from './types.ts';
 
 const SOUND: FuzzCase = {
@@ -47,6 +47,7 @@ let sound: Observation;
 beforeAll(async () => {
   sound = await runCase(SOUND, loadConfig().config);
 });
+afterAll(() => disposeFuzzWorkspace());
 
 /** A deep copy of the sound observation with one change applied. */
 function broken(change: (obs: Observation) => void): Observation {

@@ -9,7 +9,6 @@
 import {
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
@@ -35,9 +34,32 @@ function writeTree(root: string, files: Record<string, FileContent> | undefined)
   }
 }
 
+/**
+ * `hb-fuzz-<pid, 8 digits>-<n>` under {@link fastTempRoot}: a name of fixed shape, so messages
+ * that quote absolute paths count the same tokens in every process (a random `mkdtemp` suffix
+ * tokenizes differently from run to run, which can move a tight token budget).
+ */
+function uniqueRoot(): string {
+  for (let n = 0; ; n += 1) {
+    const root = path.join(fastTempRoot(), `hb-fuzz-${String(process.pid).padStart(8, '0')}-${n}`);
+    try {
+      mkdirSync(root);
+      return root;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
 /** A workspace folder pair rebuilt for each run. Not for concurrent runs. */
 export class ReusableWorkspace {
-  private readonly root = mkdtempSync(path.join(fastTempRoot(), 'hb-fuzz-'));
+  private readonly root = uniqueRoot();
+  private readonly onExit = () => this.dispose();
+
+  constructor() {
+    // Removed when the process ends, also when a fuzzing session is interrupted.
+    process.once('exit', this.onExit);
+  }
 
   /**
    * Empties and fills `$WS` and `$OUTSIDE` from `spec`; returns their real paths.
@@ -90,6 +112,7 @@ export class ReusableWorkspace {
 
   /** Removes the folders. Never throws. */
   dispose(): void {
+    process.removeListener('exit', this.onExit);
     rmSync(this.root, { recursive: true, force: true });
   }
 }
