@@ -22,8 +22,20 @@ export const TOKENS_PER_MESSAGE = 3;
 /** Fixed overhead of a request in tokens (the reply priming), as OpenAI's cookbook counts it. */
 export const TOKENS_PER_REQUEST = 3;
 
-/** Texts up to this many characters are remembered with their count, the last few of them. */
-const SHORT_TEXT = 256;
+/**
+ * Special-token text (`<|endoftext|>`, `<|im_start|>`) in a message is text: the tokenizer's
+ * default throws on it, which let a file or a tool output containing it crash the run (found by
+ * fuzzing: `scenarios/injection/fuzz-special-token-text.json`).
+ */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+const count = (text: string): number => countTokens(text, AS_TEXT);
+
+/** A run of non-space (or of space) characters longer than this is counted in slices. */
+export const LONG_RUN_CHARS = 256;
+const LONG_RUN = new RegExp(`\\S{${LONG_RUN_CHARS},}|\\s{${LONG_RUN_CHARS},}`, 'g');
+
+/** Texts shorter than this many characters are remembered with their count, the last few of them. */
+const SHORT_TEXT = LONG_RUN_CHARS;
 /**
  * How many recent short texts are remembered: enough for a turn's tool names and arguments,
  * counted for the completion and again for the stored call; too few to carry counts from one
@@ -31,19 +43,36 @@ const SHORT_TEXT = 256;
  */
 const RECENT_TEXTS = 16;
 const recent = new Map<string, number>();
-/** Special-token text (`<|endoftext|>`) in content is counted as the text it is, never an error. */
-const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
-/** Tokens of a text. */
+/**
+ * Tokens of a text. Byte-pair merging is quadratic in the length of one pre-token, and the
+ * tokenizer's split pattern leaves runs of letters, punctuation or spaces unbounded (40,000
+ * letters take seconds, as many CJK characters a minute: tiktoken#195, coder/ai-tokenizer#6):
+ * such a run is counted in slices of {@link LONG_RUN_CHARS} code points, which may count a
+ * token more per slice. Text without such runs is counted exactly. A short text's count is
+ * remembered for the next few calls.
+ */
 export function countText(text: string): number {
   if (text.length === 0) return 0;
-  if (text.length > SHORT_TEXT) return countTokens(text, AS_TEXT);
-  let tokens = recent.get(text);
-  if (tokens === undefined) {
-    tokens = countTokens(text, AS_TEXT);
-    if (recent.size >= RECENT_TEXTS) recent.delete(recent.keys().next().value as string);
-    recent.set(text, tokens);
+  if (text.length < SHORT_TEXT) {
+    let tokens = recent.get(text);
+    if (tokens === undefined) {
+      tokens = count(text);
+      if (recent.size >= RECENT_TEXTS) recent.delete(recent.keys().next().value as string);
+      recent.set(text, tokens);
+    }
+    return tokens;
   }
+  let tokens = 0;
+  let last = 0;
+  for (const match of text.matchAll(LONG_RUN)) {
+    if (match.index > last) tokens += count(text.slice(last, match.index));
+    const chars = Array.from(match[0]);
+    for (let i = 0; i < chars.length; i += LONG_RUN_CHARS)
+      tokens += count(chars.slice(i, i + LONG_RUN_CHARS).join(''));
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) tokens += count(text.slice(last));
   return tokens;
 }
 
