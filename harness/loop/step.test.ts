@@ -124,6 +124,11 @@ describe('nextStep', () => {
     expect(nextStep(state(), { kind: 'context_overflow', detail: 'too big' })).toMatchObject({
       stop: { reason: 'context_overflow', detail: 'too big' },
     });
+    expect(nextStep(state(), { kind: 'content_filter', detail: 'the model refused' })).toEqual({
+      next: 'stop',
+      stop: { reason: 'content_filter', detail: 'the model refused' },
+      wrapUp: false,
+    });
   });
 });
 
@@ -131,6 +136,7 @@ const outcomeArb: fc.Arbitrary<TurnOutcome> = fc.oneof(
   fc.constant<TurnOutcome>({ kind: 'cancelled' }),
   fc.boolean().map((aborted): TurnOutcome => ({ kind: 'budget', budget: turnsBudget, aborted })),
   fc.constant<TurnOutcome>({ kind: 'context_overflow', detail: 'x' }),
+  fc.constant<TurnOutcome>({ kind: 'content_filter', detail: 'x' }),
   fc
     .record({ text: fc.constantFrom('done', '{"name":"x","arguments":{}}', ''), cut: fc.boolean() })
     .map(
