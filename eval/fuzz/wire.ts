@@ -94,15 +94,16 @@ function bodyStream(text: string, cuts: readonly number[]): ReadableStream<Uint8
 }
 
 /**
- * Drops what legitimately differs between transports: the stream `index` of each call, and an
+ * Drops what legitimately differs between transports: the stream `index` of each call, an
  * empty reasoning text (the scripted model keeps `reasoning_content: ""`, a live client cannot
- * tell it from none).
+ * tell it from none), and the reasoning's wire field left unnamed (the scripted model serves
+ * `reasoning_content`, the default of `reasoningField`; the live client names the field it read).
  */
 function comparable(response: ModelResponse): unknown {
-  const { reasoningContent, ...rest } = response;
+  const { reasoningContent, reasoningField, ...rest } = response;
   return {
     ...rest,
-    ...(reasoningContent ? { reasoningContent } : {}),
+    ...(reasoningContent ? { reasoningContent, reasoningField: reasoningField ?? 'reasoning_content' } : {}),
     toolCalls: response.toolCalls.map(({ index: _index, ...call }) => call),
   };
 }
