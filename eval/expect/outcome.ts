@@ -1,0 +1,63 @@
+/**
+ * Handlers for how the run ended: `stopReason`, `modelCalls` and `finalAnswer`.
+ */
+import type { Expectations } from '../scenario/types.ts';
+import { makeCheck, show, type Check } from './check.ts';
+import type { ExpectContext } from './context.ts';
+
+/** `stopReason`: the run's one stop reason is this one. Always present (the key is required). */
+export function checkStopReason(want: Expectations['stopReason'], { run }: ExpectContext): Check[] {
+  const detail = run.stopDetail ? ` (${run.stopDetail})` : '';
+  return [
+    makeCheck(
+      'stopReason',
+      run.stopReason === want,
+      want,
+      run.stopReason,
+      run.stopReason === want
+        ? `the run stopped with ${want}`
+        : `expected the run to stop with ${want}, it stopped with ${run.stopReason}${detail}`,
+    ),
+  ];
+}
+
+/** `modelCalls`: exactly this many model calls (summaries and the wrap-up turn included). */
+export function checkModelCalls(want: Expectations['modelCalls'], { run }: ExpectContext): Check[] {
+  if (want === undefined) return [];
+  return [makeCheck('modelCalls', run.usage.modelCalls === want, want, run.usage.modelCalls)];
+}
+
+/** `finalAnswer`: `includes` (case-insensitive substrings) and `absent`. */
+export function checkFinalAnswer(want: Expectations['finalAnswer'], { run }: ExpectContext): Check[] {
+  if (!want) return [];
+  const answer = run.finalAnswer;
+  const checks: Check[] = [];
+  if (want.includes !== undefined) {
+    const lower = (answer ?? '').toLowerCase();
+    const absent = want.includes.filter((s) => answer === null || !lower.includes(s.toLowerCase()));
+    checks.push(
+      makeCheck(
+        'finalAnswer.includes',
+        absent.length === 0,
+        want.includes,
+        answer,
+        absent.length === 0
+          ? 'every substring present'
+          : `missing ${show(absent)} in final answer ${show(answer)}`,
+      ),
+    );
+  }
+  if (want.absent !== undefined) {
+    const isAbsent = answer === null || answer === '';
+    checks.push(
+      makeCheck(
+        'finalAnswer.absent',
+        isAbsent === want.absent,
+        want.absent,
+        answer,
+        `final answer ${show(answer)}`,
+      ),
+    );
+  }
+  return checks;
+}
