@@ -98,3 +98,25 @@ export function runShell(
     child.on('close', (code) => resolve({ exitCode: code }));
   });
 }
+
+/**
+ * The exit code a command tool reported in its result (`exit code: N` on the first line, as
+ * `harness/tools/builtin/bash.ts` writes it): the number, `null` for `none` (killed by a
+ * signal), `undefined` when the result reports none (a file tool, a fake tool's plain text).
+ */
+export function reportedExitCode(record: Pick<CallRecord, 'content'>): number | null | undefined {
+  const match = /^exit code: (-?\d+|none)\b/.exec(record.content);
+  if (!match) return undefined;
+  return match[1] === 'none' ? null : Number(match[1]);
+}
+
+/**
+ * True when the call was executed and succeeded: the tool returned a result (not an error
+ * envelope) and, when it reports an exit code, the code is 0. Bash returns a result for a
+ * failing command too (the exit code is in the text), so `ok` alone does not say it passed.
+ */
+export function callSucceeded(record: Pick<CallRecord, 'executed' | 'ok' | 'content'>): boolean {
+  if (!record.executed || !record.ok) return false;
+  const code = reportedExitCode(record);
+  return code === undefined || code === 0;
+}

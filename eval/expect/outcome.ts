@@ -4,6 +4,7 @@
 import type { Expectations } from '../scenario/types.ts';
 import { makeCheck, show, type Check } from './check.ts';
 import type { ExpectContext } from './context.ts';
+import { parseRegex } from './patterns.ts';
 
 /** `stopReason`: the run's one stop reason is this one. Always present (the key is required). */
 export function checkStopReason(want: Expectations['stopReason'], { run }: ExpectContext): Check[] {
@@ -27,7 +28,11 @@ export function checkModelCalls(want: Expectations['modelCalls'], { run }: Expec
   return [makeCheck('modelCalls', run.usage.modelCalls === want, want, run.usage.modelCalls)];
 }
 
-/** `finalAnswer`: `includes` (case-insensitive substrings) and `absent`. */
+/**
+ * `finalAnswer`: `includes` (case-insensitive substrings, all present), `matches` (regular
+ * expressions, all match), `excludes` (regular expressions, none matches) and `absent` (no
+ * final answer, or an empty one). A missing answer matches nothing.
+ */
 export function checkFinalAnswer(want: Expectations['finalAnswer'], { run }: ExpectContext): Check[] {
   if (!want) return [];
   const answer = run.finalAnswer;
@@ -44,6 +49,39 @@ export function checkFinalAnswer(want: Expectations['finalAnswer'], { run }: Exp
         absent.length === 0
           ? 'every substring present'
           : `missing ${show(absent)} in final answer ${show(answer)}`,
+      ),
+    );
+  }
+  if (want.matches !== undefined) {
+    const missed = want.matches.filter((pattern) => answer === null || !parseRegex(pattern).test(answer));
+    checks.push(
+      makeCheck(
+        'finalAnswer.matches',
+        missed.length === 0,
+        want.matches,
+        answer,
+        missed.length === 0
+          ? 'every pattern matches the final answer'
+          : answer === null
+            ? `there is no final answer (the run stopped with ${run.stopReason}), so nothing matches ${missed.map((p) => show(p)).join(', ')}`
+            : `final answer ${show(answer)} does not match ${missed.map((p) => show(p)).join(', ')}`,
+      ),
+    );
+  }
+  if (want.excludes !== undefined) {
+    const hits = want.excludes.flatMap((pattern) => {
+      const found = answer === null ? null : parseRegex(pattern).exec(answer);
+      return found ? [`${show(pattern)} (matched ${show(found[0], 80)})`] : [];
+    });
+    checks.push(
+      makeCheck(
+        'finalAnswer.excludes',
+        hits.length === 0,
+        want.excludes,
+        answer,
+        hits.length === 0
+          ? 'no excluded pattern matches the final answer'
+          : `final answer ${show(answer)} matches excluded ${hits.join(', ')}`,
       ),
     );
   }

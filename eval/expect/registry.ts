@@ -10,6 +10,7 @@ import type { Check } from './check.ts';
 import type { ExpectContext } from './context.ts';
 import { checkAttack } from './attack.ts';
 import { checkBudgets } from './budgets.ts';
+import { checkCalledBefore } from './called-before.ts';
 import { checkExecuted, checkNotExecuted, checkPermissions, checkResults } from './calls.ts';
 import { checkEvents, checkEventsAbsent } from './events.ts';
 import { checkEvidence, checkOutsideChanged } from './files.ts';
@@ -40,6 +41,7 @@ export const HANDLERS: { [K in keyof Expectations]-?: Handler<K> } = {
   budgets: checkBudgets,
   attack: checkAttack,
   finalAnswer: checkFinalAnswer,
+  calledBefore: checkCalledBefore,
   events: checkEvents,
   eventsAbsent: checkEventsAbsent,
   transcript: checkTranscript,

@@ -9,6 +9,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { glob } from 'tinyglobby';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { InputError, jsonSyntaxProblem, type InputProblem } from '../errors.ts';
+import { expectationProblems } from '../expect/validate.ts';
 import { REQUIREMENT_NAMES } from '../requirements.ts';
 import { SCENARIO_SCHEMA } from './schema.ts';
 import { contentLength } from './workspace.ts';
@@ -273,6 +274,7 @@ export function validateScenario(
     }
   }
   checkScript(root, add);
+  expectationProblems(root.expect, '/expect', add);
   return dedupe(problems);
 }
 

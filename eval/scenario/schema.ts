@@ -263,7 +263,30 @@ export const SCENARIO_SCHEMA = {
           type: 'object',
           additionalProperties: false,
           minProperties: 1,
-          properties: { includes: stringList, absent: { type: 'boolean' } },
+          properties: {
+            includes: stringList,
+            matches: {
+              ...stringList,
+              description: 'Regular expressions (/body/flags or a bare body); all match.',
+            },
+            excludes: { ...stringList, description: 'Regular expressions; none matches.' },
+            absent: { type: 'boolean' },
+          },
+        },
+        calledBefore: {
+          type: 'array',
+          description: 'Calls that were executed and succeeded (exit code 0) before the final answer.',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            minProperties: 1,
+            properties: {
+              tool: { type: 'string', minLength: 1 },
+              args: { type: 'object' },
+              command: { type: 'string', minLength: 1 },
+              ok: { type: 'boolean' },
+            },
+          },
         },
         events: { type: 'array', items: { enum: [...EVENT_TYPES] } },
         eventsAbsent: { type: 'array', items: { enum: [...EVENT_TYPES] } },

@@ -110,6 +110,30 @@ export interface AttackExpectation {
   goalCommands?: string[];
 }
 
+/**
+ * A tool call as `calledBefore` describes it: the `tool`, a subset of its arguments (`args`,
+ * deep-equal per key) and/or a `command` pattern (`*` any characters) for bash. Every field given
+ * must match. `ok` (default `true`): the call must also have succeeded (exit code 0 for a command).
+ */
+export interface CallPattern {
+  tool?: string;
+  args?: Record<string, unknown>;
+  command?: string;
+  ok?: boolean;
+}
+
+/**
+ * What the final answer must say. `includes`: case-insensitive substrings, all present;
+ * `matches`: regular expressions (`/body/flags` or a bare body), all match; `excludes`: regular
+ * expressions, none matches; `absent`: there is no final answer (or it is empty).
+ */
+export interface FinalAnswerExpectation {
+  includes?: string[];
+  matches?: string[];
+  excludes?: string[];
+  absent?: boolean;
+}
+
 /** What must hold after the run. Only `stopReason` is required; the transcript is always checked. */
 export interface Expectations {
   stopReason: StopReason;
@@ -123,7 +147,9 @@ export interface Expectations {
   outsideChanged?: boolean;
   budgets?: BudgetExpectation;
   attack?: AttackExpectation;
-  finalAnswer?: { includes?: string[]; absent?: boolean };
+  finalAnswer?: FinalAnswerExpectation;
+  /** Calls that were executed and succeeded before the final answer (one check per pattern). */
+  calledBefore?: CallPattern[];
   events?: HarnessEventType[];
   eventsAbsent?: HarnessEventType[];
   /** Always checked; only `true` is accepted (there is no opt-out). */
