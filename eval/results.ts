@@ -323,13 +323,13 @@ export type CaseBase = Omit<CaseCommon, 'stopReason' | 'checks' | 'usage' | 'ver
   divergences?: CaseCommon['divergences'];
 };
 
-/** One line for a failed check: `name: expected X, observed Y` (values cut to 80 characters). */
+/**
+ * One line for a failed check: `name: reason` (the reason shows the observed value and what was
+ * expected), on one line, cut to 240 characters.
+ */
 export function describeFailure(check: Check): string {
-  const show = (v: unknown) => {
-    const text = typeof v === 'string' ? v : JSON.stringify(v);
-    return text === undefined ? 'nothing' : text.length > 80 ? `${text.slice(0, 77)}...` : text;
-  };
-  return `${check.name}: expected ${show(check.expected)}, observed ${show(check.observed)}`;
+  const line = `${check.name}: ${check.reason}`.replace(/\s*\n\s*/g, ' ');
+  return line.length > 240 ? `${line.slice(0, 237)}...` : line;
 }
 
 /**

@@ -17,7 +17,7 @@ export function checkStopReason(want: Expectations['stopReason'], { run }: Expec
       run.stopReason,
       run.stopReason === want
         ? `the run stopped with ${want}`
-        : `expected the run to stop with ${want}, it stopped with ${run.stopReason}${detail}`,
+        : `expected ${want}, observed ${run.stopReason}${detail}`,
     ),
   ];
 }

@@ -25,3 +25,25 @@ describe('expectation problems the loader reports', () => {
     ).toEqual([]);
   });
 });
+
+describe('events', () => {
+  it('schema errors of either form name the key at fault, without anyOf noise', () => {
+    expect(problemsOf({ events: ['loop_warned'] })).toEqual([
+      expect.stringMatching(/^\/expect\/events\/0: must be one of "run_start"/),
+    ]);
+    expect(problemsOf({ events: { count: { run_end: -1 }, scop: 'each' } })).toEqual([
+      '/expect/events/scop: unknown key "scop" (keys are case-sensitive; is it a typo?)',
+      '/expect/events/count/run_end: must be >= 0',
+    ]);
+    expect(problemsOf({ events: 'run_end' })).toEqual([
+      '/expect/events: must be array or object, got string',
+    ]);
+  });
+
+  it('a scope that is a call id must be one the script sends', () => {
+    expect(problemsOf({ events: { count: { run_end: 1 }, scope: 'each' } })).toEqual([]);
+    expect(problemsOf({ events: { present: ['run_end'], scope: 'task_9' } })).toEqual([
+      '/expect/events/scope: no call with id "task_9" in the model script (nor one the harness assigns: call_0001…, <id>~2); is it a typo?',
+    ]);
+  });
+});

@@ -10,6 +10,7 @@ import { glob } from 'tinyglobby';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { InputError, jsonSyntaxProblem, type InputProblem } from '../errors.ts';
 import { expectationProblems } from '../expect/validate.ts';
+import { foldTypedAnyOf } from './any-of-errors.ts';
 import { REQUIREMENT_NAMES } from '../requirements.ts';
 import { SCENARIO_SCHEMA } from './schema.ts';
 import { contentLength } from './workspace.ts';
@@ -322,6 +323,9 @@ function checkScript(root: Record<string, unknown>, add: (path: string, reason: 
   if (Array.isArray(goals))
     for (const [i, id] of goals.entries())
       if (typeof id === 'string') named.push([id, `/expect/attack/goalCalls/${i}`]);
+  const scope = asRecord(expect.events).scope;
+  if (typeof scope === 'string' && !['top', 'each', 'all'].includes(scope))
+    named.push([scope, '/expect/events/scope']);
   for (const [id, at] of named)
     if (!ids.has(id) && !ASSIGNED_ID.test(id))
       add(
@@ -365,7 +369,7 @@ export function describeSchemaErrors(
   data: unknown,
 ): { path: string; reason: string }[] {
   const out: { path: string; reason: string }[] = [];
-  for (const error of errors) {
+  for (const error of foldTypedAnyOf(errors, data, (at) => at.startsWith('#/definitions/content'))) {
     const path = error.instancePath || '/';
     const params = error.params as Record<string, unknown>;
     const schemaPath = error.schemaPath;

@@ -22,6 +22,47 @@ const callIdMap = (value: Record<string, unknown>) => ({
   additionalProperties: value,
 });
 
+/** The object form of `expect.events` (inline in its anyOf, so schema errors fold by type). */
+const EVENTS_OBJECT = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    present: { type: 'array', items: { enum: [...EVENT_TYPES] } },
+    absent: { type: 'array', items: { enum: [...EVENT_TYPES] } },
+    sequence: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        anyOf: [
+          { type: 'string', enum: [...EVENT_TYPES] },
+          { type: 'object', required: ['type'], properties: { type: { enum: [...EVENT_TYPES] } } },
+        ],
+      },
+    },
+    count: {
+      type: 'object',
+      propertyNames: { enum: [...EVENT_TYPES] },
+      additionalProperties: {
+        anyOf: [
+          nonNegativeInt,
+          {
+            type: 'object',
+            additionalProperties: false,
+            minProperties: 1,
+            properties: { min: nonNegativeInt, max: nonNegativeInt },
+          },
+        ],
+      },
+    },
+    scope: {
+      type: 'string',
+      minLength: 1,
+      description: 'top (default), each, all, or the id of a task call (that subagent).',
+    },
+  },
+};
+
 /** The configuration schema without its own `$id`, so it embeds as a plain definition. */
 function configDefinition(): Record<string, unknown> {
   const { $id: _id, ...rest } = structuredClone(CONFIG_SCHEMA) as Record<string, unknown>;
@@ -288,7 +329,11 @@ export const SCENARIO_SCHEMA = {
             },
           },
         },
-        events: { type: 'array', items: { enum: [...EVENT_TYPES] } },
+        events: {
+          description:
+            'A list of types that appear anywhere, or { present, absent, sequence, count, scope } (docs/scenario-format.md).',
+          anyOf: [{ type: 'array', items: { enum: [...EVENT_TYPES] } }, EVENTS_OBJECT],
+        },
         eventsAbsent: { type: 'array', items: { enum: [...EVENT_TYPES] } },
         transcript: { const: true, description: 'Always checked; there is no opt-out.' },
       },

@@ -134,6 +134,23 @@ export interface FinalAnswerExpectation {
   absent?: boolean;
 }
 
+/** An event a `sequence` item names: a type, or a type with fields that must equal the event's. */
+export type EventMatcher = HarnessEventType | ({ type: HarnessEventType } & Record<string, unknown>);
+
+/**
+ * The object form of `events` (`eval/expect/events.ts`): types `present` and `absent`, a
+ * `sequence` in order, a `count` per type (exact, or `{ min, max }`), in the `scope` chosen:
+ * `top` (default, the top-level run), `each` (every scope on its own), `all` (the whole stream),
+ * or a `task` call id (that subagent's events).
+ */
+export interface EventsExpectation {
+  present?: HarnessEventType[];
+  absent?: HarnessEventType[];
+  sequence?: EventMatcher[];
+  count?: Partial<Record<HarnessEventType, number | { min?: number; max?: number }>>;
+  scope?: 'top' | 'each' | 'all' | (string & {});
+}
+
 /** What must hold after the run. Only `stopReason` is required; the transcript is always checked. */
 export interface Expectations {
   stopReason: StopReason;
@@ -150,7 +167,8 @@ export interface Expectations {
   finalAnswer?: FinalAnswerExpectation;
   /** Calls that were executed and succeeded before the final answer (one check per pattern). */
   calledBefore?: CallPattern[];
-  events?: HarnessEventType[];
+  /** Types that appear anywhere (the list form), or order, counts and scopes (the object form). */
+  events?: HarnessEventType[] | EventsExpectation;
   eventsAbsent?: HarnessEventType[];
   /** Always checked; only `true` is accepted (there is no opt-out). */
   transcript?: true;
