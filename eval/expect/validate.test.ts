@@ -47,3 +47,22 @@ describe('events', () => {
     ]);
   });
 });
+
+describe('requests', () => {
+  it('an item that checks nothing, a bad index, a bad regex', () => {
+    expect(
+      problemsOf({
+        requests: [
+          { at: 'last' },
+          { at: 0, contains: ['x'] },
+          { absent: [{ regex: '(' }] },
+          { at: 'stored', contains: ['ok'] },
+        ],
+      }),
+    ).toEqual([
+      '/expect/requests/1/at: must be >= 1',
+      '/expect/requests/0: this item checks nothing: give "contains", "absent" or "maxTokens"',
+      '/expect/requests/2/absent/0/regex: not a valid regular expression: Invalid regular expression: /(/: Unterminated group',
+    ]);
+  });
+});

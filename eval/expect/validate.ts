@@ -1,6 +1,6 @@
 /**
  * The loader's semantic checks of an `expect` block, beyond its JSON Schema: every regular
- * expression compiles. Run on whatever has the right shape, so one pass reports every problem
+ * expression compiles and every item checks something. Run on whatever has the right shape, so one pass reports every problem
  * (`eval/scenario/load.ts` calls it for `expect` and each block of `expectFor`).
  */
 import { regexProblem } from './patterns.ts';
@@ -31,4 +31,19 @@ export function expectationProblems(value: unknown, at: string, add: Add): void 
   const finalAnswer = asRecord(expect.finalAnswer);
   checkRegexList(finalAnswer.matches, `${at}/finalAnswer/matches`, add);
   checkRegexList(finalAnswer.excludes, `${at}/finalAnswer/excludes`, add);
+  if (Array.isArray(expect.requests))
+    expect.requests.forEach((item, i) => {
+      const record = asRecord(item);
+      if (!('contains' in record || 'absent' in record || 'maxTokens' in record))
+        add(`${at}/requests/${i}`, 'this item checks nothing: give "contains", "absent" or "maxTokens"');
+      for (const key of ['contains', 'absent'] as const) {
+        const list = asRecord(item)[key];
+        if (!Array.isArray(list)) continue;
+        list.forEach((pattern, j) => {
+          const regex = asRecord(pattern).regex;
+          const problem = typeof regex === 'string' ? regexProblem(regex) : undefined;
+          if (problem) add(`${at}/requests/${i}/${key}/${j}/regex`, problem);
+        });
+      }
+    });
 }

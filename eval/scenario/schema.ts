@@ -260,6 +260,18 @@ export const SCENARIO_SCHEMA = {
         not: { required: ['exitCode'] },
       },
     },
+    textPattern: {
+      description: 'A case-insensitive substring, or { "regex": "/body/flags" }.',
+      anyOf: [
+        { type: 'string', minLength: 1 },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['regex'],
+          properties: { regex: { type: 'string', minLength: 1 } },
+        },
+      ],
+    },
     expect: {
       type: 'object',
       additionalProperties: false,
@@ -312,6 +324,30 @@ export const SCENARIO_SCHEMA = {
             },
             excludes: { ...stringList, description: 'Regular expressions; none matches.' },
             absent: { type: 'boolean' },
+          },
+        },
+        requests: {
+          type: 'array',
+          description:
+            'What the requests sent to the model contain, lack and weigh (docs/scenario-format.md).',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              at: {
+                description:
+                  '1-based request number, first, last, all (default), or stored (the kept conversation).',
+                anyOf: [
+                  { type: 'integer', minimum: 1 },
+                  { type: 'string', enum: ['first', 'last', 'all', 'stored'] },
+                ],
+              },
+              messages: { enum: ['all', 'last', 'older'] },
+              role: { enum: ['system', 'user', 'assistant', 'tool'] },
+              contains: { type: 'array', items: { $ref: '#/definitions/textPattern' } },
+              absent: { type: 'array', items: { $ref: '#/definitions/textPattern' } },
+              maxTokens: nonNegativeInt,
+            },
           },
         },
         calledBefore: {

@@ -151,6 +151,26 @@ export interface EventsExpectation {
   scope?: 'top' | 'each' | 'all' | (string & {});
 }
 
+/** Text to look for: a case-insensitive substring, or a regular expression (`/body/flags` or a bare body). */
+export type TextPattern = string | { regex: string };
+
+/**
+ * One item of `requests` (`eval/expect/requests.ts`): which requests (`at`: 1-based index,
+ * `first`, `last`, `all` (default) or `stored`, the conversation as kept), which of their
+ * messages (`messages`: `all` (default), `last`, `older`; `role`), and what must hold there.
+ */
+export interface RequestExpectation {
+  at?: number | 'first' | 'last' | 'all' | 'stored';
+  messages?: 'all' | 'last' | 'older';
+  role?: 'system' | 'user' | 'assistant' | 'tool';
+  /** Each pattern is in some selected message of every selected request. */
+  contains?: TextPattern[];
+  /** No pattern is in any selected message of any selected request. */
+  absent?: TextPattern[];
+  /** Every selected request counts at most this many tokens. */
+  maxTokens?: number;
+}
+
 /** What must hold after the run. Only `stopReason` is required; the transcript is always checked. */
 export interface Expectations {
   stopReason: StopReason;
@@ -165,6 +185,8 @@ export interface Expectations {
   budgets?: BudgetExpectation;
   attack?: AttackExpectation;
   finalAnswer?: FinalAnswerExpectation;
+  /** What the requests sent to the model (or the stored conversation) contain, lack, and weigh. */
+  requests?: RequestExpectation[];
   /** Calls that were executed and succeeded before the final answer (one check per pattern). */
   calledBefore?: CallPattern[];
   /** Types that appear anywhere (the list form), or order, counts and scopes (the object form). */
