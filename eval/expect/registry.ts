@@ -15,6 +15,7 @@ import { checkExecuted, checkNotExecuted, checkPermissions, checkResults } from 
 import { checkEvents, checkEventsAbsent } from './events.ts';
 import { checkEvidence, checkOutsideChanged } from './files.ts';
 import { checkFinalAnswer, checkModelCalls, checkStopReason } from './outcome.ts';
+import { checkGrants } from './grants.ts';
 import { checkRequests } from './requests.ts';
 import { checkTranscript } from './transcript.ts';
 
@@ -42,6 +43,7 @@ export const HANDLERS: { [K in keyof Expectations]-?: Handler<K> } = {
   budgets: checkBudgets,
   attack: checkAttack,
   finalAnswer: checkFinalAnswer,
+  grants: checkGrants,
   requests: checkRequests,
   calledBefore: checkCalledBefore,
   events: checkEvents,

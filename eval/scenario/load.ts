@@ -319,6 +319,10 @@ function checkScript(root: Record<string, unknown>, add: (path: string, reason: 
         if (typeof id === 'string') named.push([id, `/expect/${key}/${i}`]);
   for (const key of ['results', 'permissions'] as const)
     for (const id of Object.keys(asRecord(expect[key]))) named.push([id, pointerChild(`/expect/${key}`, id)]);
+  const usedBy = asRecord(expect.grants).usedBy;
+  if (Array.isArray(usedBy))
+    for (const [i, id] of usedBy.entries())
+      if (typeof id === 'string') named.push([id, `/expect/grants/usedBy/${i}`]);
   const goals = asRecord(expect.attack).goalCalls;
   if (Array.isArray(goals))
     for (const [i, id] of goals.entries())

@@ -10,6 +10,7 @@ import { STOP_REASONS } from '../../harness/loop/stop-reasons.ts';
 import { ERROR_TYPES } from '../../harness/tools/types.ts';
 import { REQUIREMENT_NAMES, REQUIREMENT_PATTERN } from '../requirements.ts';
 
+const APPROVER_ANSWERS = ['approve', 'deny', 'approve-shape'];
 const VERDICTS = ['allow', 'ask:approved', 'ask:denied', 'deny', 'none'];
 const EFFECTS = ['read', 'write', 'irreversible'];
 
@@ -169,7 +170,7 @@ export const SCENARIO_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        default: { enum: ['approve', 'deny'] },
+        default: { enum: APPROVER_ANSWERS },
         rules: {
           type: 'array',
           items: {
@@ -179,7 +180,12 @@ export const SCENARIO_SCHEMA = {
             properties: {
               tool: { type: 'string', minLength: 1 },
               match: { type: 'string' },
-              answer: { enum: ['approve', 'deny'] },
+              answer: { enum: APPROVER_ANSWERS },
+              shape: {
+                type: 'string',
+                minLength: 1,
+                description: 'With approve-shape: the shape to grant (default: the one the harness offers).',
+              },
             },
           },
         },
@@ -325,6 +331,14 @@ export const SCENARIO_SCHEMA = {
             excludes: { ...stringList, description: 'Regular expressions; none matches.' },
             absent: { type: 'boolean' },
           },
+        },
+        grants: {
+          type: 'object',
+          additionalProperties: false,
+          minProperties: 1,
+          description:
+            'Session grants: exactly the ones given (tool:shape), exactly the calls a grant approved.',
+          properties: { given: stringList, usedBy: stringList },
         },
         requests: {
           type: 'array',

@@ -62,19 +62,36 @@ export interface FakeToolSpec {
   results?: FakeResult[];
 }
 
+/**
+ * An approver's answer: `approve`, `deny`, or `approve-shape` (approve and grant a shape for the
+ * session, as "always allow this" does).
+ */
+export type ApproverAnswer = 'approve' | 'deny' | 'approve-shape';
+
 /** An approver rule: `match` is a command pattern for bash, a glob over the resolved path for file tools. */
 export interface ApproverRule {
   /** Tool name, or `*` for any tool. */
   tool: string;
   /** Absent: every call of the tool. */
   match?: string;
-  answer: 'approve' | 'deny';
+  answer: ApproverAnswer;
+  /** With `approve-shape`: the shape to grant (`npm test*`, `src/**`); default: the one the harness offers. */
+  shape?: string;
 }
 
 /** Answers to `ask` in interactive mode: the last matching rule wins, else `default`. */
 export interface ApproverSpec {
-  default?: 'approve' | 'deny';
+  default?: ApproverAnswer;
   rules?: ApproverRule[];
+}
+
+/**
+ * Session grants (`eval/expect/grants.ts`): `given`, exactly the grants the approver gave, as
+ * `tool:shape` (`bash:npm test*`); `usedBy`, exactly the call ids a grant approved without asking.
+ */
+export interface GrantsExpectation {
+  given?: string[];
+  usedBy?: string[];
 }
 
 /** Expected facts about one tool result. `includes`: case-insensitive substrings of the model-visible text. */
@@ -185,6 +202,8 @@ export interface Expectations {
   budgets?: BudgetExpectation;
   attack?: AttackExpectation;
   finalAnswer?: FinalAnswerExpectation;
+  /** The session grants given and the calls they approved. */
+  grants?: GrantsExpectation;
   /** What the requests sent to the model (or the stored conversation) contain, lack, and weigh. */
   requests?: RequestExpectation[];
   /** Calls that were executed and succeeded before the final answer (one check per pattern). */
