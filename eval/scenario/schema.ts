@@ -103,6 +103,11 @@ export const SCENARIO_SCHEMA = {
       description: `What this machine must provide, or the case is skipped with the fix: ${REQUIREMENT_NAMES.join(', ')}, or command:NAME (docs/scenario-format.md, "Prerequisites").`,
     },
     config: { $ref: '#/definitions/config' },
+    sandbox: {
+      const: 'unavailable',
+      description:
+        'The sandbox the configuration picks is missing for this case: bash must answer sandbox_unavailable and run nothing.',
+    },
     tools: {
       ...stringList,
       description: 'Built-in tools enabled for this case (default: the configuration’s set).',

@@ -227,6 +227,11 @@ export interface Scenario {
   /** Prerequisites of this machine (`sandbox`, `bwrap`, `browser`, `command:git`, …); missing ones skip the case with the fix. */
   requires?: Requirement[];
   config?: PartialConfig;
+  /**
+   * `unavailable`: the sandbox the configuration picks is missing for this case (its binary does
+   * not exist), so bash must answer `sandbox_unavailable` and run nothing (`eval/unavailable-sandbox.ts`).
+   */
+  sandbox?: 'unavailable';
   tools?: string[];
   workspace?: WorkspaceSpec;
   fakeTools?: Record<string, FakeToolSpec>;
