@@ -73,11 +73,12 @@ function configProblems(file: string, value: unknown, prefix = '') {
 }
 
 /**
- * Loads a configuration file and merges it over {@link DEFAULT_CONFIG}; bench-only keys
+ * Loads a configuration file and merges it over {@link DEFAULT_CONFIG}, named `name` (default:
+ * the file name without `.json`); bench-only keys
  * ({@link BenchOptions}) go to `bench`.
  * @throws InputError when the file is unreadable, not JSON, or fails the schema.
  */
-export function loadConfig(file: string = DEFAULT_CONFIG_FILE): NamedConfig {
+export function loadConfig(file: string = DEFAULT_CONFIG_FILE, name?: string): NamedConfig {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -94,7 +95,7 @@ export function loadConfig(file: string = DEFAULT_CONFIG_FILE): NamedConfig {
   const problems = configProblems(file, harness);
   if (problems.length > 0) throw new InputError(problems);
   return {
-    name: path.basename(file).replace(/\.json$/i, ''),
+    name: name ?? path.basename(file).replace(/\.json$/i, ''),
     file,
     config: mergeConfig(DEFAULT_CONFIG, harness as PartialConfig),
     ...(Object.keys(bench).length > 0 ? { bench } : {}),

@@ -55,6 +55,8 @@ export interface CaseCommon {
   };
   /** Injection cases: whether the attack's goal was realised. */
   attack?: { succeeded: boolean };
+  /** Set when the scenario's `expectFor` block of this configuration was merged over `expect`. */
+  expectFor?: string;
 }
 
 /**
@@ -256,6 +258,7 @@ export const RESULTS_SCHEMA = {
           error: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
           findings: { type: 'object' },
           attack: { type: 'object', required: ['succeeded'], properties: { succeeded: { type: 'boolean' } } },
+          expectFor: { type: 'string' },
           skip: {
             type: 'object',
             additionalProperties: false,

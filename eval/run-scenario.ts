@@ -78,6 +78,7 @@ export async function runScenario(
     ...(scenario.title ? { title: scenario.title } : {}),
     tags: scenario.tags ?? [],
     divergences: [],
+    ...(scenario.expectFor && Object.hasOwn(scenario.expectFor, base.name) ? { expectFor: base.name } : {}),
   };
   let built: Awaited<ReturnType<typeof buildWorkspace>> | undefined;
   let notesDir: string | undefined;
@@ -120,11 +121,12 @@ export async function runScenario(
     });
     const after = await built.snapshotOutside();
     const outsideChanges = diffSnapshots(before, after);
-    const checks: Check[] = await checkExpectations(scenario, run, {
-      workspace: built.workspace,
-      outside: built.outside,
-      outsideChanges,
-    });
+    const checks: Check[] = await checkExpectations(
+      scenario,
+      run,
+      { workspace: built.workspace, outside: built.outside, outsideChanges },
+      base.name,
+    );
     const attackCheck = checks.find((c) => c.name === 'attack');
     const result: CaseResult = {
       ...caseFromRun(caseBase, run, checks, started),

@@ -22,6 +22,46 @@ function checkRegexList(value: unknown, at: string, add: Add): void {
   });
 }
 
+/** `/a/b` with `key` appended as a JSON pointer segment (`~` and `/` escaped). */
+function child(pointer: string, key: string): string {
+  return `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+}
+
+/** Every expectation block of a scenario with its JSON pointer: `expect`, then each of `expectFor`. */
+export function expectationBlocks(root: Record<string, unknown>): [unknown, string][] {
+  return [
+    [root.expect, '/expect'],
+    ...Object.entries(asRecord(root.expectFor)).map(([name, block]): [unknown, string] => [
+      block,
+      child('/expectFor', name),
+    ]),
+  ];
+}
+
+/**
+ * Every call id an expectation block names, with its JSON pointer: `executed`, `notExecuted`,
+ * the keys of `results` and `permissions`, `grants.usedBy`, `attack.goalCalls`, and an
+ * `events.scope` that is not `top`, `each` or `all`. The loader checks each against the script.
+ */
+export function namedCallIds(value: unknown, at: string): [string, string][] {
+  const expect = asRecord(value);
+  const named: [string, string][] = [];
+  const list = (items: unknown, path: string) => {
+    if (Array.isArray(items))
+      for (const [i, id] of items.entries()) if (typeof id === 'string') named.push([id, `${path}/${i}`]);
+  };
+  list(expect.executed, `${at}/executed`);
+  list(expect.notExecuted, `${at}/notExecuted`);
+  for (const key of ['results', 'permissions'] as const)
+    for (const id of Object.keys(asRecord(expect[key]))) named.push([id, child(`${at}/${key}`, id)]);
+  list(asRecord(expect.grants).usedBy, `${at}/grants/usedBy`);
+  list(asRecord(expect.attack).goalCalls, `${at}/attack/goalCalls`);
+  const scope = asRecord(expect.events).scope;
+  if (typeof scope === 'string' && !['top', 'each', 'all'].includes(scope))
+    named.push([scope, `${at}/events/scope`]);
+  return named;
+}
+
 /**
  * Reports each problem of the expectation object `value` found at JSON pointer `at` (e.g.
  * `/expect`) through `add`.

@@ -4,18 +4,34 @@
  * `results.call_a1.errorType`), each with the expected and the observed value and a reason that
  * shows both. `outsideChanged` and the transcript invariants are always checked.
  */
+import { mergeConfig } from '../../harness/config.ts';
 import type { RunResult } from '../../harness/ledger.ts';
 import type { Check } from '../expect/check.ts';
 import type { CaseSubject, CheckEnv } from '../expect/context.ts';
 import { runExpectations } from '../expect/registry.ts';
-import type { Scenario } from './types.ts';
+import type { Expectations, Scenario } from './types.ts';
 
 export type { Check } from '../expect/check.ts';
 export type { CheckEnv } from '../expect/context.ts';
 export { attackSucceeded } from '../expect/attack.ts';
 
 /**
- * Every check of `scenario.expect` against `result`, in the registry's order: stopReason,
+ * The expectations of a scenario under the configuration named `config`: `expect`, with
+ * `expectFor[config]` merged over it when there is one (objects merge key by key, lists and
+ * values replace, as configurations merge: `harness/config.ts` `mergeConfig`).
+ */
+export function expectationsFor(
+  scenario: Pick<Scenario, 'expect' | 'expectFor'>,
+  config: string,
+): Expectations {
+  const override =
+    scenario.expectFor && Object.hasOwn(scenario.expectFor, config) ? scenario.expectFor[config] : undefined;
+  return override ? mergeConfig(scenario.expect, override) : scenario.expect;
+}
+
+/**
+ * Every check of `scenario.expect` (with `expectFor[config]` merged over it) against `result`,
+ * in the registry's order: stopReason,
  * modelCalls, executed, notExecuted, results, permissions, evidence, outsideChanged (always),
  * budgets, attack, finalAnswer, events, eventsAbsent, transcript (always).
  * `subject` names the case and the configuration under test (default: an anonymous case under
@@ -23,7 +39,7 @@ export { attackSucceeded } from '../expect/attack.ts';
  * code `null`.
  */
 export async function checkExpectations(
-  scenario: Pick<Scenario, 'expect'> & Partial<Pick<Scenario, 'id' | 'tags' | 'task'>>,
+  scenario: Pick<Scenario, 'expect'> & Partial<Pick<Scenario, 'id' | 'tags' | 'task' | 'expectFor'>>,
   result: RunResult,
   env: CheckEnv,
   config = 'default',
@@ -34,5 +50,5 @@ export async function checkExpectations(
     task: scenario.task ?? '',
     config,
   };
-  return runExpectations(scenario.expect, { run: result, env, subject });
+  return runExpectations(expectationsFor(scenario, config), { run: result, env, subject });
 }

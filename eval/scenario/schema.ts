@@ -74,6 +74,119 @@ function configDefinition(): Record<string, unknown> {
   };
 }
 
+/** `expect`: what must hold after the run (`docs/scenario-format.md`, "Expectations"). */
+const EXPECT_DEFINITION = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['stopReason'],
+  properties: {
+    stopReason: { enum: [...STOP_REASONS] },
+    modelCalls: nonNegativeInt,
+    executed: stringList,
+    notExecuted: stringList,
+    results: callIdMap({
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        ok: { type: 'boolean' },
+        errorType: { enum: [...ERROR_TYPES] },
+        retryable: { type: 'boolean' },
+        includes: stringList,
+      },
+    }),
+    permissions: callIdMap({ enum: VERDICTS }),
+    evidence: { type: 'array', items: { $ref: '#/definitions/evidence' } },
+    outsideChanged: { type: 'boolean' },
+    budgets: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        turns: nonNegativeInt,
+        toolCalls: nonNegativeInt,
+        tokens: nonNegativeInt,
+        promptTokens: nonNegativeInt,
+        costUsd: nonNegative,
+        wallMs: nonNegative,
+      },
+    },
+    attack: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      properties: { goalCalls: stringList, goalFiles: stringList, goalCommands: stringList },
+    },
+    finalAnswer: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      properties: {
+        includes: stringList,
+        matches: {
+          ...stringList,
+          description: 'Regular expressions (/body/flags or a bare body); all match.',
+        },
+        excludes: { ...stringList, description: 'Regular expressions; none matches.' },
+        absent: { type: 'boolean' },
+      },
+    },
+    grants: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      description: 'Session grants: exactly the ones given (tool:shape), exactly the calls a grant approved.',
+      properties: { given: stringList, usedBy: stringList },
+    },
+    requests: {
+      type: 'array',
+      description: 'What the requests sent to the model contain, lack and weigh (docs/scenario-format.md).',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          at: {
+            description:
+              '1-based request number, first, last, all (default), or stored (the kept conversation).',
+            anyOf: [
+              { type: 'integer', minimum: 1 },
+              { type: 'string', enum: ['first', 'last', 'all', 'stored'] },
+            ],
+          },
+          messages: { enum: ['all', 'last', 'older'] },
+          role: { enum: ['system', 'user', 'assistant', 'tool'] },
+          contains: { type: 'array', items: { $ref: '#/definitions/textPattern' } },
+          absent: { type: 'array', items: { $ref: '#/definitions/textPattern' } },
+          maxTokens: nonNegativeInt,
+        },
+      },
+    },
+    calledBefore: {
+      type: 'array',
+      description: 'Calls that were executed and succeeded (exit code 0) before the final answer.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: {
+          tool: { type: 'string', minLength: 1 },
+          args: { type: 'object' },
+          command: { type: 'string', minLength: 1 },
+          ok: { type: 'boolean' },
+        },
+      },
+    },
+    events: {
+      description:
+        'A list of types that appear anywhere, or { present, absent, sequence, count, scope } (docs/scenario-format.md).',
+      anyOf: [{ type: 'array', items: { enum: [...EVENT_TYPES] } }, EVENTS_OBJECT],
+    },
+    eventsAbsent: { type: 'array', items: { enum: [...EVENT_TYPES] } },
+    transcript: { const: true, description: 'Always checked; there is no opt-out.' },
+  },
+} as const;
+
+/** A block of `expectFor`: the keys of `expect`, none required, merged over `expect`. */
+const { required: _required, ...EXPECT_OVERRIDE } = EXPECT_DEFINITION;
+
 /** The scenario schema object (draft-07). Built once; do not mutate. */
 export const SCENARIO_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -121,6 +234,13 @@ export const SCENARIO_SCHEMA = {
     approver: { $ref: '#/definitions/approver' },
     model: { type: 'array', minItems: 1, items: { $ref: '#/definitions/turn' } },
     expect: { $ref: '#/definitions/expect' },
+    expectFor: {
+      type: 'object',
+      description:
+        'Per configuration name (file stem, or name= of -c name=path): expectations merged over expect when that configuration is under test.',
+      propertyNames: { type: 'string', minLength: 1 },
+      additionalProperties: { $ref: '#/definitions/expectOverride' },
+    },
   },
   definitions: {
     config: configDefinition(),
@@ -283,115 +403,7 @@ export const SCENARIO_SCHEMA = {
         },
       ],
     },
-    expect: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['stopReason'],
-      properties: {
-        stopReason: { enum: [...STOP_REASONS] },
-        modelCalls: nonNegativeInt,
-        executed: stringList,
-        notExecuted: stringList,
-        results: callIdMap({
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            ok: { type: 'boolean' },
-            errorType: { enum: [...ERROR_TYPES] },
-            retryable: { type: 'boolean' },
-            includes: stringList,
-          },
-        }),
-        permissions: callIdMap({ enum: VERDICTS }),
-        evidence: { type: 'array', items: { $ref: '#/definitions/evidence' } },
-        outsideChanged: { type: 'boolean' },
-        budgets: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            turns: nonNegativeInt,
-            toolCalls: nonNegativeInt,
-            tokens: nonNegativeInt,
-            promptTokens: nonNegativeInt,
-            costUsd: nonNegative,
-            wallMs: nonNegative,
-          },
-        },
-        attack: {
-          type: 'object',
-          additionalProperties: false,
-          minProperties: 1,
-          properties: { goalCalls: stringList, goalFiles: stringList, goalCommands: stringList },
-        },
-        finalAnswer: {
-          type: 'object',
-          additionalProperties: false,
-          minProperties: 1,
-          properties: {
-            includes: stringList,
-            matches: {
-              ...stringList,
-              description: 'Regular expressions (/body/flags or a bare body); all match.',
-            },
-            excludes: { ...stringList, description: 'Regular expressions; none matches.' },
-            absent: { type: 'boolean' },
-          },
-        },
-        grants: {
-          type: 'object',
-          additionalProperties: false,
-          minProperties: 1,
-          description:
-            'Session grants: exactly the ones given (tool:shape), exactly the calls a grant approved.',
-          properties: { given: stringList, usedBy: stringList },
-        },
-        requests: {
-          type: 'array',
-          description:
-            'What the requests sent to the model contain, lack and weigh (docs/scenario-format.md).',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            properties: {
-              at: {
-                description:
-                  '1-based request number, first, last, all (default), or stored (the kept conversation).',
-                anyOf: [
-                  { type: 'integer', minimum: 1 },
-                  { type: 'string', enum: ['first', 'last', 'all', 'stored'] },
-                ],
-              },
-              messages: { enum: ['all', 'last', 'older'] },
-              role: { enum: ['system', 'user', 'assistant', 'tool'] },
-              contains: { type: 'array', items: { $ref: '#/definitions/textPattern' } },
-              absent: { type: 'array', items: { $ref: '#/definitions/textPattern' } },
-              maxTokens: nonNegativeInt,
-            },
-          },
-        },
-        calledBefore: {
-          type: 'array',
-          description: 'Calls that were executed and succeeded (exit code 0) before the final answer.',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            minProperties: 1,
-            properties: {
-              tool: { type: 'string', minLength: 1 },
-              args: { type: 'object' },
-              command: { type: 'string', minLength: 1 },
-              ok: { type: 'boolean' },
-            },
-          },
-        },
-        events: {
-          description:
-            'A list of types that appear anywhere, or { present, absent, sequence, count, scope } (docs/scenario-format.md).',
-          anyOf: [{ type: 'array', items: { enum: [...EVENT_TYPES] } }, EVENTS_OBJECT],
-        },
-        eventsAbsent: { type: 'array', items: { enum: [...EVENT_TYPES] } },
-        transcript: { const: true, description: 'Always checked; there is no opt-out.' },
-      },
-    },
+    expect: EXPECT_DEFINITION,
+    expectOverride: EXPECT_OVERRIDE,
   },
 } as const;

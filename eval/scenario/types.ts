@@ -238,6 +238,12 @@ export interface Scenario {
   approver?: ApproverSpec;
   model: ScriptedTurn[];
   expect: Expectations;
+  /**
+   * Per configuration name: expectations merged over `expect` when that configuration is under
+   * test (objects merge key by key, lists replace), so a comparison tells "strict refuses as
+   * designed" from "strict regressed".
+   */
+  expectFor?: Record<string, Partial<Expectations>>;
 }
 
 /** A scenario with the file it came from. */
