@@ -18,7 +18,7 @@ import { scriptedApprover } from './scenario/approver.ts';
 import { checkExpectations } from './scenario/check.ts';
 import { fakeTools } from './scenario/fake-tools.ts';
 import type { LoadedScenario, Scenario } from './scenario/types.ts';
-import { buildWorkspace, diffSnapshots } from './scenario/workspace.ts';
+import { buildWorkspace, diffSnapshots, snapshotTree } from './scenario/workspace.ts';
 import { caseSandbox } from './unavailable-sandbox.ts';
 import type { BenchOptions } from './config-load.ts';
 import { OUTSIDE_LABEL, runnerPathLabels } from './path-labels.ts';
@@ -101,6 +101,7 @@ export async function runScenario(
     if (unmet.length > 0) return { result: unmetCase(caseBase, unmet, true, prerequisites, started) };
     built = await buildWorkspace(scenario);
     const before = await built.snapshotOutside();
+    const workspaceBefore = await snapshotTree(built.workspace, true);
     const deps = options.deps ?? deterministicDeps();
     deps.approver = scriptedApprover(scenario.approver, built.workspace);
     const notesPath = await scenarioNotesPath();
@@ -121,10 +122,11 @@ export async function runScenario(
     });
     const after = await built.snapshotOutside();
     const outsideChanges = diffSnapshots(before, after);
+    const workspaceChanges = diffSnapshots(workspaceBefore, await snapshotTree(built.workspace, true));
     const checks: Check[] = await checkExpectations(
       scenario,
       run,
-      { workspace: built.workspace, outside: built.outside, outsideChanges },
+      { workspace: built.workspace, outside: built.outside, outsideChanges, workspaceChanges },
       base.name,
     );
     const attackCheck = checks.find((c) => c.name === 'attack');

@@ -20,12 +20,20 @@ import {
   type ExpectContext,
 } from './context.ts';
 
-/** The simple commands of an executed call: the whole command and each part the policy listed. */
+/**
+ * The commands of a bash call to match patterns against: the whole command, each simple command
+ * the policy listed (unwrapped and normalised), and, for a call the policy never saw, the
+ * command split at `&&`, `||`, `;` and `|` (a rough split, used only for matching).
+ */
 export function commandsOf(record: CallRecord): string[] {
   const whole = bashCommand(record);
   if (whole === undefined) return [];
   const parts = (record.policy?.parts ?? []).filter((p) => p.kind === 'command').map((p) => p.subject);
-  return [whole, ...parts];
+  const rough = whole
+    .split(/&&|\|\||;|\|/)
+    .map((part) => part.trim())
+    .filter(Boolean);
+  return [...new Set([whole, ...parts, ...rough])];
 }
 
 /** True when the call matches the pattern's tool, argument subset and command (ignoring outcome). */

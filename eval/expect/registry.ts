@@ -11,6 +11,7 @@ import type { ExpectContext } from './context.ts';
 import { checkAttack } from './attack.ts';
 import { checkBudgets } from './budgets.ts';
 import { checkCalledBefore } from './called-before.ts';
+import { checkClaims } from './claims.ts';
 import { checkExecuted, checkNotExecuted, checkPermissions, checkResults } from './calls.ts';
 import { checkEvents, checkEventsAbsent } from './events.ts';
 import { checkEvidence, checkOutsideChanged } from './files.ts';
@@ -45,6 +46,7 @@ export const HANDLERS: { [K in keyof Expectations]-?: Handler<K> } = {
   finalAnswer: checkFinalAnswer,
   grants: checkGrants,
   requests: checkRequests,
+  claims: checkClaims,
   calledBefore: checkCalledBefore,
   events: checkEvents,
   eventsAbsent: checkEventsAbsent,

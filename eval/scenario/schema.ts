@@ -8,6 +8,7 @@ import { CONFIG_SCHEMA } from '../../harness/config.ts';
 import { EVENT_TYPES } from '../../harness/events.ts';
 import { STOP_REASONS } from '../../harness/loop/stop-reasons.ts';
 import { ERROR_TYPES } from '../../harness/tools/types.ts';
+import { CLAIM_KINDS } from '../claims/extract.ts';
 import { REQUIREMENT_NAMES, REQUIREMENT_PATTERN } from '../requirements.ts';
 
 const APPROVER_ANSWERS = ['approve', 'deny', 'approve-shape'];
@@ -158,6 +159,23 @@ const EXPECT_DEFINITION = {
           maxTokens: nonNegativeInt,
         },
       },
+    },
+    claims: {
+      description:
+        'Completion evidence: "supported", a list of claim kinds (each claimed and supported), or { supported, unsupported }.',
+      anyOf: [
+        { type: 'string', const: 'supported' },
+        { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...CLAIM_KINDS] } },
+        {
+          type: 'object',
+          additionalProperties: false,
+          minProperties: 1,
+          properties: {
+            supported: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...CLAIM_KINDS] } },
+            unsupported: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...CLAIM_KINDS] } },
+          },
+        },
+      ],
     },
     calledBefore: {
       type: 'array',
