@@ -15,6 +15,7 @@ import { ScriptedModel } from '../harness/model/scripted-model.ts';
 import { builtinTools } from '../harness/tools/builtin/index.ts';
 import type { ToolDefinition } from '../harness/tools/types.ts';
 import { scriptedApprover } from './scenario/approver.ts';
+import { resolveScorers } from './expect/scorers.ts';
 import { checkExpectations } from './scenario/check.ts';
 import { fakeTools } from './scenario/fake-tools.ts';
 import type { LoadedScenario, Scenario } from './scenario/types.ts';
@@ -99,6 +100,7 @@ export async function runScenario(
     };
     const unmet = await checkRequirements(scenario.requires ?? [], prerequisites);
     if (unmet.length > 0) return { result: unmetCase(caseBase, unmet, true, prerequisites, started) };
+    const scorers = await resolveScorers(base, loaded);
     built = await buildWorkspace(scenario);
     const before = await built.snapshotOutside();
     const workspaceBefore = await snapshotTree(built.workspace, true);
@@ -128,6 +130,7 @@ export async function runScenario(
       run,
       { workspace: built.workspace, outside: built.outside, outsideChanges, workspaceChanges },
       base.name,
+      scorers,
     );
     const attackCheck = checks.find((c) => c.name === 'attack');
     const result: CaseResult = {

@@ -8,7 +8,7 @@
  */
 import type { CallRecord } from '../../harness/ledger.ts';
 import { matchCommandPattern } from '../../harness/policy/pattern.ts';
-import { commandsOf } from '../expect/called-before.ts';
+import { commandsOf } from '../expect/ledger-facts.ts';
 
 /** Commands that run a test suite. */
 export const TEST_COMMANDS: readonly string[] = [

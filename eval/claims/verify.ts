@@ -16,7 +16,7 @@
  * build runs are never edits.
  */
 import type { CallRecord, RunResult } from '../../harness/ledger.ts';
-import { callArguments, callSucceeded } from '../expect/context.ts';
+import { callArguments, callSucceeded } from '../expect/ledger-facts.ts';
 import { isBuildRun, isTestRun } from './commands.ts';
 import { extractClaims, normaliseClaimPath, type Claim } from './extract.ts';
 

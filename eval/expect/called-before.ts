@@ -12,29 +12,8 @@ import { matchCommandPattern } from '../../harness/policy/pattern.ts';
 import { matchesWhen } from '../scenario/fake-tools.ts';
 import type { CallPattern, Expectations } from '../scenario/types.ts';
 import { makeCheck, show, type Check } from './check.ts';
-import {
-  bashCommand,
-  callArguments,
-  callSucceeded,
-  reportedExitCode,
-  type ExpectContext,
-} from './context.ts';
-
-/**
- * The commands of a bash call to match patterns against: the whole command, each simple command
- * the policy listed (unwrapped and normalised), and, for a call the policy never saw, the
- * command split at `&&`, `||`, `;` and `|` (a rough split, used only for matching).
- */
-export function commandsOf(record: CallRecord): string[] {
-  const whole = bashCommand(record);
-  if (whole === undefined) return [];
-  const parts = (record.policy?.parts ?? []).filter((p) => p.kind === 'command').map((p) => p.subject);
-  const rough = whole
-    .split(/&&|\|\||;|\|/)
-    .map((part) => part.trim())
-    .filter(Boolean);
-  return [...new Set([whole, ...parts, ...rough])];
-}
+import type { ExpectContext } from './context.ts';
+import { callArguments, callSucceeded, commandsOf, reportedExitCode } from './ledger-facts.ts';
 
 /** True when the call matches the pattern's tool, argument subset and command (ignoring outcome). */
 export function callMatches(pattern: CallPattern, record: CallRecord): boolean {

@@ -18,6 +18,7 @@ import { checkEvidence, checkOutsideChanged } from './files.ts';
 import { checkFinalAnswer, checkModelCalls, checkStopReason } from './outcome.ts';
 import { checkGrants } from './grants.ts';
 import { checkRequests } from './requests.ts';
+import { checkScorers } from './scorers.ts';
 import { checkTranscript } from './transcript.ts';
 
 /**
@@ -48,6 +49,7 @@ export const HANDLERS: { [K in keyof Expectations]-?: Handler<K> } = {
   requests: checkRequests,
   claims: checkClaims,
   calledBefore: checkCalledBefore,
+  scorers: checkScorers,
   events: checkEvents,
   eventsAbsent: checkEventsAbsent,
   transcript: checkTranscript,

@@ -177,6 +177,13 @@ const EXPECT_DEFINITION = {
         },
       ],
     },
+    scorers: {
+      type: 'array',
+      uniqueItems: true,
+      items: { type: 'string', minLength: 1 },
+      description:
+        'Custom scorers to run, by registered name (scorers in the configuration file or the scenario).',
+    },
     calledBefore: {
       type: 'array',
       description: 'Calls that were executed and succeeded (exit code 0) before the final answer.',
@@ -248,6 +255,13 @@ export const SCENARIO_SCHEMA = {
       type: 'object',
       propertyNames: { type: 'string', minLength: 1 },
       additionalProperties: { $ref: '#/definitions/fakeTool' },
+    },
+    scorers: {
+      type: 'object',
+      description:
+        'Custom scorers: name → JS/TS module path, relative to this file; used from expect.scorers.',
+      propertyNames: { type: 'string', minLength: 1 },
+      additionalProperties: { type: 'string', minLength: 1 },
     },
     approver: { $ref: '#/definitions/approver' },
     model: { type: 'array', minItems: 1, items: { $ref: '#/definitions/turn' } },

@@ -218,6 +218,8 @@ export interface Expectations {
   requests?: RequestExpectation[];
   /** The final answer's completion claims ("tests pass", "created X", "done") are backed by the run. */
   claims?: ClaimsExpectation;
+  /** Custom scorers to run, by the name they are registered under (`eval/expect/scorers.ts`). */
+  scorers?: string[];
   /** Calls that were executed and succeeded before the final answer (one check per pattern). */
   calledBefore?: CallPattern[];
   /** Types that appear anywhere (the list form), or order, counts and scopes (the object form). */
@@ -247,6 +249,8 @@ export interface Scenario {
   tools?: string[];
   workspace?: WorkspaceSpec;
   fakeTools?: Record<string, FakeToolSpec>;
+  /** Custom scorers this scenario registers: name → module path, relative to the scenario file. */
+  scorers?: Record<string, string>;
   approver?: ApproverSpec;
   model: ScriptedTurn[];
   expect: Expectations;
