@@ -9,17 +9,24 @@ import { loadCassette } from './cassette/load.ts';
 import type { Cassette } from './cassette/types.ts';
 import type { NamedConfig } from './config-load.ts';
 import { InputError, type InputProblem } from './errors.ts';
-import { summarise, type CaseResult, type ResultsFile } from './results.ts';
+import {
+  cassetteChecks,
+  loadCassetteExpectations,
+  withChecks,
+  type CassetteExpectations,
+} from './expect/cassette.ts';
+import { errorCase, summarise, type CaseResult, type ResultsFile } from './results.ts';
 import { explainMissingSandbox, type PrerequisitePolicy } from './requirements.ts';
 import { isImported, runRecording } from './run-recording.ts';
 import { runScenario } from './run-scenario.ts';
 import { loadScenarios } from './scenario/load.ts';
 import type { LoadedScenario } from './scenario/types.ts';
 
-/** A recording to replay. */
+/** A recording to replay, with the expectations on its behaviour when it has any (`expect/cassette.ts`). */
 export interface LoadedCassette {
   file: string;
   cassette: Cassette;
+  expectations?: CassetteExpectations;
 }
 
 /** One planned case. */
@@ -46,8 +53,9 @@ export interface SuiteOptions {
 }
 
 /**
- * Loads every cassette matched by the globs (a plain folder means every `.json` under it).
- * @throws InputError listing every unreadable or invalid cassette.
+ * Loads every cassette matched by the globs (a plain folder means every `.json` under it, sidecar
+ * expectation files `*.expect.json` aside), each with its expectations when it has any.
+ * @throws InputError listing every unreadable or invalid cassette or expectation block.
  */
 export async function loadCassettes(patterns: readonly string[], cwd: string): Promise<LoadedCassette[]> {
   const files = new Set<string>();
@@ -61,7 +69,7 @@ export async function loadCassettes(patterns: readonly string[], cwd: string): P
     const matched = await glob(expanded, {
       cwd,
       absolute: true,
-      ignore: ['**/node_modules/**', '**/schema/**'],
+      ignore: ['**/node_modules/**', '**/schema/**', '**/*.expect.json'],
     });
     if (matched.length === 0)
       problems.push({ file: pattern, path: '', reason: 'no cassette matches this path or glob' });
@@ -70,10 +78,19 @@ export async function loadCassettes(patterns: readonly string[], cwd: string): P
   const out: LoadedCassette[] = [];
   for (const file of [...files].sort()) {
     const shown = path.relative(cwd, file) || file;
+    let cassette: Cassette;
     try {
-      out.push({ file: shown, cassette: loadCassette(file) });
+      cassette = loadCassette(file);
     } catch (error) {
       if (error instanceof InputError) problems.push(...error.problems.map((p) => ({ ...p, file: shown })));
+      else throw error;
+      continue;
+    }
+    try {
+      const expectations = loadCassetteExpectations(file, shown, cassette);
+      out.push({ file: shown, cassette, ...(expectations ? { expectations } : {}) });
+    } catch (error) {
+      if (error instanceof InputError) problems.push(...error.problems);
       else throw error;
     }
   }
@@ -116,10 +133,31 @@ export async function runCase(planned: PlannedCase, policy: PrerequisitePolicy =
     return (await runScenario(planned.scenario, planned.config, policy)).result;
   const started = performance.now();
   const { cassette, file } = planned.recording;
-  const { result, run } = await runRecording(cassette, file, planned.config);
+  const recorded = await runRecording(cassette, file, planned.config);
+  const result = await withCassetteExpectations(planned, recorded, started);
   if (isImported(cassette)) return result;
   const context = { ...policy, sandboxKind: planned.config.config.sandbox.kind, declared: [] };
-  return explainMissingSandbox(result, run, context, started);
+  return explainMissingSandbox(result, recorded.run, context, started);
+}
+
+/** A replay's result with the cassette's own expectations checked on its run (a scorer fault is an `error`). */
+async function withCassetteExpectations(
+  planned: Extract<PlannedCase, { kind: 'recording' }>,
+  { result, run }: Awaited<ReturnType<typeof runRecording>>,
+  started: number,
+): Promise<CaseResult> {
+  const expectations = planned.recording.expectations;
+  if (!expectations || !run) return result;
+  try {
+    const checks = await cassetteChecks(expectations, run, planned.config, {
+      id: planned.id,
+      tags: result.tags,
+      task: planned.recording.cassette.meta.task ?? '',
+    });
+    return withChecks(result, checks);
+  } catch (error) {
+    return errorCase(result, error, started);
+  }
 }
 
 /** Runs the suite and builds the results file. */
