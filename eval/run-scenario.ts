@@ -16,6 +16,7 @@ import { builtinTools } from '../harness/tools/builtin/index.ts';
 import type { ToolDefinition } from '../harness/tools/types.ts';
 import { scriptedApprover } from './scenario/approver.ts';
 import { resolveScorers } from './expect/scorers.ts';
+import { caseMetrics } from './metrics/case-facts.ts';
 import { checkExpectations } from './scenario/check.ts';
 import { fakeTools } from './scenario/fake-tools.ts';
 import type { LoadedScenario, Scenario } from './scenario/types.ts';
@@ -135,6 +136,7 @@ export async function runScenario(
     const attackCheck = checks.find((c) => c.name === 'attack');
     const result: CaseResult = {
       ...caseFromRun(caseBase, run, checks, started),
+      metrics: caseMetrics(run, workspaceChanges),
       ...(attackCheck
         ? {
             attack: {

@@ -15,6 +15,7 @@ import {
   withChecks,
   type CassetteExpectations,
 } from './expect/cassette.ts';
+import { caseMetrics } from './metrics/case-facts.ts';
 import { errorCase, summarise, type CaseResult, type ResultsFile } from './results.ts';
 import { explainMissingSandbox, type PrerequisitePolicy } from './requirements.ts';
 import { isImported, runRecording } from './run-recording.ts';
@@ -140,21 +141,26 @@ export async function runCase(planned: PlannedCase, policy: PrerequisitePolicy =
   return explainMissingSandbox(result, recorded.run, context, started);
 }
 
-/** A replay's result with the cassette's own expectations checked on its run (a scorer fault is an `error`). */
+/**
+ * A replay's result with the run's metric facts, and the cassette's own expectations checked on
+ * its run (a scorer fault is an `error`).
+ */
 async function withCassetteExpectations(
   planned: Extract<PlannedCase, { kind: 'recording' }>,
   { result, run }: Awaited<ReturnType<typeof runRecording>>,
   started: number,
 ): Promise<CaseResult> {
+  if (!run || result.status === 'error' || result.status === 'skipped') return result;
+  const measured: CaseResult = { ...result, metrics: caseMetrics(run) };
   const expectations = planned.recording.expectations;
-  if (!expectations || !run) return result;
+  if (!expectations) return measured;
   try {
     const checks = await cassetteChecks(expectations, run, planned.config, {
       id: planned.id,
       tags: result.tags,
       task: planned.recording.cassette.meta.task ?? '',
     });
-    return withChecks(result, checks);
+    return withChecks(measured, checks);
   } catch (error) {
     return errorCase(result, error, started);
   }
