@@ -72,9 +72,6 @@ export function sidecarPath(cassetteFile: string): string {
   return `${cassetteFile.replace(/\.json$/i, '')}.expect.json`;
 }
 
-/** True for a sidecar file name (so cassette globs skip it). */
-export const isSidecar = (file: string) => /\.expect\.json$/i.test(file);
-
 /** Call ids a cassette can produce: the recorded ledger's, and those in its responses (bodies and stream deltas). */
 function cassetteCallIds(cassette: Cassette): Set<string> {
   const ids = new Set<string>((cassette.ledger?.calls ?? []).map((c) => c.callId));

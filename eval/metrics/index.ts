@@ -15,8 +15,6 @@ import { permissionConfusion, type PermissionConfusion } from './permissions.ts'
 import { stopReasonConfusion, type StopReasonConfusion } from './stop-reasons.ts';
 import type { MetricCase, Share } from './types.ts';
 
-export type { CaseMetrics } from './case-facts.ts';
-
 /** Every metric of one configuration. `attack` is absent when no case is an injection case. */
 export interface ConfigMetrics {
   passRate: Share;
