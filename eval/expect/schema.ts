@@ -105,11 +105,13 @@ const TEXT_PATTERN = {
   ],
 };
 
-/** `expect`: what must hold after the run (`docs/scenario-format.md`, "Expectations"). */
-const EXPECT_DEFINITION = {
+/**
+ * The keys of `expect`, none required: the body of `expect` (which adds `stopReason` as
+ * required) and of each `expectFor` block (`docs/scenario-format.md`, "Expectations").
+ */
+const EXPECTATIONS = {
   type: 'object',
   additionalProperties: false,
-  required: ['stopReason'],
   properties: {
     stopReason: { enum: [...STOP_REASONS] },
     modelCalls: nonNegativeInt,
@@ -239,13 +241,13 @@ const EXPECT_DEFINITION = {
   },
 } as const;
 
-/** A block of `expectFor`: the keys of `expect`, none required, merged over `expect`. */
-const { required: _required, ...EXPECT_OVERRIDE } = EXPECT_DEFINITION;
-
-/** The definitions the scenario schema embeds: `evidence`, `textPattern`, `expect`, `expectOverride`. */
+/**
+ * The definitions the scenario schema embeds: `evidence`, `textPattern`, `expectations` (the keys,
+ * the body of an `expectFor` block) and `expect` (the same with `stopReason` required).
+ */
 export const EXPECT_DEFINITIONS = {
   evidence: EVIDENCE,
   textPattern: TEXT_PATTERN,
-  expect: EXPECT_DEFINITION,
-  expectOverride: EXPECT_OVERRIDE,
+  expectations: EXPECTATIONS,
+  expect: { allOf: [{ $ref: '#/definitions/expectations' }, { type: 'object', required: ['stopReason'] }] },
 } as const;

@@ -83,7 +83,7 @@ export const SCENARIO_SCHEMA = {
       description:
         'Per configuration name (file stem, or name= of -c name=path): expectations merged over expect when that configuration is under test.',
       propertyNames: { type: 'string', minLength: 1 },
-      additionalProperties: { $ref: '#/definitions/expectOverride' },
+      additionalProperties: { $ref: '#/definitions/expectations' },
     },
   },
   definitions: {
