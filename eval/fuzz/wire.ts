@@ -96,14 +96,17 @@ function bodyStream(text: string, cuts: readonly number[]): ReadableStream<Uint8
 /**
  * Drops what legitimately differs between transports: the stream `index` of each call, an
  * empty reasoning text (the scripted model keeps `reasoning_content: ""`, a live client cannot
- * tell it from none), and the reasoning's wire field left unnamed (the scripted model serves
- * `reasoning_content`, the default of `reasoningField`; the live client names the field it read).
+ * tell it from none), and `reasoningField: 'reasoning_content'` (the live client names the wire
+ * field the reasoning came in; absent means the same field, `harness/model/reasoning.ts`).
  */
 function comparable(response: ModelResponse): unknown {
   const { reasoningContent, reasoningField, ...rest } = response;
   return {
     ...rest,
-    ...(reasoningContent ? { reasoningContent, reasoningField: reasoningField ?? 'reasoning_content' } : {}),
+    ...(reasoningContent ? { reasoningContent } : {}),
+    ...(reasoningContent && reasoningField && reasoningField !== 'reasoning_content'
+      ? { reasoningField }
+      : {}),
     toolCalls: response.toolCalls.map(({ index: _index, ...call }) => call),
   };
 }
