@@ -3,8 +3,7 @@
  * artifact of a run. Terminal table, markdown and JUnit are projections of it. Two runs of the
  * same suite give identical files apart from `startedAt` and fields whose names end in `Ms`.
  */
-import type { CallRecord } from '../harness/ledger.ts';
-import type { RunResult } from '../harness/ledger.ts';
+import type { CallRecord, RunResult } from '../harness/ledger.ts';
 import { STOP_REASONS, type StopReason } from '../harness/loop/stop-reasons.ts';
 
 import type { Check } from './expect/check.ts';

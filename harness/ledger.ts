@@ -56,6 +56,40 @@ export interface Ledger {
   stopDetail?: string;
 }
 
+/** Usage totals of one run. Tokens in tokens, cost in USD, time in ms (injected clock). */
+export interface RunUsage {
+  /** Model turns, wrap-up included. */
+  modelCalls: number;
+  turns: number;
+  toolCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  /** The largest prompt of a single request, in tokens. */
+  maxPromptTokens: number;
+  costUsd: number;
+  wallMs: number;
+}
+
+/** What a run returns: exactly one stop reason, the transcript, every request sent and the ledger. */
+export interface RunResult {
+  runId: string;
+  stopReason: StopReason;
+  stopDetail?: string;
+  finalAnswer: string | null;
+  /** The conversation as stored (system, task, assistant turns, tool results, harness notes). */
+  messages: ChatMessage[];
+  /** The origin of each message of `messages`, index for index (system, user, harness note, model, tool; tools marked untrusted). */
+  provenance?: MessageOrigin[];
+  /** Untrusted tools whose content entered the context during the run (empty: the run stayed clean). */
+  taintedBy?: string[];
+  /** Every request sent to the model, in order, exactly as sent. */
+  requests: ModelRequest[];
+  events: HarnessEvent[];
+  ledger: Ledger;
+  usage: RunUsage;
+}
+
 /** Builds the ledger from events. Pure; events of nested scopes are included with their `scope`. */
 export function buildLedger(events: readonly HarnessEvent[]): Ledger {
   const turns: TurnRecord[] = [];
@@ -148,38 +182,4 @@ export function buildLedger(events: readonly HarnessEvent[]): Ledger {
     }
   }
   return { turns, calls: order, stopReason, ...(stopDetail !== undefined ? { stopDetail } : {}) };
-}
-
-/** Usage totals of one run. Tokens in tokens, cost in USD, time in ms (injected clock). */
-export interface RunUsage {
-  /** Model turns, wrap-up included. */
-  modelCalls: number;
-  turns: number;
-  toolCalls: number;
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-  /** The largest prompt of a single request, in tokens. */
-  maxPromptTokens: number;
-  costUsd: number;
-  wallMs: number;
-}
-
-/** What a run returns: exactly one stop reason, the transcript, every request sent and the ledger. */
-export interface RunResult {
-  runId: string;
-  stopReason: StopReason;
-  stopDetail?: string;
-  finalAnswer: string | null;
-  /** The conversation as stored (system, task, assistant turns, tool results, harness notes). */
-  messages: ChatMessage[];
-  /** The origin of each message of `messages`, index for index (system, user, harness note, model, tool; tools marked untrusted). */
-  provenance?: MessageOrigin[];
-  /** Untrusted tools whose content entered the context during the run (empty: the run stayed clean). */
-  taintedBy?: string[];
-  /** Every request sent to the model, in order, exactly as sent. */
-  requests: ModelRequest[];
-  events: HarnessEvent[];
-  ledger: Ledger;
-  usage: RunUsage;
 }
