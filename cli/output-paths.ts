@@ -65,7 +65,7 @@ export function outputProblems(
     if (target.kind === 'dir' && !self.isDirectory())
       return problem(`"${shown(absolute)}" is a file; ${target.flag} takes a folder`);
   }
-  let existing = self ? absolute : path.dirname(absolute);
+  let existing = self && target.kind === 'dir' ? absolute : path.dirname(absolute);
   for (;;) {
     const info = statOrUndefined(existing);
     if (info) {
@@ -77,7 +77,7 @@ export function outputProblems(
     if (parent === existing) break;
     existing = parent;
   }
-  const folder = self && target.kind === 'dir' ? absolute : existing;
+  const folder = existing;
   if (!writable(folder))
     return problem(`cannot write in "${shown(folder)}" (permission denied or a read-only file system)`);
   if (target.kind === 'dir' && self)

@@ -14,7 +14,7 @@ import { parse as parseYaml } from 'yaml';
 import { CONFIG_SCHEMA } from '../harness/config.ts';
 import { declaresCassette, loadCassette } from '../eval/cassette/load.ts';
 import { loadConfig } from '../eval/config-load.ts';
-import { closest } from '../eval/did-you-mean.ts';
+import { editDistance } from '../eval/did-you-mean.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
 import { detectRecording } from '../eval/import/detect.ts';
 import { inputSizeProblem } from '../eval/input-limits.ts';
@@ -32,9 +32,11 @@ const INPUT = /\.(json|ya?ml)$/i;
 const SCENARIO_KEYS = ['id', 'task', 'model', 'expect', 'workspace', 'tools', 'fakeTools'];
 const CONFIG_KEYS = Object.keys((CONFIG_SCHEMA as { properties: Record<string, unknown> }).properties);
 
-/** Some keys are (or are one typo away from) keys of this kind. */
+/** Some keys are keys of this kind, or one typo (one edit) away from one. */
 const looksLike = (keys: string[], known: readonly string[]) =>
-  keys.some((k) => known.includes(k) || closest(k, known) !== undefined);
+  keys.some(
+    (k) => known.includes(k) || known.some((n) => editDistance(k.toLowerCase(), n.toLowerCase()) <= 1),
+  );
 
 /** What a file is, from its name and content; a string is why it is none of them. */
 function detectKind(file: string): Kind | { not: string } | { broken: true } {
