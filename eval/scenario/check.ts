@@ -31,8 +31,11 @@ export interface CheckEnv {
   outside: string;
   /** Changes under `$OUTSIDE` (e.g. from `diffSnapshots`); empty when nothing changed. */
   outsideChanges: string[];
-  /** Runs an evidence command; default: `sh -c` in the workspace with `WS` and `OUTSIDE` set, 30 s timeout. */
-  runEvidenceCommand?: (command: string) => Promise<{ exitCode: number | null }>;
+  /**
+   * Runs an evidence command; default: `sh -c` in the workspace with `WS` and `OUTSIDE` set,
+   * {@link EVIDENCE_TIMEOUT_MS} time-out. `timedOutMs` is set when the command was killed on it.
+   */
+  runEvidenceCommand?: (command: string) => Promise<{ exitCode: number | null; timedOutMs?: number }>;
 }
 
 const show = (value: unknown, max = 300): string => {
@@ -85,21 +88,43 @@ async function fileState(path: string): Promise<{ exists: boolean; content?: str
   return content === undefined ? { exists: true } : { exists: true, content };
 }
 
-/** Runs `sh -c command` in `cwd` with `WS` and `OUTSIDE` in the environment; exit code `null` on timeout or signal. */
+/** How long an evidence command may run, in ms. */
+export const EVIDENCE_TIMEOUT_MS = 30_000;
+
+/**
+ * Runs `sh -c command` in `cwd` with `WS` and `OUTSIDE` in the environment; exit code `null` on
+ * a time-out (then `timedOutMs` is the time-out in ms) or a signal.
+ */
 export function runShell(
   command: string,
   env: Pick<CheckEnv, 'workspace' | 'outside'>,
-  timeoutMs = 30_000,
-): Promise<{ exitCode: number | null }> {
+  timeoutMs = EVIDENCE_TIMEOUT_MS,
+): Promise<{ exitCode: number | null; timedOutMs?: number }> {
   return new Promise((resolve) => {
     const child = spawn('sh', ['-c', command], {
       cwd: env.workspace,
       env: { ...process.env, WS: env.workspace, OUTSIDE: env.outside },
       stdio: 'ignore',
-      timeout: timeoutMs,
+      detached: true,
     });
-    child.on('error', () => resolve({ exitCode: null }));
-    child.on('close', (code) => resolve({ exitCode: code }));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      // The whole process group: `sh -c 'sleep 60'` leaves no orphan behind.
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, timeoutMs);
+    child.on('error', () => {
+      clearTimeout(timer);
+      resolve({ exitCode: null });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve(timedOut ? { exitCode: null, timedOutMs: timeoutMs } : { exitCode: code });
+    });
   });
 }
 
@@ -107,13 +132,15 @@ async function evidenceCheck(index: number, evidence: Evidence, env: CheckEnv): 
   const name = `evidence.${index}`;
   if ('command' in evidence) {
     const run = env.runEvidenceCommand ?? ((command: string) => runShell(command, env));
-    const { exitCode } = await run(evidence.command);
+    const { exitCode, timedOutMs } = await run(evidence.command);
     return check(
       name,
       exitCode === evidence.exitCode,
       evidence,
-      { exitCode },
-      `command ${show(evidence.command)} exited with ${String(exitCode)}, expected ${evidence.exitCode}`,
+      timedOutMs === undefined ? { exitCode } : { exitCode, timedOut: true },
+      timedOutMs === undefined
+        ? `command ${show(evidence.command)} exited with ${String(exitCode)}, expected ${evidence.exitCode}`
+        : `command ${show(evidence.command)} timed out after ${timedOutMs / 1000} s (killed), expected exit code ${evidence.exitCode}`,
     );
   }
   const path = resolveEvidencePath(evidence.file, env);
