@@ -12,12 +12,16 @@
  * import { ScenarioSequencer } from 'harness-bench/vitest';
  * export default defineConfig({ test: { sequence: { sequencer: ScenarioSequencer } } });
  * ```
+ *
+ * Plain JavaScript (types in `vitest-sequencer.d.ts`): vitest loads its configuration file, and
+ * what it imports from packages, with Node itself, which does not read TypeScript.
  */
 import { readFileSync } from 'node:fs';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { BaseSequencer } from 'vitest/node';
 
 /** True when a test file calls `describeScenarios` (read as text; a comment mentioning it counts too). */
-function callsDescribeScenarios(file: string): boolean {
+/** @param {string} file @returns {boolean} */
+function callsDescribeScenarios(file) {
   try {
     return /\bdescribeScenarios\s*\(/.test(readFileSync(file, 'utf8'));
   } catch {
@@ -27,7 +31,11 @@ function callsDescribeScenarios(file: string): boolean {
 
 /** vitest's sequencer, with files that call `describeScenarios` run on every shard (see the module comment). */
 export class ScenarioSequencer extends BaseSequencer {
-  override async shard(files: TestSpecification[]): Promise<TestSpecification[]> {
+  /**
+   * @param {import('vitest/node').TestSpecification[]} files
+   * @returns {Promise<import('vitest/node').TestSpecification[]>}
+   */
+  async shard(files) {
     const shard = this.ctx.config.shard;
     if (!shard) return super.shard(files);
     for (const project of this.ctx.projects)
