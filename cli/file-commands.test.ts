@@ -54,7 +54,9 @@ describe('validate', () => {
       'ok project/scenarios/deep/b.json (scenario)',
     ]);
     expect(result.out).toMatch(/^skip project\/package\.json: not a scenario, cassette or configuration$/m);
-    expect(result.out).toMatch(/^skip project\/vcr\.yml: not a cassette: it reads as a ruby-vcr-yaml recording/m);
+    expect(result.out).toMatch(
+      /^skip project\/vcr\.yml: not a cassette: it reads as a ruby-vcr-yaml recording/m,
+    );
     expect(result.out).not.toMatch(/node_modules|schema/);
   });
 

@@ -62,6 +62,7 @@ describe('vitest --shard with describeScenarios', () => {
       'scenarios/bad.yaml':
         'id: one/bad\ntask: t\nmodel:\n  - content: done\nexpect:\n  stopReason: max_turns\n',
     });
+    created.push(dir);
     const run = await runVitest(dir);
     expect(run.code).toBe(1);
     expect(run.tests.map((t) => [t.title, t.status]).sort()).toEqual([
