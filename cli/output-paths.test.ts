@@ -92,7 +92,7 @@ describe('run checks every output path before any case runs (exit 2, nothing wri
     expect(existsSync(path.join(folder!, 'reports'))).toBe(false);
   });
 
-  it('merge, import and export check theirs too', async () => {
+  it('merge, import, export and record check theirs too', async () => {
     const dir = tempDir();
     put(dir, { 'taken.txt': 'x', 'r.json': '{}' });
     const merge = await cli(dir, ['merge', 'r.json', '--out', 'taken.txt']);
@@ -106,5 +106,20 @@ describe('run checks every output path before any case runs (exit 2, nothing wri
     const exported = await cli(dir, ['export', '--nock', 'c.json', '--out', 'folder']);
     expect(exported.code).toBe(2);
     expect(exported.err).toMatch(/"folder" is a folder; --out takes a file name/);
+    const recorded = await cli(dir, [
+      'record',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--model',
+      'm',
+      '--task',
+      't',
+      '-o',
+      'taken.txt/c.json',
+    ]);
+    expect(recorded.code).toBe(2);
+    expect(recorded.err).toMatch(
+      /--out taken\.txt\/c\.json: "taken\.txt" is a file, so nothing can be written under it/,
+    );
   });
 });
