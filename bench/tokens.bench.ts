@@ -1,6 +1,6 @@
 /**
  * tinybench: token counting of long text without whitespace, chunked (`countText`, which cuts
- * runs longer than `LONG_RUN_CHARS` into pieces) against the tokenizer on the whole text. The
+ * runs of `LONG_RUN_CHARS` or more into slices) against the tokenizer on the whole text. The
  * whole-text encode is quadratic, so it is measured on 40 KB (a 1 MB run would take most of an
  * hour) and its 1 MB time extrapolated from the square law; the chunked count is measured on
  * 1 MB itself. Results are printed as ratios from one run, never asserted.

@@ -1,11 +1,14 @@
 /**
- * Counting long runs without whitespace in chunks (`countChunkingLongRuns`): identical to the
- * tokenizer on text of normal word lengths, within a token per cut on pathological text.
+ * Token counting slices long runs without whitespace (`countText`, `LONG_RUN_CHARS`): identical
+ * to the tokenizer on text of normal word lengths, within a token per cut on pathological text.
  */
 import fc from 'fast-check';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { countChunkingLongRuns, countText, LONG_RUN_CHARS } from './tokens.ts';
+import { countText, LONG_RUN_CHARS } from './tokens.ts';
+
+/** As `countText` encodes: special-token text is text. */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 /** A word: 1 to 40 non-whitespace characters of prose, code, digits, CJK or emoji. */
 const word = fc
@@ -34,8 +37,7 @@ describe('token counting with long runs chunked', () => {
   it('equals the tokenizer exactly on text with normal word lengths', () => {
     fc.assert(
       fc.property(prose, (text) => {
-        expect(countChunkingLongRuns(text)).toBe(encode(text).length);
-        expect(countText(text)).toBe(encode(text).length);
+        expect(countText(text)).toBe(encode(text, AS_TEXT).length);
       }),
       { numRuns: 150 },
     );
@@ -52,17 +54,17 @@ describe('token counting with long runs chunked', () => {
       fc.property(prose, run, prose, (before, long, after) => {
         const text = `${before} ${long} ${after}`;
         const cuts = 2 + Math.ceil(long.length / LONG_RUN_CHARS);
-        expect(Math.abs(countChunkingLongRuns(text) - encode(text).length)).toBeLessThanOrEqual(cuts);
+        expect(Math.abs(countText(text) - encode(text, AS_TEXT).length)).toBeLessThanOrEqual(cuts);
       }),
       { numRuns: 25 },
     );
   });
 
   it('never splits a surrogate pair and counts a 1 MB text without spaces', () => {
-    // Pairs start at odd offsets, so every cut at a multiple of the chunk falls inside one unless avoided
-    // (cutting them would count each half as a replacement character: 3,007 instead of 3,001).
+    // Pairs start at odd offsets, so a cut every LONG_RUN_CHARS code units would fall inside one
+    // (each half then counts as a replacement character).
     const emoji = `x${'😀'.repeat(3 * LONG_RUN_CHARS)}`;
-    expect(countChunkingLongRuns(emoji)).toBe(encode(emoji).length);
+    expect(countText(emoji)).toBe(encode(emoji, AS_TEXT).length);
     const huge = 'a'.repeat(1024 * 1024);
     expect(countText(huge)).toBe(Math.ceil(huge.length / 8)); // o200k: "aaaaaaaa" is one token
   });

@@ -11,46 +11,38 @@ export const TOKENS_PER_MESSAGE = 3;
 
 const cache = new WeakMap<object, number>();
 
-/** Tokens of a text (long runs without whitespace counted in chunks: {@link countChunkingLongRuns}). */
+/**
+ * Special-token text (`<|endoftext|>`, `<|im_start|>`) in a message is text: the tokenizer's
+ * default throws on it, which let a file or a tool output containing it crash the run (found by
+ * fuzzing: `scenarios/injection/fuzz-special-token-text.json`).
+ */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+const count = (text: string): number => encode(text, AS_TEXT).length;
+
+/** A run of non-space (or of space) characters longer than this is counted in slices. */
+export const LONG_RUN_CHARS = 256;
+const LONG_RUN = new RegExp(`\\S{${LONG_RUN_CHARS},}|\\s{${LONG_RUN_CHARS},}`, 'g');
+
+/**
+ * Tokens of a text. Byte-pair merging is quadratic in the length of one pre-token, and the
+ * tokenizer's split pattern leaves runs of letters, punctuation or spaces unbounded (40,000
+ * letters take seconds, as many CJK characters a minute: tiktoken#195, coder/ai-tokenizer#6):
+ * such a run is counted in slices of {@link LONG_RUN_CHARS} code points, which may count a
+ * token more per slice. Text without such runs is counted exactly.
+ */
 export function countText(text: string): number {
-  return text.length === 0 ? 0 : countChunkingLongRuns(text);
-}
-
-/**
- * The longest run of non-whitespace characters (UTF-16 code units) encoded in one piece. Normal
- * words, paths and URLs are far shorter; past this, gpt-tokenizer's byte-pair merge over one
- * pre-token is quadratic (10,000 "a" take 0.7 s, 80,000 take 17 s; 30,000 characters of
- * Japanese, which has no spaces, 17 s), while pieces of 1,000 encode in linear time.
- */
-export const LONG_RUN_CHARS = 1000;
-
-const LONG_RUN = new RegExp(`\\S{${LONG_RUN_CHARS + 1},}`, 'g');
-
-/**
- * Tokens of `text`, encoding each run of more than {@link LONG_RUN_CHARS} non-whitespace
- * characters in pieces of that length (never splitting a surrogate pair) and the text between
- * runs as it is. A text without such a run is encoded whole, so its count is exactly
- * `encode(text).length`; with one, each cut may move the count by a token or two (a property
- * test bounds it), and a 1 MB text without spaces is counted in milliseconds instead of hours.
- */
-export function countChunkingLongRuns(text: string): number {
-  if (text.length <= LONG_RUN_CHARS) return encode(text).length;
+  if (text.length === 0) return 0;
+  if (text.length < LONG_RUN_CHARS) return count(text);
   let tokens = 0;
   let last = 0;
   for (const match of text.matchAll(LONG_RUN)) {
-    if (match.index > last) tokens += encode(text.slice(last, match.index)).length;
-    const end = match.index + match[0].length;
-    for (let start = match.index; start < end; ) {
-      let stop = Math.min(start + LONG_RUN_CHARS, end);
-      const code = text.charCodeAt(stop - 1);
-      if (stop < end && code >= 0xd800 && code <= 0xdbff) stop -= 1; // keep the pair together
-      tokens += encode(text.slice(start, stop)).length;
-      start = stop;
-    }
-    last = end;
+    if (match.index > last) tokens += count(text.slice(last, match.index));
+    const chars = Array.from(match[0]);
+    for (let i = 0; i < chars.length; i += LONG_RUN_CHARS)
+      tokens += count(chars.slice(i, i + LONG_RUN_CHARS).join(''));
+    last = match.index + match[0].length;
   }
-  if (last === 0) return encode(text).length;
-  if (last < text.length) tokens += encode(text.slice(last)).length;
+  if (last < text.length) tokens += count(text.slice(last));
   return tokens;
 }
 
