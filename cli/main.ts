@@ -7,6 +7,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { chatCommand } from './chat-command.ts';
 import { exportCommand } from './export-command.ts';
+import { fuzzCommand } from './fuzz-command.ts';
 import { importCommand } from './import-command.ts';
 import { mergeCommand } from './merge-command.ts';
 import { recordCommand } from './record-command.ts';
@@ -221,6 +222,32 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option('--tainted-by <tool>', 'decide as if content of this untrusted tool had entered the context')
     .action(async (words: string[], options) => {
       exitCode = await policyCheckCommand(words, options, io);
+    });
+
+  program
+    .command('fuzz')
+    .description(
+      'Fuzz the harness with generated model turn streams (broken arguments, unknown tools, duplicate ids, split streams, budgets, loops, injection); every invariant is checked on every run.',
+    )
+    .addOption(
+      new Option('--runs <n>', 'generated runs in all, split over the families')
+        .default('6000')
+        .argParser(positiveInt),
+    )
+    .option('--seed <n>', 'fast-check seed (printed on every run; replays a failure)')
+    .option(
+      '--family <name>',
+      'only this family (repeatable): arguments, calls, budgets, loops, stream, mixed',
+      collect,
+    )
+    .option(
+      '--save-counterexample <dir>',
+      'write the shrunk failing case as a scenario file into this folder',
+    )
+    .option('-c, --config <file>', 'harness configuration (default: configs/default.json)')
+    .option('--replay <file>', 'run a saved .case.json again and check every invariant')
+    .action(async (options) => {
+      exitCode = await fuzzCommand(options, io);
     });
 
   program
