@@ -9,7 +9,7 @@ import { EXIT_CODES } from './errors.ts';
 describe('exit codes', () => {
   it('every command documents each code in --help, and the README names the same codes', async () => {
     const readme = readFileSync(path.join(PACKAGE_ROOT, 'README.md'), 'utf8');
-    for (const command of ['run', 'validate', 'init', 'replay', 'import', 'export', 'merge']) {
+    for (const command of ['run', 'validate', 'init', 'replay', 'import', 'export', 'merge', 'fuzz']) {
       const help = (await cli(tempDir(), [command, '--help'])).out;
       for (const code of Object.values(EXIT_CODES))
         expect(help, command).toMatch(new RegExp(`^ +${code}  \\S`, 'm'));
