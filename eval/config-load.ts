@@ -14,6 +14,7 @@ import {
   type PartialConfig,
 } from '../harness/config.ts';
 import { InputError, parseJsonInput, problemsFromAjv, type InputProblem } from './errors.ts';
+import { checkInputSize } from './input-limits.ts';
 import { SANDBOX_UNAVAILABLE } from './unavailable-sandbox.ts';
 
 /** The package root (where `configs/` and `scenarios/` live), whatever the working directory. */
@@ -88,7 +89,7 @@ const validatePartial = ajv.compile(CONFIG_SCHEMA);
 /** Validates a partial configuration object. @returns the problems, empty when valid. */
 function configProblems(file: string, value: unknown, prefix = '') {
   if (validatePartial(value)) return [];
-  return problemsFromAjv(file, validatePartial.errors).map((p) => ({
+  return problemsFromAjv(file, validatePartial.errors, CONFIG_SCHEMA).map((p) => ({
     ...p,
     path: prefix + (p.path === '/' && prefix ? '' : p.path),
   }));
@@ -98,9 +99,11 @@ function configProblems(file: string, value: unknown, prefix = '') {
  * Loads a configuration file and merges it over {@link DEFAULT_CONFIG}, named `name` (default:
  * the file name without `.json`); bench-only keys
  * ({@link BenchOptions}) go to `bench`.
- * @throws InputError when the file is unreadable, not JSON, or fails the schema.
+ * @throws InputError when the file is unreadable, over the size limit (`input-limits.ts`), not
+ *   JSON, or fails the schema.
  */
 export function loadConfig(file: string = DEFAULT_CONFIG_FILE, name?: string): NamedConfig {
+  checkInputSize(file, 'config');
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
