@@ -6,6 +6,8 @@
 import type { CallRecord, RunResult } from '../harness/ledger.ts';
 import { STOP_REASONS, type StopReason } from '../harness/loop/stop-reasons.ts';
 
+import type { Comparisons } from './compare/types.ts';
+import { COMPARISONS_SCHEMA } from './compare/schema.ts';
 import type { Check } from './expect/check.ts';
 import type { CaseMetrics } from './metrics/case-facts.ts';
 import { metricsByConfig, type ConfigMetrics } from './metrics/index.ts';
@@ -127,6 +129,11 @@ export interface ResultsFile {
     /** The metrics of each configuration (`eval/metrics/index.ts`). */
     metrics: Record<string, ConfigMetrics>;
   };
+  /**
+   * With two configurations or more: each configuration against the reference (transitions,
+   * McNemar's exact p, metric deltas, bootstrap intervals; `eval/compare/types.ts`).
+   */
+  comparisons?: Comparisons;
 }
 
 /** Builds the summary block from the cases. */
@@ -307,6 +314,7 @@ export const RESULTS_SCHEMA = {
         metrics: { type: 'object', additionalProperties: METRICS_SCHEMA },
       },
     },
+    comparisons: COMPARISONS_SCHEMA,
   },
 } as const;
 

@@ -15,6 +15,7 @@ import {
   withChecks,
   type CassetteExpectations,
 } from './expect/cassette.ts';
+import { compareConfigs } from './compare/index.ts';
 import { caseMetrics } from './metrics/case-facts.ts';
 import { errorCase, summarise, type CaseResult, type ResultsFile } from './results.ts';
 import { explainMissingSandbox, type PrerequisitePolicy } from './requirements.ts';
@@ -51,6 +52,8 @@ export interface SuiteOptions {
   /** Called as each case ends, with the count done and the total. */
   onCaseEnd?: (result: CaseResult, done: number, total: number) => void;
   version: string;
+  /** The configuration the others are compared with (`comparisons`). @default the first */
+  reference?: string;
 }
 
 /**
@@ -189,6 +192,13 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
   const concurrency = Math.max(1, options.concurrency ?? 2);
   await Promise.all(Array.from({ length: Math.min(concurrency, planned.length) }, worker));
   const cases = results.filter((r): r is CaseResult => r !== undefined);
+  const summary = summarise(cases);
+  const comparisons = compareConfigs(
+    options.configs.map((c) => c.name),
+    cases,
+    summary.metrics,
+    options.reference ? { reference: options.reference } : {},
+  );
   return {
     format: 'harness-bench.results',
     version: 1,
@@ -200,6 +210,7 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
       file: path.relative(process.cwd(), c.file) || c.file,
     })),
     cases,
-    summary: summarise(cases),
+    summary,
+    ...(comparisons ? { comparisons } : {}),
   };
 }
