@@ -52,6 +52,15 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option('-f, --filter <text>', 'only cases whose id contains this text')
     .addOption(new Option('--concurrency <n>', 'cases run at once').default('2').argParser(positiveInt))
     .option('--bail', 'stop starting cases after the first failure')
+    .option('--reference <name>', 'the configuration the others are compared with (default: the first -c)')
+    .option('--compact', 'list only failures, skips and changes (the default above 30 cases)')
+    .option('--full', 'list every case, however many')
+    .option('--baseline <results.json>', 'compare with a stored run: exit 1 on any regression')
+    .option(
+      '--tolerance <metric=value>',
+      'allowed worsening of a metric for --baseline, e.g. tokensPerCase=5% (repeatable)',
+      collect,
+    )
     .action(async (options) => {
       exitCode = await runCommand(options, io);
     });

@@ -12,12 +12,12 @@ import { isCI } from '../eval/requirements.ts';
 import { loadCassettes, loadScenarioFiles, planCases, runSuite, type LoadedCassette } from '../eval/suite.ts';
 import type { LoadedScenario } from '../eval/scenario/types.ts';
 import { palette, useColor } from '../reports/color.ts';
-import { renderTable } from '../reports/table.ts';
 import { resultsJson, writeAtomic, writeReportDir } from '../reports/write.ts';
 import { type CliIo, VERSION } from './io.ts';
+import { type CompareFlags, prepareCompare, renderGate, renderRun, runGate } from './run-compare.ts';
 
-/** Flags of `run`. */
-export interface RunFlags {
+/** Flags of `run` (the comparison ones in `run-compare.ts`). */
+export interface RunFlags extends CompareFlags {
   scenarios?: string[];
   recordings?: string[];
   config?: string[];
@@ -91,6 +91,8 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     );
     problems.push(...(await prepareScorers(configs, [...scenarios, ...withExpectations])));
   }
+  const compare = prepareCompare(flags, configs, io.cwd);
+  problems.push(...compare.problems);
   if (problems.length > 0) throw new InputError(problems);
   if (
     planCases({ configs, scenarios, recordings, ...(flags.filter ? { filter: flags.filter } : {}) })
@@ -115,6 +117,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     ...(flags.bail ? { bail: true } : {}),
     ...(isCI(io.env) ? { ci: true } : {}),
     version: VERSION,
+    ...(flags.reference ? { reference: flags.reference } : {}),
     onCaseEnd: (result, done, total) => {
       const mark =
         result.status === 'pass'
@@ -131,7 +134,9 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   });
   const envColumns = Number(io.env.COLUMNS);
   const width = io.columns ?? (Number.isInteger(envColumns) && envColumns > 0 ? envColumns : undefined);
-  io.stdout(`${renderTable(results, { color, ...(width ? { width } : {}) })}\n`);
+  const gate = runGate(results, compare.prepared);
+  io.stdout(`${renderRun(results, { color, ...(width ? { width } : {}) }, flags)}\n`);
+  if (gate) io.stdout(`${renderGate(gate, color)}\n`);
   const written: string[] = [];
   if (flags.out) written.push(...writeReportDir(path.resolve(io.cwd, flags.out), results));
   if (flags.json) {
@@ -140,5 +145,5 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   }
   for (const file of written) io.stdout(`${c.dim(`wrote ${path.relative(io.cwd, file) || file}`)}\n`);
   // Skipped cases (a prerequisite missing here) are neither passes nor failures: exit 0 when every case that ran passed.
-  return results.summary.failed + results.summary.errored > 0 ? 1 : 0;
+  return results.summary.failed + results.summary.errored > 0 || (gate?.regressions.length ?? 0) > 0 ? 1 : 0;
 }

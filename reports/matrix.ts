@@ -95,7 +95,7 @@ export function renderMatrix(results: ResultsFile, options: MatrixOptions): stri
       c.bold('case'),
       ...names.map((n) => c.bold(n === reference && names.length > 1 ? `${n} (ref)` : n)),
     ],
-    style: { head: [], border: [] },
+    style: { head: [], border: [], compact: true },
     wordWrap: true,
     colWidths: [idWidth, ...names.map(() => cellWidth)],
   });
