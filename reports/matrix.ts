@@ -85,7 +85,7 @@ export function renderMatrix(results: ResultsFile, options: MatrixOptions): stri
     [...r.byConfig.values()].some((x) => x.status !== 'pass') || names.some((n) => index.get(n)?.has(r.id));
   const shown = compact ? all.filter(interesting) : all;
   const width = Math.max(60, options.width ?? 160);
-  const cellWidth = 18;
+  const cellWidth = 20;
   const idWidth = Math.max(
     20,
     Math.min(Math.max(...all.map((r) => r.id.length)) + 2, width - names.length * (cellWidth + 1) - 3),
