@@ -23,9 +23,6 @@ export const KEY_METRICS = {
   toolCallsPerCase: 'mean executed tool calls per case that ran',
 } as const;
 
-/** A headline metric's name. */
-export type KeyMetric = keyof typeof KEY_METRICS;
-
 const HIGHER = new Set([
   'passRate',
   'passRate.rate',

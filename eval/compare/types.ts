@@ -23,7 +23,8 @@
  * }
  * ```
  */
-import type { CaseStatus } from '../results.ts';
+/** A case's status (`CaseStatus` of `eval/results.ts`, repeated here: results.ts imports this file). */
+export type CaseStatus = 'pass' | 'fail' | 'error' | 'skipped';
 
 /** The paired pass/fail table of two configurations (an `error` counts as not passed). */
 export interface PairedTable {
