@@ -7,9 +7,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Ajv } from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../eval/config-load.ts';
-import type { ResultsFile } from '../eval/results.ts';
+import { RESULTS_SCHEMA, type ResultsFile } from '../eval/results.ts';
 import { main } from './main.ts';
 
 const dirs: string[] = [];
@@ -56,6 +57,32 @@ describe('run -c A -c B', () => {
         { field: 'stopReason', reference: 'repeated_tool_call', candidate: 'max_turns' },
       ]),
     });
+  });
+
+  it('--repeat K on frozen models: pass^k equals pass^1 and nothing flips; the file validates', async () => {
+    const json = path.join(temp(), 'r.json');
+    const r = await run(
+      '-f',
+      'identical',
+      '-c',
+      'configs/default.json',
+      '-c',
+      'configs/naive.json',
+      '--repeat',
+      '3',
+      '--json',
+      json,
+    );
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(r.out).toMatch(/default\s+pass\^1 100\.0% · pass\^3 100\.0% · 0 cases flipped/);
+    expect(r.out).toContain('zero flips: the models are frozen and the harness is deterministic');
+    const results = JSON.parse(readFileSync(json, 'utf8')) as ResultsFile;
+    expect(results.repeats).toMatchObject({
+      k: 3,
+      byConfig: { default: { flipped: [] }, naive: { flipped: [] } },
+    });
+    const validate = new Ajv({ strict: false }).compile(RESULTS_SCHEMA);
+    expect(validate(results), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it('refuses an unknown --reference before running anything', async () => {

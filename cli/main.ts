@@ -55,6 +55,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option('--reference <name>', 'the configuration the others are compared with (default: the first -c)')
     .option('--compact', 'list only failures, skips and changes (the default above 30 cases)')
     .option('--full', 'list every case, however many')
+    .addOption(
+      new Option('--repeat <k>', 'run the suite k times: pass^k and flips per case').argParser(positiveInt),
+    )
     .option('--baseline <results.json>', 'compare with a stored run: exit 1 on any regression')
     .option(
       '--tolerance <metric=value>',

@@ -9,12 +9,26 @@ import { InputError, type InputProblem } from '../eval/errors.ts';
 import { cassetteAsScenario } from '../eval/expect/cassette.ts';
 import { prepareScorers } from '../eval/expect/scorers.ts';
 import { isCI } from '../eval/requirements.ts';
-import { loadCassettes, loadScenarioFiles, planCases, runSuite, type LoadedCassette } from '../eval/suite.ts';
+import {
+  loadCassettes,
+  loadScenarioFiles,
+  planCases,
+  type LoadedCassette,
+  type SuiteOptions,
+} from '../eval/suite.ts';
 import type { LoadedScenario } from '../eval/scenario/types.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { resultsJson, writeAtomic, writeReportDir } from '../reports/write.ts';
 import { type CliIo, VERSION } from './io.ts';
-import { type CompareFlags, prepareCompare, renderGate, renderRun, runGate } from './run-compare.ts';
+import {
+  type CompareFlags,
+  prepareCompare,
+  renderGate,
+  renderRepeats,
+  renderRun,
+  runGate,
+  runRepeated,
+} from './run-compare.ts';
 
 /** Flags of `run` (the comparison ones in `run-compare.ts`). */
 export interface RunFlags extends CompareFlags {
@@ -108,7 +122,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
 
   const color = useColor({ isTTY: io.isTTY }, io.env);
   const c = palette(color);
-  const results = await runSuite({
+  const suite: SuiteOptions = {
     configs,
     scenarios,
     recordings,
@@ -131,11 +145,13 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
       if (io.isTTY) io.stderr(`\r\u001b[2K${line}${done === total ? '\n' : ''}`);
       else io.stderr(`${line}\n`);
     },
-  });
+  };
+  const results = await runRepeated(suite, Number(flags.repeat ?? 1), io);
   const envColumns = Number(io.env.COLUMNS);
   const width = io.columns ?? (Number.isInteger(envColumns) && envColumns > 0 ? envColumns : undefined);
   const gate = runGate(results, compare.prepared);
   io.stdout(`${renderRun(results, { color, ...(width ? { width } : {}) }, flags)}\n`);
+  if (results.repeats) io.stdout(`${renderRepeats(results, color)}\n`);
   if (gate) io.stdout(`${renderGate(gate, color)}\n`);
   const written: string[] = [];
   if (flags.out) written.push(...writeReportDir(path.resolve(io.cwd, flags.out), results));

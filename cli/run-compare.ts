@@ -14,9 +14,12 @@ import {
   type Tolerance,
 } from '../eval/compare/baseline.ts';
 import { metricValues } from '../eval/compare/deltas.ts';
+import { repeatSummary } from '../eval/compare/repeat.ts';
 import type { NamedConfig } from '../eval/config-load.ts';
 import { InputError, parseJsonInput, type InputProblem } from '../eval/errors.ts';
 import type { ResultsFile } from '../eval/results.ts';
+import { runSuite, type SuiteOptions } from '../eval/suite.ts';
+import type { CliIo } from './io.ts';
 import { palette } from '../reports/color.ts';
 import { renderMatrix } from '../reports/matrix.ts';
 import { renderTable } from '../reports/table.ts';
@@ -28,6 +31,8 @@ export interface CompareFlags {
   tolerance?: string[];
   compact?: boolean;
   full?: boolean;
+  /** `--repeat K`: run the suite K times (pass^k and flip rates, `eval/compare/repeat.ts`). */
+  repeat?: string;
 }
 
 /** What {@link prepareCompare} checked before the run: the baseline's parsed JSON and the tolerances by configuration. */
@@ -149,4 +154,43 @@ export function renderRun(
     ...options,
     ...(flags.compact ? { compact: true } : flags.full ? { compact: false } : {}),
   });
+}
+
+/**
+ * Runs the suite `k` times (k ≥ 1) and returns run 1 with the `repeats` block when k > 1; the
+ * progress line names the run.
+ */
+export async function runRepeated(
+  suite: SuiteOptions,
+  k: number,
+  io: Pick<CliIo, 'stderr'>,
+): Promise<ResultsFile> {
+  const first = await runSuite(suite);
+  if (k <= 1) return first;
+  const trials = [first.cases];
+  let durationMs = first.durationMs;
+  for (let t = 2; t <= k; t += 1) {
+    io.stderr(`repeat ${t}/${k}\n`);
+    const next = await runSuite(suite);
+    trials.push(next.cases);
+    durationMs += next.durationMs;
+  }
+  return { ...first, durationMs, repeats: repeatSummary(trials) };
+}
+
+/** The repeat summary as terminal lines: pass^1, pass^k and flips per configuration. */
+export function renderRepeats(results: ResultsFile, color: boolean): string {
+  const r = results.repeats;
+  if (!r) return '';
+  const c = palette(color);
+  const pct = (v: number | null) => (v === null ? '-' : `${(v * 100).toFixed(1)}%`);
+  const lines = [c.bold(`--repeat ${r.k}: pass^k (tau-bench, Yao et al. 2024) and flips between runs`)];
+  for (const [name, b] of Object.entries(r.byConfig))
+    lines.push(
+      `  ${name.padEnd(12)} pass^1 ${pct(b.passHat1)} · pass^${r.k} ${pct(b.passHatK)} · ${b.flipped.length} cases flipped${b.flipped.length ? `: ${b.flipped.slice(0, 10).join(', ')}` : ''}`,
+    );
+  const flips = Object.values(r.byConfig).reduce((n, b) => n + b.flipped.length, 0);
+  if (flips === 0 && results.comparisons?.modelNoise.live === 0)
+    lines.push(c.dim('  zero flips: the models are frozen and the harness is deterministic'));
+  return lines.join('\n');
 }

@@ -6,8 +6,8 @@
 import type { CallRecord, RunResult } from '../harness/ledger.ts';
 import { STOP_REASONS, type StopReason } from '../harness/loop/stop-reasons.ts';
 
-import type { Comparisons } from './compare/types.ts';
-import { COMPARISONS_SCHEMA } from './compare/schema.ts';
+import type { Comparisons, RepeatSummary } from './compare/types.ts';
+import { COMPARISONS_SCHEMA, REPEATS_SCHEMA } from './compare/schema.ts';
 import type { Check } from './expect/check.ts';
 import type { CaseMetrics } from './metrics/case-facts.ts';
 import { metricsByConfig, type ConfigMetrics } from './metrics/index.ts';
@@ -134,6 +134,8 @@ export interface ResultsFile {
    * McNemar's exact p, metric deltas, bootstrap intervals; `eval/compare/types.ts`).
    */
   comparisons?: Comparisons;
+  /** With `run --repeat K`: pass^k and flip rates over the K runs (`eval/compare/repeat.ts`); `cases` are those of run 1. */
+  repeats?: RepeatSummary;
 }
 
 /** Builds the summary block from the cases. */
@@ -315,6 +317,7 @@ export const RESULTS_SCHEMA = {
       },
     },
     comparisons: COMPARISONS_SCHEMA,
+    repeats: REPEATS_SCHEMA,
   },
 } as const;
 

@@ -127,3 +127,44 @@ export const COMPARISONS_SCHEMA = {
     pairs: { type: 'array', items: pair },
   },
 } as const;
+
+/** The schema of `repeats` (`RepeatSummary`, `./repeat.ts`). */
+export const REPEATS_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['k', 'byConfig', 'cases'],
+  properties: {
+    k: { type: 'integer', minimum: 1 },
+    byConfig: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['passHat1', 'passHatK', 'flipRate', 'flipped'],
+        properties: {
+          passHat1: nullableNumber,
+          passHatK: nullableNumber,
+          flipRate: { type: 'number', minimum: 0, maximum: 1 },
+          flipped: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
+    cases: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'config', 'trials', 'passes', 'passHat1', 'passHatK', 'flipRate'],
+        properties: {
+          id: { type: 'string' },
+          config: { type: 'string' },
+          trials: { type: 'integer', minimum: 0 },
+          passes: { type: 'integer', minimum: 0 },
+          passHat1: nullableNumber,
+          passHatK: nullableNumber,
+          flipRate: { type: 'number', minimum: 0, maximum: 1 },
+        },
+      },
+    },
+  },
+} as const;

@@ -149,3 +149,29 @@ export interface Comparisons {
   modelNoise: ModelNoise;
   pairs: PairComparison[];
 }
+
+/** One case over the trials. */
+export interface RepeatCase {
+  id: string;
+  config: string;
+  /** Trials that ran (skipped ones left out). */
+  trials: number;
+  passes: number;
+  /** pass^1 = passes / trials. */
+  passHat1: number | null;
+  /** pass^k with k = the number of trials. */
+  passHatK: number | null;
+  flipRate: number;
+}
+
+/** The `repeats` block of `results.json` (`run --repeat K`, `./repeat.ts`). */
+export interface RepeatSummary {
+  /** K of `--repeat K`. */
+  k: number;
+  /** Per configuration: mean pass^1 and pass^k over its cases, mean flip rate, the ids of cases that flipped. */
+  byConfig: Record<
+    string,
+    { passHat1: number | null; passHatK: number | null; flipRate: number; flipped: string[] }
+  >;
+  cases: RepeatCase[];
+}
