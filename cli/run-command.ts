@@ -17,8 +17,10 @@ import {
   type SuiteOptions,
 } from '../eval/suite.ts';
 import type { LoadedScenario } from '../eval/scenario/types.ts';
+import { parseShard } from '../eval/shard.ts';
+import { describeTracing, suiteTracing, traceTarget } from '../eval/trace/cli-tracing.ts';
 import { palette, useColor } from '../reports/color.ts';
-import { resultsJson, writeAtomic, writeReportDir } from '../reports/write.ts';
+import { writeReportDir, writeResultsJson } from '../reports/write.ts';
 import { type CliIo, VERSION } from './io.ts';
 import {
   type CompareFlags,
@@ -40,6 +42,12 @@ export interface RunFlags extends CompareFlags {
   filter?: string;
   concurrency: string;
   bail?: boolean;
+  /** `i/n`: run only shard i of n (`eval/shard.ts`). */
+  shard?: string;
+  /** `--trace [URL]`, `--trace-file FILE`, `--trace-content` (`eval/trace/cli-tracing.ts`). */
+  trace?: string | boolean;
+  traceFile?: string;
+  traceContent?: boolean;
 }
 
 /**
@@ -74,6 +82,8 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   const bothDefault = !flags.scenarios && !flags.recordings;
   const base = bothDefault ? PACKAGE_ROOT : io.cwd;
   const problems: InputProblem[] = [];
+  const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+  const trace = traceTarget(flags, io.env);
   const configs = (() => {
     try {
       return loadConfigs(flags.config, io.cwd);
@@ -122,6 +132,9 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
 
   const color = useColor({ isTTY: io.isTTY }, io.env);
   const c = palette(color);
+  const tracing = trace
+    ? suiteTracing({ ...trace, ...(trace.file ? { file: path.resolve(io.cwd, trace.file) } : {}) }, VERSION)
+    : undefined;
   const suite: SuiteOptions = {
     configs,
     scenarios,
@@ -130,6 +143,8 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     concurrency: Number(flags.concurrency),
     ...(flags.bail ? { bail: true } : {}),
     ...(isCI(io.env) ? { ci: true } : {}),
+    ...(shard ? { shard } : {}),
+    ...(tracing ? { onRun: tracing.onRun } : {}),
     version: VERSION,
     ...(flags.reference ? { reference: flags.reference } : {}),
     onCaseEnd: (result, done, total) => {
@@ -147,6 +162,11 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     },
   };
   const results = await runRepeated(suite, Number(flags.repeat ?? 1), io);
+  if (trace && tracing) io.stderr(`${describeTracing(trace, await tracing.close())}\n`);
+  if (results.shard)
+    io.stderr(
+      `shard ${results.shard.index}/${results.shard.count}: ${results.shard.assigned} of ${results.shard.planCases} cases${results.shard.assigned === 0 ? ' (none hash to this shard)' : ''}\n`,
+    );
   const envColumns = Number(io.env.COLUMNS);
   const width = io.columns ?? (Number.isInteger(envColumns) && envColumns > 0 ? envColumns : undefined);
   const gate = runGate(results, compare.prepared);
@@ -156,7 +176,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   const written: string[] = [];
   if (flags.out) written.push(...writeReportDir(path.resolve(io.cwd, flags.out), results));
   if (flags.json) {
-    writeAtomic(path.resolve(io.cwd, flags.json), resultsJson(results));
+    writeResultsJson(path.resolve(io.cwd, flags.json), results);
     written.push(path.resolve(io.cwd, flags.json));
   }
   for (const file of written) io.stdout(`${c.dim(`wrote ${path.relative(io.cwd, file) || file}`)}\n`);

@@ -13,7 +13,11 @@ export const CONTEXT_NOTE_PREFIX = '[harness context note]';
 
 /** True for the harness's context note: a system message starting with {@link CONTEXT_NOTE_PREFIX}. */
 export function isContextNote(message: ChatMessage | undefined): message is SystemMessage {
-  return message?.role === 'system' && message.content.startsWith(CONTEXT_NOTE_PREFIX);
+  return (
+    message?.role === 'system' &&
+    typeof message.content === 'string' &&
+    message.content.startsWith(CONTEXT_NOTE_PREFIX)
+  );
 }
 
 /** A turn group: messages `[start, end)` of the history. */

@@ -67,7 +67,10 @@ export function messageOrigins(
       case 'system':
         return { kind: 'system' };
       case 'user':
-        return message.content.startsWith(HARNESS_MARKER) ? { kind: 'harness' } : { kind: 'user' };
+        // An imported recording's user message may hold content parts (an array), never the marker.
+        return typeof message.content === 'string' && message.content.startsWith(HARNESS_MARKER)
+          ? { kind: 'harness' }
+          : { kind: 'user' };
       case 'assistant':
         for (const call of message.tool_calls ?? []) toolByCall.set(call.id, call.function.name);
         return { kind: 'model' };
