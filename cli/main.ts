@@ -64,6 +64,18 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option('--list', 'list the cases that would run, with their tags, and exit 0 (nothing runs)')
     .addOption(new Option('--concurrency <n>', 'cases run at once').default('2').argParser(positiveInt))
     .option('--bail', 'stop starting cases after the first failure (says how many did not run)')
+    .option('--reference <name>', 'the configuration the others are compared with (default: the first -c)')
+    .option('--compact', 'list only failures, skips and changes (the default above 30 cases)')
+    .option('--full', 'list every case, however many')
+    .addOption(
+      new Option('--repeat <k>', 'run the suite k times: pass^k and flips per case').argParser(positiveInt),
+    )
+    .option('--baseline <results.json>', 'compare with a stored run: exit 1 on any regression')
+    .option(
+      '--tolerance <metric=value>',
+      'allowed worsening of a metric for --baseline, e.g. tokensPerCase=5% (repeatable)',
+      collect,
+    )
     .option('--shard <i/n>', 'run only shard i of n (cases split by a stable hash; join with merge)')
     .option(
       '--trace [url]',

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { InputError, type InputProblem } from '../eval/errors.ts';
 import { mergeResults, readResultsFile, type MergeInput } from '../eval/merge.ts';
 import { palette, useColor } from '../reports/color.ts';
-import { renderTable } from '../reports/table.ts';
+import { renderRun } from './run-compare.ts';
 import { writeReportDir, writeResultsJson } from '../reports/write.ts';
 import type { CliIo } from './io.ts';
 import { outputPathProblems } from './output-paths.ts';
@@ -42,7 +42,7 @@ export async function mergeCommand(files: readonly string[], flags: MergeFlags, 
   for (const warning of warnings) io.stderr(`warning: ${warning}\n`);
   const color = useColor({ isTTY: io.isTTY }, io.env);
   const c = palette(color);
-  io.stdout(`${renderTable(results, { color })}\n`);
+  io.stdout(`${renderRun(results, { color }, {})}\n`);
   const written: string[] = [];
   if (flags.out) written.push(...writeReportDir(path.resolve(io.cwd, flags.out), results));
   if (flags.json) {

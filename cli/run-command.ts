@@ -1,19 +1,28 @@
 import path from 'node:path';
 import { isCI } from '../eval/requirements.ts';
-import { planCases, runSuite, shardPlan } from '../eval/suite.ts';
+import { InputError } from '../eval/errors.ts';
+import { planCases, shardPlan, type SuiteOptions } from '../eval/suite.ts';
 import { parseShard } from '../eval/shard.ts';
 import { describeTracing, suiteTracing, traceTarget } from '../eval/trace/cli-tracing.ts';
 import { palette, useColor } from '../reports/color.ts';
-import { renderTable } from '../reports/table.ts';
 import { writeReportDir, writeResultsJson } from '../reports/write.ts';
 import { type CliIo, VERSION } from './io.ts';
 import { prepareRun } from './run-plan.ts';
 import { listLines } from './select.ts';
 
 export { loadConfigs } from './config-specs.ts';
+import {
+  type CompareFlags,
+  prepareCompare,
+  renderGate,
+  renderRepeats,
+  renderRun,
+  runGate,
+  runRepeated,
+} from './run-compare.ts';
 
-/** Flags of `run`. */
-export interface RunFlags {
+/** Flags of `run` (the comparison ones in `run-compare.ts`). */
+export interface RunFlags extends CompareFlags {
   scenarios?: string[];
   recordings?: string[];
   /** `-c FILE`, `-c NAME=FILE` or `-c NAME` (`cli/config-specs.ts`), repeatable. */
@@ -46,6 +55,8 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   const prepared = await prepareRun(flags, io.cwd);
   const { configs, scenarios, recordings } = prepared;
   const whole = planCases({ configs, scenarios, recordings });
+  const compare = prepareCompare(flags, configs, io.cwd);
+  if (compare.problems.length > 0) throw new InputError(compare.problems);
   const planned = shard ? shardPlan(whole, shard, VERSION, configs).cases : whole;
   if (flags.list) {
     io.stdout(`${listLines(planned, configs).join('\n')}\n`);
@@ -57,7 +68,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   const tracing = trace
     ? suiteTracing({ ...trace, ...(trace.file ? { file: path.resolve(io.cwd, trace.file) } : {}) }, VERSION)
     : undefined;
-  const results = await runSuite({
+  const suite: SuiteOptions = {
     configs,
     scenarios,
     recordings,
@@ -67,6 +78,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     ...(shard ? { shard } : {}),
     ...(tracing ? { onRun: tracing.onRun } : {}),
     version: VERSION,
+    ...(flags.reference ? { reference: flags.reference } : {}),
     onCaseEnd: (result, done, total) => {
       const mark =
         result.status === 'pass'
@@ -80,7 +92,8 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
       if (io.isTTY) io.stderr(`\r\u001b[2K${line}${done === total ? '\n' : ''}`);
       else io.stderr(`${line}\n`);
     },
-  });
+  };
+  const results = await runRepeated(suite, Number(flags.repeat ?? 1), io);
   if (trace && tracing) io.stderr(`${describeTracing(trace, await tracing.close())}\n`);
   if (results.shard)
     io.stderr(
@@ -88,7 +101,10 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     );
   const envColumns = Number(io.env.COLUMNS);
   const width = io.columns ?? (Number.isInteger(envColumns) && envColumns > 0 ? envColumns : undefined);
-  io.stdout(`${renderTable(results, { color, ...(width ? { width } : {}) })}\n`);
+  const gate = runGate(results, compare.prepared);
+  io.stdout(`${renderRun(results, { color, ...(width ? { width } : {}) }, flags)}\n`);
+  if (results.repeats) io.stdout(`${renderRepeats(results, color)}\n`);
+  if (gate) io.stdout(`${renderGate(gate, color)}\n`);
   if (results.cases.length < planned.length)
     io.stderr(
       `${c.yellow(`--bail: stopped after the first failure; ${planned.length - results.cases.length} of ${planned.length} cases did not run`)}\n`,
@@ -101,5 +117,5 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   }
   for (const file of written) io.stdout(`${c.dim(`wrote ${path.relative(io.cwd, file) || file}`)}\n`);
   // Skipped cases (a prerequisite missing here) are neither passes nor failures: exit 0 when every case that ran passed.
-  return results.summary.failed + results.summary.errored > 0 ? 1 : 0;
+  return results.summary.failed + results.summary.errored > 0 || (gate?.regressions.length ?? 0) > 0 ? 1 : 0;
 }
