@@ -1,0 +1,12 @@
+/**
+ * The fault catalogue, one file per tag (`eval/faults/README.md`), and the cassettes the
+ * `replay` faults run besides the scenarios tagged `replay`.
+ */
+import type { Fault } from '../types.ts';
+import { LOOP_FAULTS } from './loop.ts';
+
+/** Every fault of every tag. */
+export const CATALOGUE: readonly Fault[] = [...LOOP_FAULTS];
+
+/** Cassettes (paths relative to the repository) run with the `replay` faults. */
+export const REPLAY_RECORDINGS: readonly string[] = [];
