@@ -5,7 +5,7 @@
  * text occurs exactly once among the other source files, and says so. Otherwise the fault is
  * stale: {@link PatchDoesNotApplyError} names the fault, the file and the reason.
  */
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Fault, FaultPatch } from './types.ts';
 
@@ -64,7 +64,7 @@ function sourceFiles(root: string): string[] {
       } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) out.push(relative);
     }
   };
-  for (const top of ['harness', 'eval']) walk(top);
+  for (const top of ['harness', 'eval']) if (existsSync(path.join(root, top))) walk(top);
   return out;
 }
 

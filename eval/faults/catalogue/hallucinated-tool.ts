@@ -91,8 +91,8 @@ export const HALLUCINATED_TOOL_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/loop/run.ts',
-        search: 'if (textCall && textCallsInRow === 0) {',
-        replace: 'if (textCall) {',
+        search: 'textCallsInRow === 0',
+        replace: 'textCallsInRow >= 0',
       },
     ],
   },

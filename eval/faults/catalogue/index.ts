@@ -6,9 +6,15 @@ import type { Fault } from '../types.ts';
 import { BAD_JSON_FAULTS } from './bad-json.ts';
 import { HALLUCINATED_TOOL_FAULTS } from './hallucinated-tool.ts';
 import { LOOP_FAULTS } from './loop.ts';
+import { TRANSCRIPT_FAULTS } from './transcript.ts';
 
 /** Every fault of every tag. */
-export const CATALOGUE: readonly Fault[] = [...BAD_JSON_FAULTS, ...HALLUCINATED_TOOL_FAULTS, ...LOOP_FAULTS];
+export const CATALOGUE: readonly Fault[] = [
+  ...BAD_JSON_FAULTS,
+  ...HALLUCINATED_TOOL_FAULTS,
+  ...LOOP_FAULTS,
+  ...TRANSCRIPT_FAULTS,
+];
 
 /** Cassettes (paths relative to the repository) run with the `replay` faults. */
 export const REPLAY_RECORDINGS: readonly string[] = [];

@@ -53,8 +53,8 @@ export const LOOP_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/tools/dispatch.ts',
-        search: '? `ok:${outcome.result.data}`',
-        replace: "? 'ok'",
+        search: '`ok:${',
+        replace: '`ok:` || `${',
       },
     ],
   },
@@ -73,12 +73,12 @@ export const LOOP_FAULTS: Fault[] = [
   {
     id: 'loop/warning-still-runs',
     tag: 'loop',
-    bug: 'a warned repeat is still executed: only the stop verdict is acted on',
+    bug: 'the warn threshold is never acted on: a repeat below the stop threshold runs again',
     patches: [
       {
-        file: 'harness/tools/dispatch.ts',
-        search: "if (verdict.kind !== 'run') {",
-        replace: "if (verdict.kind === 'stop') {",
+        file: 'harness/loop/loop-detector.ts',
+        search: "if (entry.count >= this.limits.warnAt) return { kind: 'warn', count: entry.count };",
+        replace: "if (entry.count >= this.limits.warnAt) return { kind: 'run' };",
       },
     ],
   },
