@@ -4,6 +4,7 @@
  */
 import type { Fault } from '../types.ts';
 import { BAD_JSON_FAULTS } from './bad-json.ts';
+import { BUDGET_FAULTS } from './budget.ts';
 import { HALLUCINATED_TOOL_FAULTS } from './hallucinated-tool.ts';
 import { LOOP_FAULTS } from './loop.ts';
 import { TRANSCRIPT_FAULTS } from './transcript.ts';
@@ -11,6 +12,7 @@ import { TRANSCRIPT_FAULTS } from './transcript.ts';
 /** Every fault of every tag. */
 export const CATALOGUE: readonly Fault[] = [
   ...BAD_JSON_FAULTS,
+  ...BUDGET_FAULTS,
   ...HALLUCINATED_TOOL_FAULTS,
   ...LOOP_FAULTS,
   ...TRANSCRIPT_FAULTS,
