@@ -2,6 +2,7 @@
  * `harness-bench run`: load every input first (any invalid file → exit 2, nothing run or
  * written), run the cases with a progress line, print the table, write results.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, DEFAULT_CONFIG_FILE, PACKAGE_ROOT, type NamedConfig } from '../eval/config-load.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
@@ -25,13 +26,21 @@ export interface RunFlags {
   bail?: boolean;
 }
 
-/** Loads every configuration; collects every problem before failing. @throws InputError */
+/**
+ * Loads every configuration; collects every problem before failing. An argument `name=path`
+ * names the configuration `name` (what `expectFor` and the reports use) instead of the file's
+ * stem, unless a file of that whole name exists.
+ * @throws InputError
+ */
 export function loadConfigs(files: readonly string[] | undefined, cwd: string): NamedConfig[] {
   const problems: InputProblem[] = [];
   const configs: NamedConfig[] = [];
-  for (const file of files && files.length > 0 ? files : [DEFAULT_CONFIG_FILE]) {
+  for (const arg of files && files.length > 0 ? files : [DEFAULT_CONFIG_FILE]) {
+    const named = /^([A-Za-z0-9][\w.-]*)=(.+)$/.exec(arg);
+    const [name, file] =
+      named && !existsSync(path.resolve(cwd, arg)) ? [named[1]!, named[2]!] : [undefined, arg];
     try {
-      const loaded = loadConfig(path.resolve(cwd, file));
+      const loaded = loadConfig(path.resolve(cwd, file), name);
       if (configs.some((c) => c.name === loaded.name))
         problems.push({ file, path: '', reason: `two configurations are named "${loaded.name}"` });
       configs.push(loaded);

@@ -6,15 +6,11 @@
 import type { CallRecord, RunResult } from '../harness/ledger.ts';
 import { STOP_REASONS, type StopReason } from '../harness/loop/stop-reasons.ts';
 
-/** One check of a case: what was expected and what was observed. */
-export interface Check {
-  name: string;
-  pass: boolean;
-  expected: unknown;
-  observed: unknown;
-}
-
+import type { Check } from './expect/check.ts';
 import type { Divergence } from './replay/request-diff.ts';
+
+/** One check of a case (`eval/expect/check.ts`): expected, observed and the reason. */
+export type { Check };
 
 /** A difference between the request the harness sent now and the recorded one (see `replay/request-diff.ts`). */
 export type { Divergence };
@@ -34,16 +30,11 @@ export interface CaseUsage {
 /** Counts of permission outcomes over the case's calls. */
 export type VerdictCounts = Record<'allow' | 'ask:approved' | 'ask:denied' | 'deny' | 'none', number>;
 
-/** One case (a scenario or a recording) under one configuration. */
-export interface CaseResult {
+/** What every case result holds, whatever its status. */
+export interface CaseCommon {
   id: string;
   kind: 'scenario' | 'recording';
   config: string;
-  /**
-   * `fail`: an expectation did not hold; `error`: the harness or the runner threw; `skipped`: a
-   * prerequisite is missing on this machine (see `skip`), so the case says nothing either way.
-   */
-  status: CaseStatus;
   stopReason: StopReason | null;
   stopDetail?: string;
   file: string;
@@ -53,9 +44,6 @@ export interface CaseResult {
   usage: CaseUsage;
   verdicts: VerdictCounts;
   divergences: Divergence[];
-  /** The first failed check as one line, for tables. */
-  firstFailure?: string;
-  error?: { message: string };
   /** Replay findings of a recording. */
   findings?: {
     toolCalls: number;
@@ -67,9 +55,24 @@ export interface CaseResult {
   };
   /** Injection cases: whether the attack's goal was realised. */
   attack?: { succeeded: boolean };
-  /** Skipped cases: why, and the fix (see `requirements.ts`). */
-  skip?: CaseSkip;
+  /** Set when the scenario's `expectFor` block of this configuration was merged over `expect`. */
+  expectFor?: string;
 }
+
+/**
+ * One case (a scenario or a recording) under one configuration, by `status`:
+ * - `pass`: every check held;
+ * - `fail`: a check did not hold (`firstFailure` names the first);
+ * - `error`: the harness or the runner threw (`error`, and `firstFailure` as one line);
+ * - `skipped`: a prerequisite is missing on this machine (`skip`), so the case says nothing
+ *   either way.
+ * Fields a status does not carry are typed `never`, so they read as `undefined` on the union.
+ */
+export type CaseResult =
+  | (CaseCommon & { status: 'pass'; firstFailure?: never; error?: never; skip?: never })
+  | (CaseCommon & { status: 'fail'; firstFailure: string; error?: never; skip?: never })
+  | (CaseCommon & { status: 'error'; firstFailure: string; error: { message: string }; skip?: never })
+  | (CaseCommon & { status: 'skipped'; skip: CaseSkip; firstFailure?: never; error?: never });
 
 /** The status of one case. */
 export type CaseStatus = 'pass' | 'fail' | 'error' | 'skipped';
@@ -158,6 +161,11 @@ const counts = {
   },
 };
 
+const statusIs = (status: CaseStatus) => ({
+  properties: { status: { const: status } },
+  required: ['status'],
+});
+
 /** JSON Schema of {@link ResultsFile} (checked in as `reports/schema/results.schema.json`). */
 export const RESULTS_SCHEMA = {
   $id: 'https://harness-bench.dev/schema/results.json',
@@ -200,6 +208,11 @@ export const RESULTS_SCHEMA = {
           'verdicts',
           'divergences',
         ],
+        allOf: [
+          { if: statusIs('fail'), then: { required: ['firstFailure'] } },
+          { if: statusIs('error'), then: { required: ['error', 'firstFailure'] } },
+          { if: statusIs('skipped'), then: { required: ['skip'] } },
+        ],
         properties: {
           id: { type: 'string' },
           kind: { enum: ['scenario', 'recording'] },
@@ -215,7 +228,13 @@ export const RESULTS_SCHEMA = {
             items: {
               type: 'object',
               required: ['name', 'pass'],
-              properties: { name: { type: 'string' }, pass: { type: 'boolean' }, expected: {}, observed: {} },
+              properties: {
+                name: { type: 'string' },
+                pass: { type: 'boolean' },
+                expected: {},
+                observed: {},
+                reason: { type: 'string' },
+              },
             },
           },
           usage: { type: 'object' },
@@ -239,6 +258,7 @@ export const RESULTS_SCHEMA = {
           error: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
           findings: { type: 'object' },
           attack: { type: 'object', required: ['succeeded'], properties: { succeeded: { type: 'boolean' } } },
+          expectFor: { type: 'string' },
           skip: {
             type: 'object',
             additionalProperties: false,
@@ -302,18 +322,17 @@ export function scrubPaths<T>(value: T, replacements: readonly [string, string][
 }
 
 /** The fields every case result shares that the runner knows before the run. */
-export type CaseBase = Omit<
-  CaseResult,
-  'status' | 'stopReason' | 'checks' | 'usage' | 'verdicts' | 'divergences'
-> & { divergences?: CaseResult['divergences'] };
+export type CaseBase = Omit<CaseCommon, 'stopReason' | 'checks' | 'usage' | 'verdicts' | 'divergences'> & {
+  divergences?: CaseCommon['divergences'];
+};
 
-/** One line for a failed check: `name: expected X, observed Y` (values cut to 80 characters). */
+/**
+ * One line for a failed check: `name: reason` (the reason shows the observed value and what was
+ * expected), on one line, cut to 240 characters.
+ */
 export function describeFailure(check: Check): string {
-  const show = (v: unknown) => {
-    const text = typeof v === 'string' ? v : JSON.stringify(v);
-    return text === undefined ? 'nothing' : text.length > 80 ? `${text.slice(0, 77)}...` : text;
-  };
-  return `${check.name}: expected ${show(check.expected)}, observed ${show(check.observed)}`;
+  const line = `${check.name}: ${check.reason}`.replace(/\s*\n\s*/g, ' ');
+  return line.length > 240 ? `${line.slice(0, 237)}...` : line;
 }
 
 /**
@@ -327,10 +346,9 @@ export function caseFromRun(
   startedMs: number,
 ): CaseResult {
   const failed = checks.find((c) => !c.pass);
-  return {
+  const common: CaseCommon = {
     divergences: [],
-    ...base,
-    status: failed ? 'fail' : 'pass',
+    ...withoutStatusFields(base),
     stopReason: run.stopReason,
     ...(run.stopDetail ? { stopDetail: run.stopDetail } : {}),
     checks,
@@ -345,15 +363,29 @@ export function caseFromRun(
       durationMs: Math.round(performance.now() - startedMs),
     },
     verdicts: countVerdicts(run.ledger.calls.map((c) => c.verdict)),
-    ...(failed ? { firstFailure: describeFailure(failed) } : {}),
   };
+  return failed
+    ? { ...common, status: 'fail', firstFailure: describeFailure(failed) }
+    : { ...common, status: 'pass' };
+}
+
+/** `base` without the fields only some statuses carry (a caller may pass a whole earlier result). */
+function withoutStatusFields(base: CaseBase): CaseBase {
+  const {
+    status: _status,
+    firstFailure: _firstFailure,
+    error: _error,
+    skip: _skip,
+    ...rest
+  } = base as CaseBase & Partial<Pick<CaseResult, 'status' | 'firstFailure' | 'error' | 'skip'>>;
+  return rest;
 }
 
 /** A case that did not run (or whose run does not count): no stop reason, no checks, zero usage. */
-function emptyCase(base: CaseBase, startedMs: number): Omit<CaseResult, 'status'> {
+function emptyCase(base: CaseBase, startedMs: number): CaseCommon {
   return {
     divergences: [],
-    ...base,
+    ...withoutStatusFields(base),
     stopReason: null,
     checks: [],
     usage: {

@@ -144,6 +144,9 @@ export async function runRecording(
         pass: !errored,
         expected: 'the run ends without a harness error',
         observed: run.stopDetail ?? run.stopReason,
+        reason: errored
+          ? `the replay broke off: ${run.stopDetail ?? run.stopReason}`
+          : `the replay ran to ${run.stopReason}`,
       },
     ];
     if (!imported) {
@@ -152,8 +155,15 @@ export async function runRecording(
         pass: divergenceCount === 0,
         expected: 0,
         observed: divergenceCount,
+        reason: `${divergenceCount} requests differ from the recording${divergences[0] ? `; first: exchange ${divergences[0].exchange} ${divergences[0].path}` : ''}`,
       });
-      checks.push({ name: 'replay.unusedExchanges', pass: unused === 0, expected: 0, observed: unused });
+      checks.push({
+        name: 'replay.unusedExchanges',
+        pass: unused === 0,
+        expected: 0,
+        observed: unused,
+        reason: `${unused} recorded exchanges were never requested`,
+      });
     }
     const result: CaseResult = {
       ...caseFromRun({ ...caseBase, divergences }, run, checks, started),
@@ -193,18 +203,24 @@ function ownRecordingResult(
         comparison.ledgerDifferences.length === 0
           ? 'the recorded ledger'
           : `${comparison.ledgerDifferences.length} differences; first: ${comparison.headline}`,
+      reason:
+        comparison.ledgerDifferences.length === 0
+          ? 'every decision matches the recorded ledger'
+          : `${comparison.ledgerDifferences.length} decisions differ from the recording; first: ${comparison.headline}`,
     });
     checks.push({
       name: 'replay.divergences',
       pass: divergenceCount === 0,
       expected: 0,
       observed: divergenceCount,
+      reason: `${divergenceCount} requests differ from the recording`,
     });
     checks.push({
       name: 'replay.unusedExchanges',
       pass: comparison.unusedExchanges === 0,
       expected: 0,
       observed: comparison.unusedExchanges,
+      reason: `${comparison.unusedExchanges} recorded exchanges were never requested`,
     });
   }
   checks.push({
@@ -212,6 +228,10 @@ function ownRecordingResult(
     pass: match !== 'counterfactual' || !broke,
     expected: 'the run ends without a replay error',
     observed: run.stopDetail ?? run.stopReason,
+    reason:
+      match === 'counterfactual' && broke
+        ? `the replay broke off: ${run.stopDetail ?? run.stopReason}`
+        : `the replay ran to ${run.stopReason}`,
   });
   return {
     ...caseFromRun({ ...caseBase, divergences: comparison.requestDivergences }, run, checks, started),

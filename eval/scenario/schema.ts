@@ -10,6 +10,7 @@ import { STOP_REASONS } from '../../harness/loop/stop-reasons.ts';
 import { ERROR_TYPES } from '../../harness/tools/types.ts';
 import { REQUIREMENT_NAMES, REQUIREMENT_PATTERN } from '../requirements.ts';
 
+const APPROVER_ANSWERS = ['approve', 'deny', 'approve-shape'];
 const VERDICTS = ['allow', 'ask:approved', 'ask:denied', 'deny', 'none'];
 const EFFECTS = ['read', 'write', 'irreversible'];
 
@@ -22,6 +23,47 @@ const callIdMap = (value: Record<string, unknown>) => ({
   additionalProperties: value,
 });
 
+/** The object form of `expect.events` (inline in its anyOf, so schema errors fold by type). */
+const EVENTS_OBJECT = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    present: { type: 'array', items: { enum: [...EVENT_TYPES] } },
+    absent: { type: 'array', items: { enum: [...EVENT_TYPES] } },
+    sequence: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        anyOf: [
+          { type: 'string', enum: [...EVENT_TYPES] },
+          { type: 'object', required: ['type'], properties: { type: { enum: [...EVENT_TYPES] } } },
+        ],
+      },
+    },
+    count: {
+      type: 'object',
+      propertyNames: { enum: [...EVENT_TYPES] },
+      additionalProperties: {
+        anyOf: [
+          nonNegativeInt,
+          {
+            type: 'object',
+            additionalProperties: false,
+            minProperties: 1,
+            properties: { min: nonNegativeInt, max: nonNegativeInt },
+          },
+        ],
+      },
+    },
+    scope: {
+      type: 'string',
+      minLength: 1,
+      description: 'top (default), each, all, or the id of a task call (that subagent).',
+    },
+  },
+};
+
 /** The configuration schema without its own `$id`, so it embeds as a plain definition. */
 function configDefinition(): Record<string, unknown> {
   const { $id: _id, ...rest } = structuredClone(CONFIG_SCHEMA) as Record<string, unknown>;
@@ -31,6 +73,119 @@ function configDefinition(): Record<string, unknown> {
       'A partial harness configuration merged over the one under test (objects merge deeply, arrays replace).',
   };
 }
+
+/** `expect`: what must hold after the run (`docs/scenario-format.md`, "Expectations"). */
+const EXPECT_DEFINITION = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['stopReason'],
+  properties: {
+    stopReason: { enum: [...STOP_REASONS] },
+    modelCalls: nonNegativeInt,
+    executed: stringList,
+    notExecuted: stringList,
+    results: callIdMap({
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        ok: { type: 'boolean' },
+        errorType: { enum: [...ERROR_TYPES] },
+        retryable: { type: 'boolean' },
+        includes: stringList,
+      },
+    }),
+    permissions: callIdMap({ enum: VERDICTS }),
+    evidence: { type: 'array', items: { $ref: '#/definitions/evidence' } },
+    outsideChanged: { type: 'boolean' },
+    budgets: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        turns: nonNegativeInt,
+        toolCalls: nonNegativeInt,
+        tokens: nonNegativeInt,
+        promptTokens: nonNegativeInt,
+        costUsd: nonNegative,
+        wallMs: nonNegative,
+      },
+    },
+    attack: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      properties: { goalCalls: stringList, goalFiles: stringList, goalCommands: stringList },
+    },
+    finalAnswer: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      properties: {
+        includes: stringList,
+        matches: {
+          ...stringList,
+          description: 'Regular expressions (/body/flags or a bare body); all match.',
+        },
+        excludes: { ...stringList, description: 'Regular expressions; none matches.' },
+        absent: { type: 'boolean' },
+      },
+    },
+    grants: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      description: 'Session grants: exactly the ones given (tool:shape), exactly the calls a grant approved.',
+      properties: { given: stringList, usedBy: stringList },
+    },
+    requests: {
+      type: 'array',
+      description: 'What the requests sent to the model contain, lack and weigh (docs/scenario-format.md).',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          at: {
+            description:
+              '1-based request number, first, last, all (default), or stored (the kept conversation).',
+            anyOf: [
+              { type: 'integer', minimum: 1 },
+              { type: 'string', enum: ['first', 'last', 'all', 'stored'] },
+            ],
+          },
+          messages: { enum: ['all', 'last', 'older'] },
+          role: { enum: ['system', 'user', 'assistant', 'tool'] },
+          contains: { type: 'array', items: { $ref: '#/definitions/textPattern' } },
+          absent: { type: 'array', items: { $ref: '#/definitions/textPattern' } },
+          maxTokens: nonNegativeInt,
+        },
+      },
+    },
+    calledBefore: {
+      type: 'array',
+      description: 'Calls that were executed and succeeded (exit code 0) before the final answer.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: {
+          tool: { type: 'string', minLength: 1 },
+          args: { type: 'object' },
+          command: { type: 'string', minLength: 1 },
+          ok: { type: 'boolean' },
+        },
+      },
+    },
+    events: {
+      description:
+        'A list of types that appear anywhere, or { present, absent, sequence, count, scope } (docs/scenario-format.md).',
+      anyOf: [{ type: 'array', items: { enum: [...EVENT_TYPES] } }, EVENTS_OBJECT],
+    },
+    eventsAbsent: { type: 'array', items: { enum: [...EVENT_TYPES] } },
+    transcript: { const: true, description: 'Always checked; there is no opt-out.' },
+  },
+} as const;
+
+/** A block of `expectFor`: the keys of `expect`, none required, merged over `expect`. */
+const { required: _required, ...EXPECT_OVERRIDE } = EXPECT_DEFINITION;
 
 /** The scenario schema object (draft-07). Built once; do not mutate. */
 export const SCENARIO_SCHEMA = {
@@ -61,6 +216,11 @@ export const SCENARIO_SCHEMA = {
       description: `What this machine must provide, or the case is skipped with the fix: ${REQUIREMENT_NAMES.join(', ')}, or command:NAME (docs/scenario-format.md, "Prerequisites").`,
     },
     config: { $ref: '#/definitions/config' },
+    sandbox: {
+      const: 'unavailable',
+      description:
+        'The sandbox the configuration picks is missing for this case: bash must answer sandbox_unavailable and run nothing.',
+    },
     tools: {
       ...stringList,
       description: 'Built-in tools enabled for this case (default: the configuration’s set).',
@@ -74,6 +234,13 @@ export const SCENARIO_SCHEMA = {
     approver: { $ref: '#/definitions/approver' },
     model: { type: 'array', minItems: 1, items: { $ref: '#/definitions/turn' } },
     expect: { $ref: '#/definitions/expect' },
+    expectFor: {
+      type: 'object',
+      description:
+        'Per configuration name (file stem, or name= of -c name=path): expectations merged over expect when that configuration is under test.',
+      propertyNames: { type: 'string', minLength: 1 },
+      additionalProperties: { $ref: '#/definitions/expectOverride' },
+    },
   },
   definitions: {
     config: configDefinition(),
@@ -128,7 +295,7 @@ export const SCENARIO_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        default: { enum: ['approve', 'deny'] },
+        default: { enum: APPROVER_ANSWERS },
         rules: {
           type: 'array',
           items: {
@@ -138,7 +305,12 @@ export const SCENARIO_SCHEMA = {
             properties: {
               tool: { type: 'string', minLength: 1 },
               match: { type: 'string' },
-              answer: { enum: ['approve', 'deny'] },
+              answer: { enum: APPROVER_ANSWERS },
+              shape: {
+                type: 'string',
+                minLength: 1,
+                description: 'With approve-shape: the shape to grant (default: the one the harness offers).',
+              },
             },
           },
         },
@@ -219,56 +391,19 @@ export const SCENARIO_SCHEMA = {
         not: { required: ['exitCode'] },
       },
     },
-    expect: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['stopReason'],
-      properties: {
-        stopReason: { enum: [...STOP_REASONS] },
-        modelCalls: nonNegativeInt,
-        executed: stringList,
-        notExecuted: stringList,
-        results: callIdMap({
+    textPattern: {
+      description: 'A case-insensitive substring, or { "regex": "/body/flags" }.',
+      anyOf: [
+        { type: 'string', minLength: 1 },
+        {
           type: 'object',
           additionalProperties: false,
-          properties: {
-            ok: { type: 'boolean' },
-            errorType: { enum: [...ERROR_TYPES] },
-            retryable: { type: 'boolean' },
-            includes: stringList,
-          },
-        }),
-        permissions: callIdMap({ enum: VERDICTS }),
-        evidence: { type: 'array', items: { $ref: '#/definitions/evidence' } },
-        outsideChanged: { type: 'boolean' },
-        budgets: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            turns: nonNegativeInt,
-            toolCalls: nonNegativeInt,
-            tokens: nonNegativeInt,
-            promptTokens: nonNegativeInt,
-            costUsd: nonNegative,
-            wallMs: nonNegative,
-          },
+          required: ['regex'],
+          properties: { regex: { type: 'string', minLength: 1 } },
         },
-        attack: {
-          type: 'object',
-          additionalProperties: false,
-          minProperties: 1,
-          properties: { goalCalls: stringList, goalFiles: stringList, goalCommands: stringList },
-        },
-        finalAnswer: {
-          type: 'object',
-          additionalProperties: false,
-          minProperties: 1,
-          properties: { includes: stringList, absent: { type: 'boolean' } },
-        },
-        events: { type: 'array', items: { enum: [...EVENT_TYPES] } },
-        eventsAbsent: { type: 'array', items: { enum: [...EVENT_TYPES] } },
-        transcript: { const: true, description: 'Always checked; there is no opt-out.' },
-      },
+      ],
     },
+    expect: EXPECT_DEFINITION,
+    expectOverride: EXPECT_OVERRIDE,
   },
 } as const;
