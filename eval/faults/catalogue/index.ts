@@ -5,6 +5,7 @@
 import type { Fault } from '../types.ts';
 import { BAD_JSON_FAULTS } from './bad-json.ts';
 import { BUDGET_FAULTS } from './budget.ts';
+import { CONTEXT_FAULTS } from './context.ts';
 import { HALLUCINATED_TOOL_FAULTS } from './hallucinated-tool.ts';
 import { LOOP_FAULTS } from './loop.ts';
 import { TRANSCRIPT_FAULTS } from './transcript.ts';
@@ -13,6 +14,7 @@ import { TRANSCRIPT_FAULTS } from './transcript.ts';
 export const CATALOGUE: readonly Fault[] = [
   ...BAD_JSON_FAULTS,
   ...BUDGET_FAULTS,
+  ...CONTEXT_FAULTS,
   ...HALLUCINATED_TOOL_FAULTS,
   ...LOOP_FAULTS,
   ...TRANSCRIPT_FAULTS,
