@@ -8,6 +8,7 @@ import { BUDGET_FAULTS } from './budget.ts';
 import { CONTEXT_FAULTS } from './context.ts';
 import { HALLUCINATED_TOOL_FAULTS } from './hallucinated-tool.ts';
 import { LOOP_FAULTS } from './loop.ts';
+import { SESSION_FAULTS } from './session.ts';
 import { TRANSCRIPT_FAULTS } from './transcript.ts';
 
 /** Every fault of every tag. */
@@ -17,6 +18,7 @@ export const CATALOGUE: readonly Fault[] = [
   ...CONTEXT_FAULTS,
   ...HALLUCINATED_TOOL_FAULTS,
   ...LOOP_FAULTS,
+  ...SESSION_FAULTS,
   ...TRANSCRIPT_FAULTS,
 ];
 
