@@ -9,6 +9,7 @@ import { CONTEXT_FAULTS } from './context.ts';
 import { HALLUCINATED_TOOL_FAULTS } from './hallucinated-tool.ts';
 import { LOOP_FAULTS } from './loop.ts';
 import { SESSION_FAULTS } from './session.ts';
+import { SUBAGENT_FAULTS } from './subagent.ts';
 import { TRANSCRIPT_FAULTS } from './transcript.ts';
 
 /** Every fault of every tag. */
@@ -19,6 +20,7 @@ export const CATALOGUE: readonly Fault[] = [
   ...HALLUCINATED_TOOL_FAULTS,
   ...LOOP_FAULTS,
   ...SESSION_FAULTS,
+  ...SUBAGENT_FAULTS,
   ...TRANSCRIPT_FAULTS,
 ];
 
