@@ -98,6 +98,9 @@ export async function runInCopy(root: string, inputs: RunInputs): Promise<CaseOu
     HOME: process.env.HOME,
     TMPDIR: process.env.TMPDIR,
     NO_COLOR: '1',
+    // Secrets a user's shell would hold: the sandbox scenarios check that none reaches a command.
+    OPENAI_API_KEY: 'sk-hb-canary-not-a-key',
+    GITHUB_TOKEN: 'ghp_hb_canary_not_a_token',
     ...(process.env.CI ? { CI: process.env.CI } : {}),
     ...inputs.env,
   };
