@@ -8,6 +8,7 @@ import { BUDGET_FAULTS } from './budget.ts';
 import { CONTEXT_FAULTS } from './context.ts';
 import { HALLUCINATED_TOOL_FAULTS } from './hallucinated-tool.ts';
 import { LOOP_FAULTS } from './loop.ts';
+import { PERMISSIONS_FAULTS } from './permissions.ts';
 import { SANDBOX_FAULTS } from './sandbox.ts';
 import { SESSION_FAULTS } from './session.ts';
 import { SUBAGENT_FAULTS } from './subagent.ts';
@@ -20,6 +21,7 @@ export const CATALOGUE: readonly Fault[] = [
   ...CONTEXT_FAULTS,
   ...HALLUCINATED_TOOL_FAULTS,
   ...LOOP_FAULTS,
+  ...PERMISSIONS_FAULTS,
   ...SANDBOX_FAULTS,
   ...SESSION_FAULTS,
   ...SUBAGENT_FAULTS,

@@ -105,12 +105,12 @@ export const SANDBOX_FAULTS: Fault[] = [
   {
     id: 'sandbox/environment-not-scrubbed',
     tag: 'sandbox',
-    bug: "bash passes the harness's whole environment (API keys included) to the command",
+    bug: 'the environment scrub copies every variable (API keys included) instead of the allowlist',
     patches: [
       {
-        file: 'harness/tools/builtin/bash.ts',
-        search: 'env: { ...scrubEnvironment(process.env),',
-        replace: 'env: { ...(process.env as Record<string, string>),',
+        file: 'harness/sandbox/local.ts',
+        search: 'for (const key of ENV_ALLOWLIST) if (env[key] !== undefined) out[key] = env[key]!;',
+        replace: 'for (const key of Object.keys(env)) if (env[key] !== undefined) out[key] = env[key]!;',
       },
     ],
   },
