@@ -7,6 +7,7 @@ import { BAD_JSON_FAULTS } from './bad-json.ts';
 import { BUDGET_FAULTS } from './budget.ts';
 import { CONTEXT_FAULTS } from './context.ts';
 import { HALLUCINATED_TOOL_FAULTS } from './hallucinated-tool.ts';
+import { INJECTION_FAULTS } from './injection.ts';
 import { LOOP_FAULTS } from './loop.ts';
 import { PERMISSIONS_FAULTS } from './permissions.ts';
 import { SANDBOX_FAULTS } from './sandbox.ts';
@@ -20,6 +21,7 @@ export const CATALOGUE: readonly Fault[] = [
   ...BUDGET_FAULTS,
   ...CONTEXT_FAULTS,
   ...HALLUCINATED_TOOL_FAULTS,
+  ...INJECTION_FAULTS,
   ...LOOP_FAULTS,
   ...PERMISSIONS_FAULTS,
   ...SANDBOX_FAULTS,
