@@ -6,6 +6,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, DEFAULT_CONFIG_FILE, PACKAGE_ROOT, type NamedConfig } from '../eval/config-load.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
+import { cassetteAsScenario } from '../eval/expect/cassette.ts';
+import { prepareScorers } from '../eval/expect/scorers.ts';
 import { isCI } from '../eval/requirements.ts';
 import { loadCassettes, loadScenarioFiles, planCases, runSuite, type LoadedCassette } from '../eval/suite.ts';
 import type { LoadedScenario } from '../eval/scenario/types.ts';
@@ -82,6 +84,12 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   } catch (error) {
     if (error instanceof InputError) problems.push(...error.problems);
     else throw error;
+  }
+  if (problems.length === 0) {
+    const withExpectations = recordings.flatMap((r) =>
+      r.expectations ? [cassetteAsScenario(r.expectations, { id: r.cassette.meta.id, task: '' })] : [],
+    );
+    problems.push(...(await prepareScorers(configs, [...scenarios, ...withExpectations])));
   }
   if (problems.length > 0) throw new InputError(problems);
   if (

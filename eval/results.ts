@@ -7,6 +7,9 @@ import type { CallRecord, RunResult } from '../harness/ledger.ts';
 import { STOP_REASONS, type StopReason } from '../harness/loop/stop-reasons.ts';
 
 import type { Check } from './expect/check.ts';
+import type { CaseMetrics } from './metrics/case-facts.ts';
+import { metricsByConfig, type ConfigMetrics } from './metrics/index.ts';
+import { METRICS_SCHEMA, CASE_METRICS_SCHEMA } from './metrics/schema.ts';
 import type { Divergence } from './replay/request-diff.ts';
 
 /** One check of a case (`eval/expect/check.ts`): expected, observed and the reason. */
@@ -57,6 +60,12 @@ export interface CaseCommon {
   attack?: { succeeded: boolean };
   /** Set when the scenario's `expectFor` block of this configuration was merged over `expect`. */
   expectFor?: string;
+  /**
+   * Facts of the run the configuration metrics need (`eval/metrics/case-facts.ts`): the final
+   * answer's completion claims and `unsupportedClaims`, the loop detector's timing, the budget
+   * overshoot at the stop. Absent for a case that did not run.
+   */
+  metrics?: CaseMetrics;
 }
 
 /**
@@ -110,8 +119,13 @@ export interface ResultsFile {
   summary: StatusCounts & {
     byKind: Record<'scenario' | 'recording', StatusCounts>;
     byConfig: Record<string, StatusCounts>;
-    /** Attack success rate over injection cases, per configuration (0..1), when there are any. */
+    /**
+     * Attack success rate over injection cases, per configuration (0..1), when there are any.
+     * Kept for readers of earlier files; `metrics.<config>.attack` has it with its counts.
+     */
     attackSuccessRate?: Record<string, number>;
+    /** The metrics of each configuration (`eval/metrics/index.ts`). */
+    metrics: Record<string, ConfigMetrics>;
   };
 }
 
@@ -145,6 +159,7 @@ export function summarise(cases: readonly CaseResult[]): ResultsFile['summary'] 
     byKind,
     byConfig,
     ...(Object.keys(attackSuccessRate).length > 0 ? { attackSuccessRate } : {}),
+    metrics: metricsByConfig(cases),
   };
 }
 
@@ -259,6 +274,7 @@ export const RESULTS_SCHEMA = {
           findings: { type: 'object' },
           attack: { type: 'object', required: ['succeeded'], properties: { succeeded: { type: 'boolean' } } },
           expectFor: { type: 'string' },
+          metrics: CASE_METRICS_SCHEMA,
           skip: {
             type: 'object',
             additionalProperties: false,
@@ -288,6 +304,7 @@ export const RESULTS_SCHEMA = {
           type: 'object',
           additionalProperties: { type: 'number', minimum: 0, maximum: 1 },
         },
+        metrics: { type: 'object', additionalProperties: METRICS_SCHEMA },
       },
     },
   },

@@ -15,10 +15,12 @@ import { ScriptedModel } from '../harness/model/scripted-model.ts';
 import { builtinTools } from '../harness/tools/builtin/index.ts';
 import type { ToolDefinition } from '../harness/tools/types.ts';
 import { scriptedApprover } from './scenario/approver.ts';
+import { resolveScorers } from './expect/scorers.ts';
+import { caseMetrics } from './metrics/case-facts.ts';
 import { checkExpectations } from './scenario/check.ts';
 import { fakeTools } from './scenario/fake-tools.ts';
 import type { LoadedScenario, Scenario } from './scenario/types.ts';
-import { buildWorkspace, diffSnapshots } from './scenario/workspace.ts';
+import { buildWorkspace, diffSnapshots, snapshotTree } from './scenario/workspace.ts';
 import { caseSandbox } from './unavailable-sandbox.ts';
 import type { BenchOptions } from './config-load.ts';
 import { OUTSIDE_LABEL, runnerPathLabels } from './path-labels.ts';
@@ -99,8 +101,10 @@ export async function runScenario(
     };
     const unmet = await checkRequirements(scenario.requires ?? [], prerequisites);
     if (unmet.length > 0) return { result: unmetCase(caseBase, unmet, true, prerequisites, started) };
+    const scorers = await resolveScorers(base, loaded);
     built = await buildWorkspace(scenario);
     const before = await built.snapshotOutside();
+    const workspaceBefore = await snapshotTree(built.workspace, true);
     const deps = options.deps ?? deterministicDeps();
     deps.approver = scriptedApprover(scenario.approver, built.workspace);
     const notesPath = await scenarioNotesPath();
@@ -121,15 +125,18 @@ export async function runScenario(
     });
     const after = await built.snapshotOutside();
     const outsideChanges = diffSnapshots(before, after);
+    const workspaceChanges = diffSnapshots(workspaceBefore, await snapshotTree(built.workspace, true));
     const checks: Check[] = await checkExpectations(
       scenario,
       run,
-      { workspace: built.workspace, outside: built.outside, outsideChanges },
+      { workspace: built.workspace, outside: built.outside, outsideChanges, workspaceChanges },
       base.name,
+      scorers,
     );
     const attackCheck = checks.find((c) => c.name === 'attack');
     const result: CaseResult = {
       ...caseFromRun(caseBase, run, checks, started),
+      metrics: caseMetrics(run, workspaceChanges),
       ...(attackCheck
         ? {
             attack: {

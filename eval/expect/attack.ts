@@ -5,7 +5,8 @@
 import { matchCommandPattern } from '../../harness/policy/pattern.ts';
 import type { Expectations } from '../scenario/types.ts';
 import { makeCheck, type Check } from './check.ts';
-import { bashCommand, executedIds, resolveEvidencePath, type ExpectContext } from './context.ts';
+import { resolveEvidencePath, type ExpectContext } from './context.ts';
+import { bashCommand, executedIds } from './ledger-facts.ts';
 import { fileState } from './files.ts';
 
 /** `attack`: goal calls not executed, goal files absent, no executed bash command matching a goal pattern. */

@@ -12,21 +12,8 @@ import { matchCommandPattern } from '../../harness/policy/pattern.ts';
 import { matchesWhen } from '../scenario/fake-tools.ts';
 import type { CallPattern, Expectations } from '../scenario/types.ts';
 import { makeCheck, show, type Check } from './check.ts';
-import {
-  bashCommand,
-  callArguments,
-  callSucceeded,
-  reportedExitCode,
-  type ExpectContext,
-} from './context.ts';
-
-/** The simple commands of an executed call: the whole command and each part the policy listed. */
-export function commandsOf(record: CallRecord): string[] {
-  const whole = bashCommand(record);
-  if (whole === undefined) return [];
-  const parts = (record.policy?.parts ?? []).filter((p) => p.kind === 'command').map((p) => p.subject);
-  return [whole, ...parts];
-}
+import type { ExpectContext } from './context.ts';
+import { callArguments, callSucceeded, commandsOf, reportedExitCode } from './ledger-facts.ts';
 
 /** True when the call matches the pattern's tool, argument subset and command (ignoring outcome). */
 export function callMatches(pattern: CallPattern, record: CallRecord): boolean {

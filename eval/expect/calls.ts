@@ -6,7 +6,8 @@
 import { decodeToolResult } from '../../harness/tools/types.ts';
 import type { Expectations } from '../scenario/types.ts';
 import { makeCheck, show, type Check } from './check.ts';
-import { executedIds, recordsById, type ExpectContext } from './context.ts';
+import type { ExpectContext } from './context.ts';
+import { executedIds, recordsById } from './ledger-facts.ts';
 
 /** The model-visible text plus, for error envelopes, the decoded message (so includes may contain quotes). */
 function searchableText(content: string): string {

@@ -1,12 +1,14 @@
 /**
  * What an expectation handler sees: the finished run, the folders it ran in, what changed under
- * `$OUTSIDE`, the configuration under test and the case, plus small helpers over the ledger that
- * several handlers share.
+ * `$OUTSIDE` and in the workspace, the configuration under test and the case, the custom scorers
+ * registered for it, and what a custom scorer is given (`ScorerInput`).
  */
 import { spawn } from 'node:child_process';
 import { isAbsolute, join } from 'node:path';
-import type { CallRecord, RunResult } from '../../harness/ledger.ts';
+import type { RunResult } from '../../harness/ledger.ts';
+import type { ClaimVerdict } from '../claims/verify.ts';
 import { substitutePlaceholders } from '../scenario/workspace.ts';
+import type { Check } from './check.ts';
 
 /** What the checker needs beside the run: the folders and what changed under `$OUTSIDE`. */
 export interface CheckEnv {
@@ -34,45 +36,41 @@ export interface CaseSubject {
   config: string;
 }
 
-/** Everything a handler gets. */
+/**
+ * What a custom scorer gets (`scorers.ts`): the case, the finished run, the folders while they
+ * still exist, the workspace diff and the verdicts on the final answer's completion claims.
+ * - `case`: `{ id, tags, task, config }`, `config` the name of the configuration under test;
+ * - `run`: the harness's `RunResult` (`harness/ledger.ts`): `stopReason`, `stopDetail`,
+ *   `finalAnswer`, `messages` (the stored conversation), `requests` (every request sent, as
+ *   sent), `events` (`harness/events.ts`), `ledger` (`calls`, `turns`), `usage` (tokens, USD, ms);
+ * - `workspace`, `outside`: real paths of `$WS` and `$OUTSIDE` (empty strings for a recording);
+ * - `workspaceChanges`: `added <path>`, `modified <path>`, `removed <path>`, when snapshots were taken;
+ * - `claims`: each claim (`kind`, `text`, `path`) with `supported` and `reason` (`eval/claims/verify.ts`).
+ */
+export interface ScorerInput {
+  case: CaseSubject;
+  run: RunResult;
+  workspace: string;
+  outside: string;
+  workspaceChanges?: string[];
+  claims: ClaimVerdict[];
+}
+
+/** A custom scorer: a function of the run returning one check or several (see `scorers.ts`). May be async. */
+export type Scorer = (input: ScorerInput) => Check | Check[] | Promise<Check | Check[]>;
+
+/** A registered scorer: its module file (absolute) and the function. */
+export interface RegisteredScorer {
+  file: string;
+  score: Scorer;
+}
+
+/** Everything a handler gets. `scorers`: the custom scorers registered for this case, by name. */
 export interface ExpectContext {
   run: RunResult;
   env: CheckEnv;
   subject: CaseSubject;
-}
-
-/** The call record for each id: the top-level one when several scopes share an id. */
-export function recordsById(run: Pick<RunResult, 'ledger'>): Map<string, CallRecord> {
-  const map = new Map<string, CallRecord>();
-  for (const record of run.ledger.calls) {
-    const existing = map.get(record.callId);
-    if (!existing || (existing.scope.length > 0 && record.scope.length === 0)) map.set(record.callId, record);
-  }
-  return map;
-}
-
-/** The ids of the executed calls, each once, in ledger order. */
-export function executedIds(run: Pick<RunResult, 'ledger'>): string[] {
-  return [...new Set(run.ledger.calls.filter((c) => c.executed).map((c) => c.callId))];
-}
-
-/** The parsed arguments of a call (`{}` when they are not a JSON object). */
-export function callArguments(record: Pick<CallRecord, 'arguments'>): Record<string, unknown> {
-  try {
-    const value = JSON.parse(record.arguments) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
-}
-
-/** The `command` argument of a bash call, when its arguments hold one. */
-export function bashCommand(record: Pick<CallRecord, 'tool' | 'arguments'>): string | undefined {
-  if (record.tool !== 'bash') return undefined;
-  const command = callArguments(record).command;
-  return typeof command === 'string' ? command : undefined;
+  scorers?: ReadonlyMap<string, RegisteredScorer>;
 }
 
 /** Resolves an evidence or goal path: `$WS`/`$OUTSIDE` substituted, relative paths under the workspace. */
@@ -97,26 +95,4 @@ export function runShell(
     child.on('error', () => resolve({ exitCode: null }));
     child.on('close', (code) => resolve({ exitCode: code }));
   });
-}
-
-/**
- * The exit code a command tool reported in its result (`exit code: N` on the first line, as
- * `harness/tools/builtin/bash.ts` writes it): the number, `null` for `none` (killed by a
- * signal), `undefined` when the result reports none (a file tool, a fake tool's plain text).
- */
-export function reportedExitCode(record: Pick<CallRecord, 'content'>): number | null | undefined {
-  const match = /^exit code: (-?\d+|none)\b/.exec(record.content);
-  if (!match) return undefined;
-  return match[1] === 'none' ? null : Number(match[1]);
-}
-
-/**
- * True when the call was executed and succeeded: the tool returned a result (not an error
- * envelope) and, when it reports an exit code, the code is 0. Bash returns a result for a
- * failing command too (the exit code is in the text), so `ok` alone does not say it passed.
- */
-export function callSucceeded(record: Pick<CallRecord, 'executed' | 'ok' | 'content'>): boolean {
-  if (!record.executed || !record.ok) return false;
-  const code = reportedExitCode(record);
-  return code === undefined || code === 0;
 }

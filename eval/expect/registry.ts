@@ -11,12 +11,14 @@ import type { ExpectContext } from './context.ts';
 import { checkAttack } from './attack.ts';
 import { checkBudgets } from './budgets.ts';
 import { checkCalledBefore } from './called-before.ts';
+import { checkClaims } from './claims.ts';
 import { checkExecuted, checkNotExecuted, checkPermissions, checkResults } from './calls.ts';
 import { checkEvents, checkEventsAbsent } from './events.ts';
 import { checkEvidence, checkOutsideChanged } from './files.ts';
 import { checkFinalAnswer, checkModelCalls, checkStopReason } from './outcome.ts';
 import { checkGrants } from './grants.ts';
 import { checkRequests } from './requests.ts';
+import { checkScorers } from './scorers.ts';
 import { checkTranscript } from './transcript.ts';
 
 /**
@@ -45,7 +47,9 @@ export const HANDLERS: { [K in keyof Expectations]-?: Handler<K> } = {
   finalAnswer: checkFinalAnswer,
   grants: checkGrants,
   requests: checkRequests,
+  claims: checkClaims,
   calledBefore: checkCalledBefore,
+  scorers: checkScorers,
   events: checkEvents,
   eventsAbsent: checkEventsAbsent,
   transcript: checkTranscript,

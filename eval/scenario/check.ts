@@ -7,7 +7,7 @@
 import { mergeConfig } from '../../harness/config.ts';
 import type { RunResult } from '../../harness/ledger.ts';
 import type { Check } from '../expect/check.ts';
-import type { CaseSubject, CheckEnv } from '../expect/context.ts';
+import type { CaseSubject, CheckEnv, RegisteredScorer } from '../expect/context.ts';
 import { runExpectations } from '../expect/registry.ts';
 import type { Expectations, Scenario } from './types.ts';
 
@@ -31,18 +31,18 @@ export function expectationsFor(
 
 /**
  * Every check of `scenario.expect` (with `expectFor[config]` merged over it) against `result`,
- * in the registry's order: stopReason,
- * modelCalls, executed, notExecuted, results, permissions, evidence, outsideChanged (always),
- * budgets, attack, finalAnswer, events, eventsAbsent, transcript (always).
- * `subject` names the case and the configuration under test (default: an anonymous case under
- * `default`). Never throws for a bad run; evidence commands that fail to start count as exit
- * code `null`.
+ * in the order of the registry's table (`eval/expect/registry.ts`): stopReason first,
+ * outsideChanged and transcript always.
+ * `config` names the configuration under test; `scorers` are the custom scorers registered for
+ * the case (`eval/expect/scorers.ts`). Never throws for a bad run; evidence commands that fail to
+ * start count as exit code `null`.
  */
 export async function checkExpectations(
   scenario: Pick<Scenario, 'expect'> & Partial<Pick<Scenario, 'id' | 'tags' | 'task' | 'expectFor'>>,
   result: RunResult,
   env: CheckEnv,
   config = 'default',
+  scorers?: ReadonlyMap<string, RegisteredScorer>,
 ): Promise<Check[]> {
   const subject: CaseSubject = {
     id: scenario.id ?? '(inline)',
@@ -50,5 +50,10 @@ export async function checkExpectations(
     task: scenario.task ?? '',
     config,
   };
-  return runExpectations(expectationsFor(scenario, config), { run: result, env, subject });
+  return runExpectations(expectationsFor(scenario, config), {
+    run: result,
+    env,
+    subject,
+    ...(scorers ? { scorers } : {}),
+  });
 }

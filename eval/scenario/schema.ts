@@ -8,6 +8,7 @@ import { CONFIG_SCHEMA } from '../../harness/config.ts';
 import { EVENT_TYPES } from '../../harness/events.ts';
 import { STOP_REASONS } from '../../harness/loop/stop-reasons.ts';
 import { ERROR_TYPES } from '../../harness/tools/types.ts';
+import { CLAIM_KINDS } from '../claims/extract.ts';
 import { REQUIREMENT_NAMES, REQUIREMENT_PATTERN } from '../requirements.ts';
 
 const APPROVER_ANSWERS = ['approve', 'deny', 'approve-shape'];
@@ -159,6 +160,30 @@ const EXPECT_DEFINITION = {
         },
       },
     },
+    claims: {
+      description:
+        'Completion evidence: "supported", a list of claim kinds (each claimed and supported), or { supported, unsupported }.',
+      anyOf: [
+        { type: 'string', const: 'supported' },
+        { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...CLAIM_KINDS] } },
+        {
+          type: 'object',
+          additionalProperties: false,
+          minProperties: 1,
+          properties: {
+            supported: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...CLAIM_KINDS] } },
+            unsupported: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...CLAIM_KINDS] } },
+          },
+        },
+      ],
+    },
+    scorers: {
+      type: 'array',
+      uniqueItems: true,
+      items: { type: 'string', minLength: 1 },
+      description:
+        'Custom scorers to run, by registered name (scorers in the configuration file or the scenario).',
+    },
     calledBefore: {
       type: 'array',
       description: 'Calls that were executed and succeeded (exit code 0) before the final answer.',
@@ -230,6 +255,13 @@ export const SCENARIO_SCHEMA = {
       type: 'object',
       propertyNames: { type: 'string', minLength: 1 },
       additionalProperties: { $ref: '#/definitions/fakeTool' },
+    },
+    scorers: {
+      type: 'object',
+      description:
+        'Custom scorers: name → JS/TS module path, relative to this file; used from expect.scorers.',
+      propertyNames: { type: 'string', minLength: 1 },
+      additionalProperties: { type: 'string', minLength: 1 },
     },
     approver: { $ref: '#/definitions/approver' },
     model: { type: 'array', minItems: 1, items: { $ref: '#/definitions/turn' } },

@@ -9,6 +9,7 @@ import type { StopReason } from '../../harness/loop/stop-reasons.ts';
 import type { ScriptedTurn } from '../../harness/model/scripted-model.ts';
 import type { Verdict } from '../../harness/policy/types.ts';
 import type { EffectClass, ErrorType } from '../../harness/tools/types.ts';
+import type { ClaimKind } from '../claims/extract.ts';
 import type { Requirement } from '../requirements.ts';
 
 export type { ScriptedTurn } from '../../harness/model/scripted-model.ts';
@@ -188,6 +189,15 @@ export interface RequestExpectation {
   maxTokens?: number;
 }
 
+/**
+ * Completion evidence (`eval/expect/claims.ts`): `supported` (every claim of the final answer is
+ * backed by the run), a list of kinds (each claimed and supported), or `{ supported, unsupported }`.
+ */
+export type ClaimsExpectation =
+  | 'supported'
+  | ClaimKind[]
+  | { supported?: ClaimKind[]; unsupported?: ClaimKind[] };
+
 /** What must hold after the run. Only `stopReason` is required; the transcript is always checked. */
 export interface Expectations {
   stopReason: StopReason;
@@ -206,6 +216,10 @@ export interface Expectations {
   grants?: GrantsExpectation;
   /** What the requests sent to the model (or the stored conversation) contain, lack, and weigh. */
   requests?: RequestExpectation[];
+  /** The final answer's completion claims ("tests pass", "created X", "done") are backed by the run. */
+  claims?: ClaimsExpectation;
+  /** Custom scorers to run, by the name they are registered under (`eval/expect/scorers.ts`). */
+  scorers?: string[];
   /** Calls that were executed and succeeded before the final answer (one check per pattern). */
   calledBefore?: CallPattern[];
   /** Types that appear anywhere (the list form), or order, counts and scopes (the object form). */
@@ -235,6 +249,8 @@ export interface Scenario {
   tools?: string[];
   workspace?: WorkspaceSpec;
   fakeTools?: Record<string, FakeToolSpec>;
+  /** Custom scorers this scenario registers: name → module path, relative to the scenario file. */
+  scorers?: Record<string, string>;
   approver?: ApproverSpec;
   model: ScriptedTurn[];
   expect: Expectations;

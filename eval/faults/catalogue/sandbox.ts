@@ -3,7 +3,8 @@
  * a box that is built with one wall missing, or a missing box that is quietly not used. Most of
  * the scenarios that catch them need bubblewrap (`requires: [bwrap]`); where it is missing they
  * are skipped and so are these faults, except those caught by the `sandbox: unavailable`
- * scenarios. Public threads: anomalyco/opencode#43336 and thClaws/thClaws#204 (writes through
+ * scenarios. A root file system bound read-write is not in the catalogue on purpose: under it
+ * the escape scenarios, run as root, would write to the host itself. Public threads: anomalyco/opencode#43336 and thClaws/thClaws#204 (writes through
  * links and `..` outside the workspace), anthropics/claude-code#17850 (no isolation behind a
  * permissive mode).
  */
@@ -79,14 +80,14 @@ export const SANDBOX_FAULTS: Fault[] = [
     patches: [{ file: 'harness/sandbox/bwrap.ts', search: "'--unshare-pid',", replace: '' }],
   },
   {
-    id: 'sandbox/root-writable',
+    id: 'sandbox/capabilities-kept',
     tag: 'sandbox',
-    bug: 'the root file system is bound read-write into the box',
+    bug: 'the shell in the box keeps the capabilities of the user namespace (setpriv step dropped)',
     patches: [
       {
         file: 'harness/sandbox/bwrap.ts',
-        search: "'--ro-bind',\n    '/',\n    '/',",
-        replace: "'--bind', '/', '/',",
+        search: "'setpriv',\n    ...DROP_CAPABILITIES,\n    '--',",
+        replace: '',
       },
     ],
   },
