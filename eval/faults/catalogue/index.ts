@@ -10,6 +10,7 @@ import { HALLUCINATED_TOOL_FAULTS } from './hallucinated-tool.ts';
 import { INJECTION_FAULTS } from './injection.ts';
 import { LOOP_FAULTS } from './loop.ts';
 import { PERMISSIONS_FAULTS } from './permissions.ts';
+import { REPLAY_FAULTS } from './replay.ts';
 import { SANDBOX_FAULTS } from './sandbox.ts';
 import { SESSION_FAULTS } from './session.ts';
 import { SUBAGENT_FAULTS } from './subagent.ts';
@@ -24,6 +25,7 @@ export const CATALOGUE: readonly Fault[] = [
   ...INJECTION_FAULTS,
   ...LOOP_FAULTS,
   ...PERMISSIONS_FAULTS,
+  ...REPLAY_FAULTS,
   ...SANDBOX_FAULTS,
   ...SESSION_FAULTS,
   ...SUBAGENT_FAULTS,
@@ -31,4 +33,4 @@ export const CATALOGUE: readonly Fault[] = [
 ];
 
 /** Cassettes (paths relative to the repository) run with the `replay` faults. */
-export const REPLAY_RECORDINGS: readonly string[] = [];
+export const REPLAY_RECORDINGS: readonly string[] = ['recordings/examples/stub-read-then-write-asked.json'];
