@@ -4,7 +4,7 @@ import { EXPECTATION_KEYS, HANDLERS } from './registry.ts';
 
 describe('HANDLERS', () => {
   it('has one handler for every key of the expect schema, and no other', () => {
-    const schemaKeys = Object.keys(SCENARIO_SCHEMA.definitions.expect.properties);
+    const schemaKeys = Object.keys(SCENARIO_SCHEMA.definitions.expectations.properties);
     expect([...EXPECTATION_KEYS].sort()).toEqual([...schemaKeys].sort());
     for (const key of EXPECTATION_KEYS) expect(typeof HANDLERS[key]).toBe('function');
   });

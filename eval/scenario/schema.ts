@@ -5,65 +5,14 @@
  * `eval/write-schemas.ts` regenerates it and `eval/write-schemas.test.ts` keeps them equal.
  */
 import { CONFIG_SCHEMA } from '../../harness/config.ts';
-import { EVENT_TYPES } from '../../harness/events.ts';
-import { STOP_REASONS } from '../../harness/loop/stop-reasons.ts';
-import { ERROR_TYPES } from '../../harness/tools/types.ts';
-import { CLAIM_KINDS } from '../claims/extract.ts';
+import { EXPECT_DEFINITIONS } from '../expect/schema.ts';
 import { REQUIREMENT_NAMES, REQUIREMENT_PATTERN } from '../requirements.ts';
 
 const APPROVER_ANSWERS = ['approve', 'deny', 'approve-shape'];
-const VERDICTS = ['allow', 'ask:approved', 'ask:denied', 'deny', 'none'];
 const EFFECTS = ['read', 'write', 'irreversible'];
 
 const stringList = { type: 'array', items: { type: 'string' } };
 const nonNegativeInt = { type: 'integer', minimum: 0 };
-const nonNegative = { type: 'number', minimum: 0 };
-const callIdMap = (value: Record<string, unknown>) => ({
-  type: 'object',
-  propertyNames: { type: 'string', minLength: 1 },
-  additionalProperties: value,
-});
-
-/** The object form of `expect.events` (inline in its anyOf, so schema errors fold by type). */
-const EVENTS_OBJECT = {
-  type: 'object',
-  additionalProperties: false,
-  minProperties: 1,
-  properties: {
-    present: { type: 'array', items: { enum: [...EVENT_TYPES] } },
-    absent: { type: 'array', items: { enum: [...EVENT_TYPES] } },
-    sequence: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        anyOf: [
-          { type: 'string', enum: [...EVENT_TYPES] },
-          { type: 'object', required: ['type'], properties: { type: { enum: [...EVENT_TYPES] } } },
-        ],
-      },
-    },
-    count: {
-      type: 'object',
-      propertyNames: { enum: [...EVENT_TYPES] },
-      additionalProperties: {
-        anyOf: [
-          nonNegativeInt,
-          {
-            type: 'object',
-            additionalProperties: false,
-            minProperties: 1,
-            properties: { min: nonNegativeInt, max: nonNegativeInt },
-          },
-        ],
-      },
-    },
-    scope: {
-      type: 'string',
-      minLength: 1,
-      description: 'top (default), each, all, or the id of a task call (that subagent).',
-    },
-  },
-};
 
 /** The configuration schema without its own `$id`, so it embeds as a plain definition. */
 function configDefinition(): Record<string, unknown> {
@@ -74,143 +23,6 @@ function configDefinition(): Record<string, unknown> {
       'A partial harness configuration merged over the one under test (objects merge deeply, arrays replace).',
   };
 }
-
-/** `expect`: what must hold after the run (`docs/scenario-format.md`, "Expectations"). */
-const EXPECT_DEFINITION = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['stopReason'],
-  properties: {
-    stopReason: { enum: [...STOP_REASONS] },
-    modelCalls: nonNegativeInt,
-    executed: stringList,
-    notExecuted: stringList,
-    results: callIdMap({
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        ok: { type: 'boolean' },
-        errorType: { enum: [...ERROR_TYPES] },
-        retryable: { type: 'boolean' },
-        includes: stringList,
-      },
-    }),
-    permissions: callIdMap({ enum: VERDICTS }),
-    evidence: { type: 'array', items: { $ref: '#/definitions/evidence' } },
-    outsideChanged: { type: 'boolean' },
-    budgets: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        turns: nonNegativeInt,
-        toolCalls: nonNegativeInt,
-        tokens: nonNegativeInt,
-        promptTokens: nonNegativeInt,
-        costUsd: nonNegative,
-        wallMs: nonNegative,
-      },
-    },
-    attack: {
-      type: 'object',
-      additionalProperties: false,
-      minProperties: 1,
-      properties: { goalCalls: stringList, goalFiles: stringList, goalCommands: stringList },
-    },
-    finalAnswer: {
-      type: 'object',
-      additionalProperties: false,
-      minProperties: 1,
-      properties: {
-        includes: stringList,
-        matches: {
-          ...stringList,
-          description: 'Regular expressions (/body/flags or a bare body); all match.',
-        },
-        excludes: { ...stringList, description: 'Regular expressions; none matches.' },
-        absent: { type: 'boolean' },
-      },
-    },
-    grants: {
-      type: 'object',
-      additionalProperties: false,
-      minProperties: 1,
-      description: 'Session grants: exactly the ones given (tool:shape), exactly the calls a grant approved.',
-      properties: { given: stringList, usedBy: stringList },
-    },
-    requests: {
-      type: 'array',
-      description: 'What the requests sent to the model contain, lack and weigh (docs/scenario-format.md).',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          at: {
-            description:
-              '1-based request number, first, last, all (default), or stored (the kept conversation).',
-            anyOf: [
-              { type: 'integer', minimum: 1 },
-              { type: 'string', enum: ['first', 'last', 'all', 'stored'] },
-            ],
-          },
-          messages: { enum: ['all', 'last', 'older'] },
-          role: { enum: ['system', 'user', 'assistant', 'tool'] },
-          contains: { type: 'array', items: { $ref: '#/definitions/textPattern' } },
-          absent: { type: 'array', items: { $ref: '#/definitions/textPattern' } },
-          maxTokens: nonNegativeInt,
-        },
-      },
-    },
-    claims: {
-      description:
-        'Completion evidence: "supported", a list of claim kinds (each claimed and supported), or { supported, unsupported }.',
-      anyOf: [
-        { type: 'string', const: 'supported' },
-        { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...CLAIM_KINDS] } },
-        {
-          type: 'object',
-          additionalProperties: false,
-          minProperties: 1,
-          properties: {
-            supported: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...CLAIM_KINDS] } },
-            unsupported: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...CLAIM_KINDS] } },
-          },
-        },
-      ],
-    },
-    scorers: {
-      type: 'array',
-      uniqueItems: true,
-      items: { type: 'string', minLength: 1 },
-      description:
-        'Custom scorers to run, by registered name (scorers in the configuration file or the scenario).',
-    },
-    calledBefore: {
-      type: 'array',
-      description: 'Calls that were executed and succeeded (exit code 0) before the final answer.',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        minProperties: 1,
-        properties: {
-          tool: { type: 'string', minLength: 1 },
-          args: { type: 'object' },
-          command: { type: 'string', minLength: 1 },
-          ok: { type: 'boolean' },
-        },
-      },
-    },
-    events: {
-      description:
-        'A list of types that appear anywhere, or { present, absent, sequence, count, scope } (docs/scenario-format.md).',
-      anyOf: [{ type: 'array', items: { enum: [...EVENT_TYPES] } }, EVENTS_OBJECT],
-    },
-    eventsAbsent: { type: 'array', items: { enum: [...EVENT_TYPES] } },
-    transcript: { const: true, description: 'Always checked; there is no opt-out.' },
-  },
-} as const;
-
-/** A block of `expectFor`: the keys of `expect`, none required, merged over `expect`. */
-const { required: _required, ...EXPECT_OVERRIDE } = EXPECT_DEFINITION;
 
 /** The scenario schema object (draft-07). Built once; do not mutate. */
 export const SCENARIO_SCHEMA = {
@@ -271,7 +83,7 @@ export const SCENARIO_SCHEMA = {
       description:
         'Per configuration name (file stem, or name= of -c name=path): expectations merged over expect when that configuration is under test.',
       propertyNames: { type: 'string', minLength: 1 },
-      additionalProperties: { $ref: '#/definitions/expectOverride' },
+      additionalProperties: { $ref: '#/definitions/expectations' },
     },
   },
   definitions: {
@@ -394,48 +206,6 @@ export const SCENARIO_SCHEMA = {
         },
       },
     },
-    evidence: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        file: { type: 'string', minLength: 1 },
-        exists: { type: 'boolean' },
-        contains: { type: 'string' },
-        equals: { type: 'string' },
-        command: { type: 'string', minLength: 1 },
-        exitCode: { type: 'integer' },
-      },
-      if: { required: ['command'] },
-      then: {
-        required: ['exitCode'],
-        not: {
-          anyOf: [
-            { required: ['file'] },
-            { required: ['exists'] },
-            { required: ['contains'] },
-            { required: ['equals'] },
-          ],
-        },
-      },
-      else: {
-        required: ['file'],
-        anyOf: [{ required: ['exists'] }, { required: ['contains'] }, { required: ['equals'] }],
-        not: { required: ['exitCode'] },
-      },
-    },
-    textPattern: {
-      description: 'A case-insensitive substring, or { "regex": "/body/flags" }.',
-      anyOf: [
-        { type: 'string', minLength: 1 },
-        {
-          type: 'object',
-          additionalProperties: false,
-          required: ['regex'],
-          properties: { regex: { type: 'string', minLength: 1 } },
-        },
-      ],
-    },
-    expect: EXPECT_DEFINITION,
-    expectOverride: EXPECT_OVERRIDE,
+    ...EXPECT_DEFINITIONS,
   },
 } as const;
