@@ -7,7 +7,9 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { chatCommand } from './chat-command.ts';
 import { exportCommand } from './export-command.ts';
+import { fuzzCommand } from './fuzz-command.ts';
 import { importCommand } from './import-command.ts';
+import { mergeCommand } from './merge-command.ts';
 import { recordCommand } from './record-command.ts';
 import { policyCheckCommand } from './policy-command.ts';
 import { replayCommand } from './replay-command.ts';
@@ -52,8 +54,30 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option('-f, --filter <text>', 'only cases whose id contains this text')
     .addOption(new Option('--concurrency <n>', 'cases run at once').default('2').argParser(positiveInt))
     .option('--bail', 'stop starting cases after the first failure')
+    .option('--shard <i/n>', 'run only shard i of n (cases split by a stable hash; join with merge)')
+    .option(
+      '--trace [url]',
+      'export one OpenTelemetry trace per case over OTLP/HTTP (default: OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318)',
+    )
+    .option('--trace-file <file>', 'write the traces as OTLP JSON Lines to this file')
+    .option(
+      '--trace-content',
+      'record tool arguments and results, commands and paths in traces (off by default)',
+    )
     .action(async (options) => {
       exitCode = await runCommand(options, io);
+    });
+
+  program
+    .command('merge')
+    .description(
+      'Join the results files of a sharded run (run --shard i/n) into the unsharded results; re-render report.md and junit.xml.',
+    )
+    .argument('<files...>', "every shard's results.json")
+    .option('-o, --out <dir>', 'write results.json, report.md and junit.xml into this folder')
+    .option('--json <file>', 'write the merged results JSON to this file')
+    .action(async (files: string[], options) => {
+      exitCode = await mergeCommand(files, options, io);
     });
 
   program
@@ -101,16 +125,24 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       'endpoint base URL, e.g. http://127.0.0.1:1234/v1 (default: HARNESS_BASE_URL)',
     )
     .option('--model <name>', 'model name (default: HARNESS_MODEL)')
-    .requiredOption('--task <text>', 'the task given to the harness')
+    .option('--task <text>', 'the task given to the harness')
+    .option('--tasks <file>', 'record several tasks (JSON or YAML list), one cassette each into --out DIR')
+    .addOption(
+      new Option('--concurrency <n>', 'with --tasks: sessions at once (default 1)').argParser(positiveInt),
+    )
+    .option('--rate <n/unit>', 'with --tasks: request starts over all sessions, e.g. 60/min, 2/s')
     .option('-w, --workspace <dir>', 'the workspace the tools work in (default: the current folder)')
     .option(
       '-c, --config <file>',
       'harness configuration (default: configs/default.json); asks are answered by its mode',
     )
-    .requiredOption('-o, --out <file>', 'the cassette to write')
+    .requiredOption('-o, --out <file>', 'the cassette to write (with --tasks: the folder)')
     .option('--title <text>', 'cassette title')
     .option('--no-stream', 'ask for whole responses instead of streams')
     .option('--force', 'overwrite an existing cassette')
+    .option('--trace [url]', 'export the run as an OpenTelemetry trace over OTLP/HTTP (see run --trace)')
+    .option('--trace-file <file>', 'write the trace as OTLP JSON Lines to this file')
+    .option('--trace-content', 'record tool arguments and results, commands and paths in the trace')
     .action(async (options) => {
       exitCode = await recordCommand(options, io);
     });
@@ -129,6 +161,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option('--record <file>', 'record the session as a cassette, written on exit')
     .option('--no-stream', 'ask for whole responses instead of streams')
     .option('--force', 'overwrite an existing --record file')
+    .option('--trace [url]', 'export each turn as an OpenTelemetry trace over OTLP/HTTP (see run --trace)')
+    .option('--trace-file <file>', 'write the traces as OTLP JSON Lines to this file')
+    .option('--trace-content', 'record tool arguments and results, commands and paths in traces')
     .action(async (options) => {
       exitCode = await chatCommand(options, io);
     });
@@ -160,6 +195,32 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option('--tainted-by <tool>', 'decide as if content of this untrusted tool had entered the context')
     .action(async (words: string[], options) => {
       exitCode = await policyCheckCommand(words, options, io);
+    });
+
+  program
+    .command('fuzz')
+    .description(
+      'Fuzz the harness with generated model turn streams (broken arguments, unknown tools, duplicate ids, split streams, budgets, loops, injection); every invariant is checked on every run.',
+    )
+    .addOption(
+      new Option('--runs <n>', 'generated runs in all, split over the families')
+        .default('6000')
+        .argParser(positiveInt),
+    )
+    .option('--seed <n>', 'fast-check seed (printed on every run; replays a failure)')
+    .option(
+      '--family <name>',
+      'only this family (repeatable): arguments, calls, budgets, loops, stream, mixed',
+      collect,
+    )
+    .option(
+      '--save-counterexample <dir>',
+      'write the shrunk failing case as a scenario file into this folder',
+    )
+    .option('-c, --config <file>', 'harness configuration (default: configs/default.json)')
+    .option('--replay <file>', 'run a saved .case.json again and check every invariant')
+    .action(async (options) => {
+      exitCode = await fuzzCommand(options, io);
     });
 
   program

@@ -11,9 +11,11 @@ import { prepareScorers } from '../eval/expect/scorers.ts';
 import { isCI } from '../eval/requirements.ts';
 import { loadCassettes, loadScenarioFiles, planCases, runSuite, type LoadedCassette } from '../eval/suite.ts';
 import type { LoadedScenario } from '../eval/scenario/types.ts';
+import { parseShard } from '../eval/shard.ts';
+import { describeTracing, suiteTracing, traceTarget } from '../eval/trace/cli-tracing.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { renderTable } from '../reports/table.ts';
-import { resultsJson, writeAtomic, writeReportDir } from '../reports/write.ts';
+import { writeReportDir, writeResultsJson } from '../reports/write.ts';
 import { type CliIo, VERSION } from './io.ts';
 
 /** Flags of `run`. */
@@ -26,6 +28,12 @@ export interface RunFlags {
   filter?: string;
   concurrency: string;
   bail?: boolean;
+  /** `i/n`: run only shard i of n (`eval/shard.ts`). */
+  shard?: string;
+  /** `--trace [URL]`, `--trace-file FILE`, `--trace-content` (`eval/trace/cli-tracing.ts`). */
+  trace?: string | boolean;
+  traceFile?: string;
+  traceContent?: boolean;
 }
 
 /**
@@ -60,6 +68,8 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   const bothDefault = !flags.scenarios && !flags.recordings;
   const base = bothDefault ? PACKAGE_ROOT : io.cwd;
   const problems: InputProblem[] = [];
+  const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+  const trace = traceTarget(flags, io.env);
   const configs = (() => {
     try {
       return loadConfigs(flags.config, io.cwd);
@@ -106,6 +116,9 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
 
   const color = useColor({ isTTY: io.isTTY }, io.env);
   const c = palette(color);
+  const tracing = trace
+    ? suiteTracing({ ...trace, ...(trace.file ? { file: path.resolve(io.cwd, trace.file) } : {}) }, VERSION)
+    : undefined;
   const results = await runSuite({
     configs,
     scenarios,
@@ -114,6 +127,8 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     concurrency: Number(flags.concurrency),
     ...(flags.bail ? { bail: true } : {}),
     ...(isCI(io.env) ? { ci: true } : {}),
+    ...(shard ? { shard } : {}),
+    ...(tracing ? { onRun: tracing.onRun } : {}),
     version: VERSION,
     onCaseEnd: (result, done, total) => {
       const mark =
@@ -129,13 +144,18 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
       else io.stderr(`${line}\n`);
     },
   });
+  if (trace && tracing) io.stderr(`${describeTracing(trace, await tracing.close())}\n`);
+  if (results.shard)
+    io.stderr(
+      `shard ${results.shard.index}/${results.shard.count}: ${results.shard.assigned} of ${results.shard.planCases} cases${results.shard.assigned === 0 ? ' (none hash to this shard)' : ''}\n`,
+    );
   const envColumns = Number(io.env.COLUMNS);
   const width = io.columns ?? (Number.isInteger(envColumns) && envColumns > 0 ? envColumns : undefined);
   io.stdout(`${renderTable(results, { color, ...(width ? { width } : {}) })}\n`);
   const written: string[] = [];
   if (flags.out) written.push(...writeReportDir(path.resolve(io.cwd, flags.out), results));
   if (flags.json) {
-    writeAtomic(path.resolve(io.cwd, flags.json), resultsJson(results));
+    writeResultsJson(path.resolve(io.cwd, flags.json), results);
     written.push(path.resolve(io.cwd, flags.json));
   }
   for (const file of written) io.stdout(`${c.dim(`wrote ${path.relative(io.cwd, file) || file}`)}\n`);

@@ -127,6 +127,8 @@ export interface ResultsFile {
     /** The metrics of each configuration (`eval/metrics/index.ts`). */
     metrics: Record<string, ConfigMetrics>;
   };
+  /** Set by `run --shard i/n` (`eval/shard.ts`); `merge` joins the shards into the unsharded file, without it. */
+  shard?: ShardInfo;
 }
 
 /** Builds the summary block from the cases. */
@@ -307,6 +309,18 @@ export const RESULTS_SCHEMA = {
         metrics: { type: 'object', additionalProperties: METRICS_SCHEMA },
       },
     },
+    shard: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['index', 'count', 'planCases', 'assigned', 'fingerprint'],
+      properties: {
+        index: { type: 'integer', minimum: 1 },
+        count: { type: 'integer', minimum: 1 },
+        planCases: { type: 'integer', minimum: 0 },
+        assigned: { type: 'integer', minimum: 0 },
+        fingerprint: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
+      },
+    },
   },
 } as const;
 
@@ -457,4 +471,24 @@ export function replayFindings(
 /** Divergences counted one by one (an `omitted` entry stands for its count). */
 export function countDivergences(divergences: readonly Divergence[]): number {
   return divergences.reduce((n, d) => n + (d.kind === 'omitted' ? (d.omitted ?? 0) : 1), 0);
+}
+
+/** One shard of `count`: `index` is 1-based (`1/3`, `2/3`, `3/3`). */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/**
+ * What a sharded results file says about its shard, so `merge` can check that its inputs are the
+ * shards of one plan: the shard, how many cases the whole plan has and how many were assigned to
+ * this shard, and the plan's fingerprint (see {@link planFingerprint}).
+ */
+export interface ShardInfo extends Shard {
+  /** Cases in the whole (unsharded) plan. */
+  planCases: number;
+  /** Cases assigned to this shard; more than the file holds when the shard stopped early (`--bail`). */
+  assigned: number;
+  /** `sha256:` + hex of the plan: the tool version, the configurations and every case with its input. */
+  fingerprint: string;
 }

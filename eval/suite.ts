@@ -24,6 +24,9 @@ import { isImported, runRecording } from './run-recording.ts';
 import { runScenario } from './run-scenario.ts';
 import { loadScenarios } from './scenario/load.ts';
 import type { LoadedScenario } from './scenario/types.ts';
+import type { RunResult } from '../harness/ledger.ts';
+import { inShard, planFingerprint, type Shard } from './shard.ts';
+import { byCodeUnit } from './order.ts';
 
 /** A recording to replay, with the expectations on its behaviour when it has any (`expect/cassette.ts`). */
 export interface LoadedCassette {
@@ -52,6 +55,13 @@ export interface SuiteOptions {
   ci?: boolean;
   /** Called as each case ends, with the count done and the total. */
   onCaseEnd?: (result: CaseResult, done: number, total: number) => void;
+  /**
+   * Called as each case ends, before `onCaseEnd`, with the harness run (its events and ledger;
+   * absent when the case errored before the run) — the hook a tracer subscribes through.
+   */
+  onRun?: (planned: PlannedCase, run: RunResult | undefined, result: CaseResult) => void | Promise<void>;
+  /** Run only this shard of the plan (`--shard i/n`, `eval/shard.ts`); the file records it. */
+  shard?: Shard;
   version: string;
 }
 
@@ -104,7 +114,7 @@ export async function loadCassettes(
     for (const file of cassettes) if (!files.has(file)) files.set(file, false);
   }
   const out: LoadedCassette[] = [];
-  for (const [file, explicit] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [file, explicit] of [...files].sort(([a], [b]) => byCodeUnit(a, b))) {
     const shown = path.relative(cwd, file) || file;
     let cassette: Cassette;
     try {
@@ -174,11 +184,11 @@ export function planCases(
   const keep = (id: string) => !filter || id.toLowerCase().includes(filter);
   const cases: PlannedCase[] = [];
   for (const config of options.configs) {
-    for (const scenario of [...options.scenarios].sort((a, b) => a.scenario.id.localeCompare(b.scenario.id)))
+    for (const scenario of [...options.scenarios].sort((a, b) => byCodeUnit(a.scenario.id, b.scenario.id)))
       if (keep(scenario.scenario.id))
         cases.push({ kind: 'scenario', id: scenario.scenario.id, scenario, config });
     for (const recording of [...options.recordings].sort((a, b) =>
-      a.cassette.meta.id.localeCompare(b.cassette.meta.id),
+      byCodeUnit(a.cassette.meta.id, b.cassette.meta.id),
     )) {
       const id = `recording/${recording.cassette.meta.id}`;
       if (keep(id)) cases.push({ kind: 'recording', id, recording, config });
@@ -188,19 +198,28 @@ export function planCases(
 }
 
 /**
- * Runs one planned case. Never throws. A cassette we recorded whose replay failed on a sandbox
- * missing here is skipped like an undeclared scenario prerequisite (`explainMissingSandbox`).
+ * Runs one planned case and keeps its run (for tracing). Never throws. A cassette we recorded whose
+ * replay failed on a sandbox missing here is skipped like an undeclared scenario prerequisite
+ * (`explainMissingSandbox`).
  */
-export async function runCase(planned: PlannedCase, policy: PrerequisitePolicy = {}): Promise<CaseResult> {
-  if (planned.kind === 'scenario')
-    return (await runScenario(planned.scenario, planned.config, policy)).result;
+async function runPlanned(
+  planned: PlannedCase,
+  policy: PrerequisitePolicy = {},
+): Promise<{ result: CaseResult; run?: RunResult }> {
+  if (planned.kind === 'scenario') return runScenario(planned.scenario, planned.config, policy);
   const started = performance.now();
   const { cassette, file } = planned.recording;
   const recorded = await runRecording(cassette, file, planned.config);
+  const { run } = recorded;
   const result = await withCassetteExpectations(planned, recorded, started);
-  if (isImported(cassette)) return result;
+  if (isImported(cassette)) return { result, run };
   const context = { ...policy, sandboxKind: planned.config.config.sandbox.kind, declared: [] };
-  return explainMissingSandbox(result, recorded.run, context, started);
+  return { result: await explainMissingSandbox(result, run, context, started), run };
+}
+
+/** Runs one planned case (`runPlanned` without the run). Never throws. */
+export async function runCase(planned: PlannedCase, policy: PrerequisitePolicy = {}): Promise<CaseResult> {
+  return (await runPlanned(planned, policy)).result;
 }
 
 /**
@@ -228,11 +247,34 @@ async function withCassetteExpectations(
   }
 }
 
+/** The cases of one shard of `planned`, and what the results file says about the shard. */
+export function shardPlan(planned: PlannedCase[], shard: Shard, version: string, configs: NamedConfig[]) {
+  const cases = inShard(planned, shard, (c) => [c.config.name, c.id]);
+  const fingerprint = planFingerprint(
+    version,
+    configs.map((c) => ({ name: c.name, config: c.config })),
+    planned.map((c) => ({
+      config: c.config.name,
+      kind: c.kind,
+      id: c.id,
+      input: c.kind === 'scenario' ? c.scenario.scenario : c.recording.cassette,
+    })),
+  );
+  return {
+    cases,
+    info: { ...shard, planCases: planned.length, assigned: cases.length, fingerprint },
+  };
+}
+
 /** Runs the suite and builds the results file. */
 export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
   const startedAt = new Date();
   const started = performance.now();
-  const planned = planCases(options);
+  const whole = planCases(options);
+  const sharded = options.shard
+    ? shardPlan(whole, options.shard, options.version, options.configs)
+    : undefined;
+  const planned = sharded ? sharded.cases : whole;
   const results: (CaseResult | undefined)[] = new Array(planned.length);
   let next = 0;
   let done = 0;
@@ -241,8 +283,9 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
     while (!stop && next < planned.length) {
       const index = next;
       next += 1;
-      const result = await runCase(planned[index]!, options.ci ? { ci: true } : {});
+      const { result, run } = await runPlanned(planned[index]!, options.ci ? { ci: true } : {});
       results[index] = result;
+      await options.onRun?.(planned[index]!, run, result);
       done += 1;
       options.onCaseEnd?.(result, done, planned.length);
       if (options.bail && (result.status === 'fail' || result.status === 'error')) stop = true;
@@ -263,5 +306,6 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
     })),
     cases,
     summary: summarise(cases),
+    ...(sharded ? { shard: sharded.info } : {}),
   };
 }

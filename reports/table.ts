@@ -12,7 +12,16 @@ import { metricRows } from './metrics-text.ts';
 export interface TableOptions {
   color: boolean;
   width?: number;
+  /** Rows at most: a larger suite lists only its cases that did not pass. @default {@link MAX_TABLE_ROWS} */
+  maxRows?: number;
 }
+
+/**
+ * Above this many cases the table lists only the cases that did not pass (at most this many);
+ * the summary still counts every case. cli-table3's layout is quadratic in rows (a 10,000-row
+ * table takes minutes), and nobody reads 10,000 passing rows: results.json and report.md list all.
+ */
+export const MAX_TABLE_ROWS = 500;
 
 function verdictText(c: CaseResult): string {
   const v = c.verdicts;
@@ -128,14 +137,25 @@ export function renderTable(results: ResultsFile, options: TableOptions): string
     wordWrap: true,
     colWidths: columns.map((col) => col.width),
   });
-  for (const r of results.cases) {
+  const maxRows = options.maxRows ?? MAX_TABLE_ROWS;
+  const shown =
+    results.cases.length <= maxRows
+      ? results.cases
+      : results.cases.filter((r) => r.status !== 'pass').slice(0, maxRows);
+  for (const r of shown) {
     table.push(columns.map((col) => col.cell(r)));
     const text = note(r);
     if (noteRows && text && !/^0 divergences$/.test(text) && (r.status !== 'pass' || r.kind === 'recording'))
       table.push([{ colSpan: columns.length, content: c.dim(`↳ ${text}`) }]);
   }
   const s = results.summary;
-  const lines = [table.toString(), ''];
+  const lines = shown.length > 0 ? [table.toString(), ''] : [];
+  if (shown.length < results.cases.length)
+    lines.push(
+      c.dim(
+        `${results.cases.length - shown.length} of ${results.cases.length} cases not listed (above ${maxRows} cases the table lists only cases that did not pass, at most ${maxRows}; results.json and report.md list every case)`,
+      ),
+    );
   const kinds = (['scenario', 'recording'] as const)
     .filter((k) => s.byKind[k].total > 0)
     .map((k) => `${s.byKind[k].total} ${k}s: ${countsText(s.byKind[k])}`);
