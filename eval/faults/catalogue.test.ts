@@ -87,7 +87,9 @@ describe('the fault library', () => {
   it('every scenario names its public source (owner/repo#number) or says it is ours', async () => {
     const scenarios = await loadScenarioFiles(['scenarios'], PACKAGE_ROOT);
     const bad = scenarios
-      .filter(({ scenario }) => !/^(ours( \(.+\))?|[\w.-]+\/[\w.-]+#\d+|AgentDojo .+)$/.test(scenario.source ?? ''))
+      .filter(
+        ({ scenario }) => !/^(ours( \(.+\))?|[\w.-]+\/[\w.-]+#\d+|AgentDojo .+)$/.test(scenario.source ?? ''),
+      )
       .map(({ file, scenario }) => `${file}: ${JSON.stringify(scenario.source)}`);
     expect(bad).toEqual([]);
   });
