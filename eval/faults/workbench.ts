@@ -84,10 +84,25 @@ export class WorkbenchRunError extends Error {
 }
 
 /**
- * Runs `harness-bench run` in the copy and returns every case's outcome.
- * @throws WorkbenchRunError when the child exits with 2, 3 or 4, is killed, or writes no results
+ * Runs `harness-bench run` in the copy and returns every case's outcome. A child that exits 0 or
+ * 1 without writing results died before the end (an uncaught error): it is run once more, since on
+ * a loaded machine that can be a transient (tsx's transform cache written by a parallel process);
+ * when it dies again the error carries its stderr.
+ * @throws WorkbenchRunError when the child exits with 2, 3 or 4, is killed, or writes no results twice
  */
 export async function runInCopy(root: string, inputs: RunInputs): Promise<CaseOutcome[]> {
+  try {
+    return await runOnce(root, inputs);
+  } catch (error) {
+    if (!(error instanceof NoResultsError)) throw error;
+    return runOnce(root, inputs);
+  }
+}
+
+/** The child ended with 0 or 1 but wrote no results file. */
+class NoResultsError extends WorkbenchRunError {}
+
+async function runOnce(root: string, inputs: RunInputs): Promise<CaseOutcome[]> {
   const out = path.join(mkdtempSync(path.join(tmpdir(), 'hb-fault-out-')), 'results.json');
   const args = [path.join(root, 'bin', 'harness-bench.js'), 'run', '--json', out];
   for (const file of inputs.scenarios) args.push('-s', file);
@@ -126,7 +141,9 @@ export async function runInCopy(root: string, inputs: RunInputs): Promise<CaseOu
     try {
       parsed = JSON.parse(readFileSync(out, 'utf8')) as { cases: CaseResult[] };
     } catch (error) {
-      throw new WorkbenchRunError(`no results were written: ${(error as Error).message}`);
+      throw new NoResultsError(
+        `no results were written (exit ${code}): ${(error as Error).message}; stderr: ${stderr.trim().split('\n').slice(-12).join('\n')}`,
+      );
     }
     return parsed.cases.map(outcomeOf);
   } finally {
