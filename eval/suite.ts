@@ -74,8 +74,8 @@ export interface SuiteOptions {
 
 /**
  * Loads the cassettes named by `patterns`: a file path, a folder (every `.json` under it) or a
- * glob, each with its tool-effects sidecar (`<cassette>.tools.json`, never taken for a cassette
- * itself). A file named explicitly must be a cassette: anything else is a problem whose reason
+ * glob, each with its tool-effects sidecar (`<cassette>.tools.json`) and its expectations
+ * (`<cassette>.expect.json`), neither ever taken for a cassette itself. A file named explicitly must be a cassette: anything else is a problem whose reason
  * begins with "not a cassette" and, for a foreign recording, names its format and the import
  * command. Files matched by a folder or glob that do not declare themselves cassettes
  * (`SOURCES.md`, source recordings, `results.json`) are skipped and passed to `onSkipped`;
