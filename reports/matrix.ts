@@ -1,3 +1,4 @@
+import type { StopReason } from '../harness/loop/stop-reasons.ts';
 /**
  * The terminal view of a run with two configurations or more: one case × configuration matrix
  * (rows cases, columns configurations, each cell the status and the stop reason's short form,
@@ -26,8 +27,11 @@ export interface MatrixOptions {
   compact?: boolean;
 }
 
-/** Stop reasons in a few characters (the legend under the matrix spells them out). */
-export const STOP_SHORT: Record<string, string> = {
+/**
+ * Stop reasons in a few characters (the legend under the matrix spells them out); typed over
+ * every {@link StopReason}, so a new stop reason without a short form does not compile.
+ */
+export const STOP_SHORT: Record<StopReason, string> = {
   final_answer: 'final',
   max_turns: 'turns',
   tool_budget_exceeded: 'tool-budget',
@@ -40,6 +44,7 @@ export const STOP_SHORT: Record<string, string> = {
   model_error: 'model-error',
   context_overflow: 'context-full',
   output_truncated: 'truncated',
+  content_filter: 'filtered',
 };
 
 const MARK: Record<CaseTransition['kind'], string> = { regression: '▼', fix: '▲', behaviour: '~', skip: '↓' };
