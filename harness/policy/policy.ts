@@ -14,7 +14,7 @@ import { flagVariants } from './flag-variants.ts';
 import { matchCommandPattern } from './pattern.ts';
 import type { ResolvedPath } from './paths.ts';
 import { sensitiveMatch } from './sensitive-paths.ts';
-import type { DecisionPart, PolicyAction, PolicyDecision } from './types.ts';
+import type { DecisionPart, FindingRuleId, PolicyAction, PolicyDecision } from './types.ts';
 
 /** A path of a call, resolved, with its access and (for shell commands) the command that uses it. */
 export type PolicyPath = ResolvedPath & { access: 'read' | 'write'; via?: string };
@@ -23,7 +23,7 @@ export type PolicyPath = ResolvedPath & { access: 'read' | 'write'; via?: string
 export interface PolicyFinding {
   subject: string;
   action: PolicyAction;
-  rule: string;
+  rule: FindingRuleId;
   reason: string;
 }
 

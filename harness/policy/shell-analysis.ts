@@ -12,13 +12,12 @@
  * command string.
  */
 import type { EffectClass } from '../tools/types.ts';
-import { commandEffect, isNetwork, readsSecrets } from './command-classes.ts';
-import { programEffects } from './file-operands.ts';
+import type { FindingRuleId } from './rules.ts';
+import { programFacts, SHELLS } from './programs/index.ts';
 import { extractCommands, type Assignment } from './shell-extract.ts';
 import { loadShellParser, parseShell } from './shell-parser.ts';
 import { substitutionsInText } from './shell-sweep.ts';
 import { displayWord, normaliseProgram, type ShellWord } from './shell-words.ts';
-import { SHELLS, unwrap } from './shell-wrappers.ts';
 
 /** One simple command after unwrapping and normalisation: what rules are matched against. */
 export interface CommandPart {
@@ -38,8 +37,8 @@ export interface CommandPart {
 export interface Finding {
   subject: string;
   action: 'ask' | 'deny';
-  /** `analysis:unparseable`, `program:dynamic`, `program:eval`, `program:source`, `program:path`, `path:dynamic`, `path:cwd-changed`, `env:dangerous-variable`, `git:config-override`, `analysis:too-deep`, `shell:unanalysed-substitution`, `program:runs-command`, `exfil:secret-to-network`. */
-  rule: string;
+  /** One of the finding rules of the catalogue (`rules.ts`). */
+  rule: FindingRuleId;
   reason: string;
 }
 
@@ -95,7 +94,7 @@ function finding(
   acc: Accumulator,
   subject: string,
   action: 'ask' | 'deny',
-  rule: string,
+  rule: FindingRuleId,
   reason: string,
 ): void {
   if (!acc.findings.some((f) => f.rule === rule && f.subject === subject))
@@ -233,14 +232,16 @@ function processCommand(
       'program:path',
       `runs ${nonstandardPath}, outside the system's program folders`,
     );
-  const info = unwrap(name, args);
+  const facts = programFacts(name, args);
+  const info = facts.wrapper;
   const wrapper = info.inner.length > 0;
-  const network = isNetwork(name, args);
-  const effect: EffectClass = wrapper
+  const network = facts.network;
+  let effect: EffectClass = wrapper
     ? name === 'sudo' || name === 'doas' || name === 'su' || name === 'runuser'
       ? 'write'
       : 'read'
-    : commandEffect(name, args);
+    : facts.effect;
+  if (effect === 'read' && facts.effects.files.some((f) => f.access === 'write')) effect = 'write';
   acc.parts.push({ text, program: name, depth, wrapper, effect, network });
   if (name === 'eval') finding(acc, text, 'ask', 'program:eval', 'eval runs a string as a command');
   if (name === 'source' || name === '.')
@@ -259,9 +260,9 @@ function processCommand(
       'git:config-override',
       'git -c and --exec-path can make git run other programs',
     );
-  if (readsSecrets(name, args)) acc.secrets.push(text);
+  if (facts.secrets) acc.secrets.push(text);
   if (network) acc.network.push(text);
-  const effects = programEffects(name, args);
+  const effects = facts.effects;
   for (const file of effects.files) addPath(acc, file.word, file.access, text);
   // The folder `cd` (or `git -C`, `env -C`) enters was just checked as a read; paths after it are relative to it.
   if ((name === 'cd' || name === 'pushd' || name === 'popd' || info.changesDirectory) && !acc.cwdChanged) {
