@@ -15,6 +15,8 @@ import type { EffectClass } from '../tools/types.ts';
 import type { FindingRuleId } from './rules.ts';
 import { programFacts, SHELLS } from './programs/index.ts';
 import { extractCommands, type Assignment } from './shell-extract.ts';
+import { builtinEvaluation, evaluationFindings } from './shell-arith.ts';
+import { ambiguousBytes } from './shell-bytes.ts';
 import { loadShellParser, parseShell } from './shell-parser.ts';
 import { substitutionsInText } from './shell-sweep.ts';
 import { displayWord, normaliseProgram, type ShellWord } from './shell-words.ts';
@@ -29,6 +31,12 @@ export interface CommandPart {
   depth: number;
   /** This command runs other commands (they follow it as parts of their own). */
   wrapper: boolean;
+  /**
+   * The argument vector as bash will pass it, program first: each word's value, `null` where
+   * it depends on an expansion, a glob, braces or a tilde (the differential oracle compares it
+   * with bash's own trace).
+   */
+  argv: (string | null)[];
   effect: EffectClass;
   network: boolean;
 }
@@ -186,6 +194,13 @@ function checkAssignments(
   }
 }
 
+/** A word's value as bash passes it, or null when expansion decides it. */
+function argvValue(word: ShellWord): string | null {
+  if (word.value === undefined || word.expands) return null;
+  if (word.plain && /(^|[=:])~/.test(word.value)) return null;
+  return word.value;
+}
+
 /** Returns true when the command is a shell reading its script from stdin. */
 function processCommand(
   acc: Accumulator,
@@ -212,7 +227,15 @@ function processCommand(
   if (first.text === '' && words.length === 1) return false;
   if (first.value === undefined || first.expands || first.value === '') {
     const text = words.map(displayWord).join(' ');
-    acc.parts.push({ text, program: first.text, depth, wrapper: false, effect: 'write', network: false });
+    acc.parts.push({
+      text,
+      program: first.text,
+      depth,
+      wrapper: false,
+      effect: 'write',
+      network: false,
+      argv: words.map(argvValue),
+    });
     finding(
       acc,
       text,
@@ -242,7 +265,15 @@ function processCommand(
       : 'read'
     : facts.effect;
   if (effect === 'read' && facts.effects.files.some((f) => f.access === 'write')) effect = 'write';
-  acc.parts.push({ text, program: name, depth, wrapper, effect, network });
+  acc.parts.push({
+    text,
+    program: name,
+    depth,
+    wrapper,
+    effect,
+    network,
+    argv: [first.value, ...args.map(argvValue)],
+  });
   if (name === 'eval') finding(acc, text, 'ask', 'program:eval', 'eval runs a string as a command');
   if (name === 'source' || name === '.')
     finding(
@@ -277,6 +308,7 @@ function processCommand(
     else finding(acc, text, 'ask', run.rule, run.reason);
   }
   checkAssignments(acc, info.assignments, text, depth);
+  for (const f of builtinEvaluation(name, args, text)) finding(acc, text, 'ask', f.rule, f.reason);
   if (EVALUATING_BUILTINS.has(name)) for (const arg of args) checkReevaluated(acc, arg.value, text, depth);
   for (const inner of info.inner) {
     if (inner.kind === 'argv')
@@ -303,10 +335,15 @@ function analyseScript(acc: Accumulator, script: string, depth: number): void {
   const tree = parseShell(script);
   let extraction: ReturnType<typeof extractCommands>;
   try {
+    const ambiguous = ambiguousBytes(tree.rootNode, script);
+    if (ambiguous)
+      finding(acc, script, 'ask', 'shell:ambiguous-bytes', `the command cannot be checked: ${ambiguous}`);
+    for (const f of evaluationFindings(tree.rootNode)) finding(acc, f.text, 'ask', f.rule, f.reason);
     extraction = extractCommands(tree.rootNode, script);
   } finally {
     tree.delete();
   }
+  for (const f of extraction.evaluations) finding(acc, f.text, 'ask', f.rule, f.reason);
   if (extraction.syntaxError)
     finding(
       acc,

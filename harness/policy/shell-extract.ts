@@ -8,6 +8,7 @@
  * `shell-sweep.ts` finds the substitutions the walk did not reach. Handed cases E01–E04 (claude-code#16180, #37662, gemini-cli#2658,
  * #9181) are each one of these shapes.
  */
+import { evaluationFindings, type EvaluationFinding } from './shell-arith.ts';
 import type { ShellNode } from './shell-parser.ts';
 import { substitutionKey, sweepTree, type Unanalysed } from './shell-sweep.ts';
 import { findSubstitutions, literalWord, wordOf, type ShellWord } from './shell-words.ts';
@@ -51,6 +52,10 @@ export interface Extraction {
   unanalysed: Unanalysed[];
   /** Keys of the substitution nodes extracted so far in the tree being walked (bookkeeping for the sweep). */
   seen: Set<string>;
+  /** Arithmetic and indirection contexts with non-literal operands in fragments the sweep parsed (`shell-arith.ts`). */
+  evaluations: EvaluationFinding[];
+  /** Called by the sweep for every fragment it parses on its own. */
+  onFragment: (root: ShellNode) => void;
 }
 
 /** The text of the tree `node` belongs to, padded so that node indices point into it (the root node's own text omits leading blanks). */
@@ -74,6 +79,8 @@ export function extractCommands(root: ShellNode, source?: string): Extraction {
     syntaxError: root.hasError,
     unanalysed: [],
     seen: new Set(),
+    evaluations: [],
+    onFragment: (fragment) => out.evaluations.push(...evaluationFindings(fragment)),
   };
   visit(root, out);
   sweepTree(root, out, visit, source ?? treeText(root));
