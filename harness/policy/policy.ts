@@ -12,6 +12,7 @@ import type { HarnessConfig } from '../config.ts';
 import type { EffectClass } from '../tools/types.ts';
 import { flagVariants } from './flag-variants.ts';
 import { matchCommandPattern } from './pattern.ts';
+import { HUMAN_ONLY_RULES } from './rules.ts';
 import type { ResolvedPath } from './paths.ts';
 import { sensitiveMatch } from './sensitive-paths.ts';
 import type { DecisionPart, FindingRuleId, PolicyAction, PolicyDecision } from './types.ts';
@@ -245,7 +246,8 @@ export function decide(input: PolicyInput, config: HarnessConfig): PolicyDecisio
     .map((p) => describePart(p, input));
   const reason = `${describePart(decisive, input)}${others.length > 0 ? `; also: ${others.join('; ')}` : ''}`;
   const requiresHuman =
-    decisive.action === 'ask' && parts.some((p) => p.kind === 'taint' && p.action === 'ask');
+    decisive.action === 'ask' &&
+    parts.some((p) => p.action === 'ask' && (p.kind === 'taint' || HUMAN_ONLY_RULES.has(p.rule)));
   return {
     action: decisive.action,
     rule: decisive.rule,

@@ -23,7 +23,9 @@ export const RULES = {
   'analysis:too-long': 'the command is too long to analyse',
   'analysis:too-deep': 'wrappers or scripts nest too deeply to analyse',
   'shell:ambiguous-bytes':
-    'the command holds characters bash and the parser read differently (carriage return, vertical tab, form feed, NUL, a backslash before a blank)',
+    'the command holds characters bash and the parser read differently (carriage return, vertical tab, form feed, NUL and every other control character but tab and newline, a backslash before a blank)',
+  'shell:parser-differential':
+    'the parser gives the command a structure bash does not (backticks separated by a blank, a here-document end line holding more than its delimiter)',
   'shell:unanalysed-substitution':
     'a command substitution hidden in text the parser left unparsed could not be analysed',
   'shell:arithmetic':
@@ -48,6 +50,19 @@ export const RULES = {
   'exfil:secret-to-network':
     'secrets (credentials, the environment, a secrets-shaped file) are read by a command that also reaches the network: a hard deny',
 } as const;
+
+/**
+ * Findings only a human may approve: `auto` mode and session grants do not cover them, because
+ * the command is not what the checker read (the bytes or structure differ from bash's reading) or
+ * bash evaluates a value again at run time (arithmetic, indirection): a rule the command would
+ * break cannot be checked.
+ */
+export const HUMAN_ONLY_RULES: ReadonlySet<string> = new Set([
+  'shell:ambiguous-bytes',
+  'shell:parser-differential',
+  'shell:arithmetic',
+  'shell:indirection',
+]);
 
 /** A fixed rule id. */
 export type FixedRuleId = keyof typeof RULES;

@@ -16,7 +16,7 @@ import type { FindingRuleId } from './rules.ts';
 import { programFacts, SHELLS } from './programs/index.ts';
 import { extractCommands, type Assignment } from './shell-extract.ts';
 import { builtinEvaluation, evaluationFindings } from './shell-arith.ts';
-import { ambiguousBytes } from './shell-bytes.ts';
+import { ambiguousBytes, parserDifferential } from './shell-bytes.ts';
 import { loadShellParser, parseShell } from './shell-parser.ts';
 import { substitutionsInText } from './shell-sweep.ts';
 import { displayWord, normaliseProgram, type ShellWord } from './shell-words.ts';
@@ -96,6 +96,8 @@ interface Accumulator {
   cwdChanged: boolean;
   /** How many paths were recorded when the directory first changed: later relative paths are unknowable. */
   cwdChangedAt: number;
+  /** Scripts rewritten the way bash reads them and analysed already (`shell-bytes.ts`). */
+  repaired: Set<string>;
 }
 
 function finding(
@@ -338,6 +340,22 @@ function analyseScript(acc: Accumulator, script: string, depth: number): void {
     const ambiguous = ambiguousBytes(tree.rootNode, script);
     if (ambiguous)
       finding(acc, script, 'ask', 'shell:ambiguous-bytes', `the command cannot be checked: ${ambiguous}`);
+    const differs = parserDifferential(tree.rootNode, script);
+    if (differs) {
+      finding(
+        acc,
+        script,
+        'ask',
+        'shell:parser-differential',
+        `the command cannot be checked: ${differs.reason}`,
+      );
+      // Still decide what bash runs, read as bash reads it, so a deny rule still denies.
+      if (differs.repaired !== undefined && !acc.repaired.has(differs.repaired)) {
+        acc.repaired.add(differs.repaired);
+        analyseScript(acc, differs.repaired, depth + 1);
+      }
+      for (const body of substitutionsInText(script).scripts) analyseScript(acc, body, depth + 1);
+    }
     for (const f of evaluationFindings(tree.rootNode)) finding(acc, f.text, 'ask', f.rule, f.reason);
     extraction = extractCommands(tree.rootNode, script);
   } finally {
@@ -392,6 +410,7 @@ export function analyseCommandSync(command: string): CommandAnalysis {
     network: [],
     cwdChanged: false,
     cwdChangedAt: 0,
+    repaired: new Set(),
   };
   if (command.length > MAX_COMMAND_CHARS)
     finding(

@@ -27,6 +27,7 @@ const config = mergeConfig(DEFAULT_CONFIG, {
         'git status*',
         'echo *',
         'true*',
+        '[ *',
         'wc *',
         'timeout *',
         'nice *',
@@ -271,7 +272,12 @@ describe('command policy (property)', () => {
       fc.asyncProperty(onlyAllowed, async (n) => {
         const d = await decideCommand(n.text, config);
         const unexpected = d.parts.filter(
-          (p) => p.action !== 'allow' && !(p.rule === 'shell:arithmetic' && /\[|\(\(/.test(n.text)),
+          (p) =>
+            p.action !== 'allow' &&
+            !(p.rule === 'shell:arithmetic' && /\[|\(\(/.test(n.text)) &&
+            // A composition that puts `&& b` on a here-document's end line is not what it looks like for bash: the
+            // end line must hold the delimiter alone, so bash reads the rest as here-document (shell-bytes.ts).
+            !(p.rule === 'shell:parser-differential' && /\nEOF[^\n]/.test(n.text)),
         );
         expect(unexpected, `${JSON.stringify(n.text)} → ${d.rule}: ${d.reason}`).toEqual([]);
       }),

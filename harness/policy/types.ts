@@ -51,7 +51,8 @@ export interface PolicyDecision {
   parts: DecisionPart[];
   /**
    * Set on an `ask` that only a human may answer: `auto` mode does not approve it and session
-   * grants do not cover it (an irreversible or network call after untrusted content).
+   * grants do not cover it (an irreversible or network call after untrusted content, a command
+   * bash reads differently from the checker, run-time re-evaluation: `rules.ts` HUMAN_ONLY_RULES).
    */
   requiresHuman?: boolean;
 }

@@ -136,11 +136,8 @@ function unwrapEnv(args: readonly ShellWord[]): WrapperInfo {
   if (optionValue(scan, '-C', '--chdir')) info.changesDirectory = true;
   const split = optionValue(scan, '-S', '--split-string');
   let i = scan.index;
-  while (
-    i < args.length &&
-    args[i]!.value !== undefined &&
-    /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!.value!)
-  ) {
+  // GNU env takes every operand holding `=` as an assignment, whatever the name (`X#=1`).
+  while (i < args.length && args[i]!.value !== undefined && /^[^=]+=/.test(args[i]!.value!)) {
     const text = args[i]!.value!;
     const eq = text.indexOf('=');
     info.assignments.push({ name: text.slice(0, eq), value: literalWord(text.slice(eq + 1)) });
