@@ -11,7 +11,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BwrapSandbox } from '../sandbox/bwrap.ts';
 import { analyseCommandSync } from './shell-analysis.ts';
 import {
