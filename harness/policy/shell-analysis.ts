@@ -14,6 +14,7 @@
 import type { EffectClass } from '../tools/types.ts';
 import type { FindingRuleId } from './rules.ts';
 import { programFacts, SHELLS } from './programs/index.ts';
+import { isSecretPath, SECRET_NAME } from './programs/secrets.ts';
 import { extractCommands, type Assignment } from './shell-extract.ts';
 import { builtinEvaluation, evaluationFindings } from './shell-arith.ts';
 import { ambiguousBytes, parserDifferential } from './shell-bytes.ts';
@@ -70,6 +71,21 @@ export interface CommandAnalysis {
   effect: EffectClass;
   /** Some part reaches another host. */
   network: boolean;
+  /** Folder trees the command walks (`grep -r`, `tar c`, `cp -r`): the policy checks every file and link under them. */
+  walks: TreeWalk[];
+  /** Why the command runs code the repository contains or configures (a test runner, a script), when it does. */
+  repositoryCode?: string;
+  /** The harness guards some program of the command runs under (`git`: repository-configured programs disabled). */
+  guards: string[];
+}
+
+/** A tree walked by a command, its root as written (relative to the working directory). */
+export interface TreeWalk {
+  root: string;
+  follows: 'all' | 'roots' | 'none';
+  content: boolean;
+  access: 'read' | 'write';
+  via: string;
 }
 
 /** Scripts nested deeper than this (`sh -c "sh -c …"`) are not analysed further: ask. */
@@ -93,6 +109,11 @@ interface Accumulator {
   paths: PathUse[];
   secrets: string[];
   network: string[];
+  /** Parts that run code given inline (`python -c`): they may reach the network for the exfiltration rule. */
+  inlineCode: string[];
+  walks: TreeWalk[];
+  repositoryCode: string[];
+  guards: string[];
   cwdChanged: boolean;
   /** How many paths were recorded when the directory first changed: later relative paths are unknowable. */
   cwdChangedAt: number;
@@ -137,6 +158,8 @@ function addPath(acc: Accumulator, word: ShellWord, access: 'read' | 'write', vi
     return;
   }
   if (/^\/dev\/(tcp|udp)\//.test(value)) acc.network.push(via);
+  // A secrets-shaped file read by any part (`nc host < .env`, `curl -T .env`) is a secret for the exfiltration rule.
+  if (access === 'read' && isSecretPath(value)) acc.secrets.push(via);
   acc.paths.push({ path: value, access, via, ...(word.expands ? { glob: true } : {}) });
 }
 
@@ -295,7 +318,30 @@ function processCommand(
     );
   if (facts.secrets) acc.secrets.push(text);
   if (network) acc.network.push(text);
+  if (facts.inlineCode) acc.inlineCode.push(text);
+  if (facts.repositoryCode) acc.repositoryCode.push(facts.repositoryCode);
+  else if (nonstandardPath || (first.value.includes('/') && !first.value.startsWith('/')))
+    acc.repositoryCode.push(`${first.value} is a program of the workspace`);
+  if (facts.guard && !acc.guards.includes(facts.guard)) acc.guards.push(facts.guard);
   const effects = facts.effects;
+  for (const w of effects.walks)
+    for (const root of w.roots)
+      if (root.value !== undefined && !root.expands)
+        acc.walks.push({
+          root: root.value,
+          follows: w.follows,
+          content: w.content,
+          access: w.access,
+          via: text,
+        });
+      else
+        finding(
+          acc,
+          text,
+          'ask',
+          'path:dynamic',
+          `the tree ${root.text} ${name} walks depends on an expansion and cannot be checked before it runs`,
+        );
   for (const file of effects.files) addPath(acc, file.word, file.access, text);
   // The folder `cd` (or `git -C`, `env -C`) enters was just checked as a read; paths after it are relative to it.
   if ((name === 'cd' || name === 'pushd' || name === 'popd' || info.changesDirectory) && !acc.cwdChanged) {
@@ -411,6 +457,10 @@ export function analyseCommandSync(command: string): CommandAnalysis {
     cwdChanged: false,
     cwdChangedAt: 0,
     repaired: new Set(),
+    inlineCode: [],
+    walks: [],
+    repositoryCode: [],
+    guards: [],
   };
   if (command.length > MAX_COMMAND_CHARS)
     finding(
@@ -445,12 +495,19 @@ export function analyseCommandSync(command: string): CommandAnalysis {
       'path:cwd-changed',
       'the command changes directory, so its relative file targets cannot be resolved before it runs',
     );
-  if (acc.secrets.length > 0 && acc.network.length > 0)
+  // A variable that holds a credential, mentioned anywhere (a here-string, a here-document, an argument), is a secret too.
+  for (const m of command.matchAll(/\$\{?!?([A-Za-z_][A-Za-z0-9_]*)/g))
+    if (SECRET_NAME.test(m[1]!)) {
+      acc.secrets.push(`$${m[1]}`);
+      break;
+    }
+  const reach = [...acc.network, ...acc.inlineCode];
+  if (acc.secrets.length > 0 && reach.length > 0)
     acc.findings.unshift({
       subject: command,
       action: 'deny',
       rule: 'exfil:secret-to-network',
-      reason: `sends environment data or credentials (read by ${JSON.stringify(acc.secrets[0])}) to a network host (via ${JSON.stringify(acc.network[0])}); a hard deny, not overridable by auto-approve, rules or approvals`,
+      reason: `sends environment data or credentials (read by ${JSON.stringify(acc.secrets[0])}) to a network host (via ${JSON.stringify(reach[0])}); a hard deny, not overridable by auto-approve, rules or approvals`,
     });
   let effect: EffectClass = 'read';
   for (const part of acc.parts) if (ORDER[part.effect] > ORDER[effect]) effect = part.effect;
@@ -463,6 +520,9 @@ export function analyseCommandSync(command: string): CommandAnalysis {
     paths: acc.paths,
     effect,
     network: acc.network.length > 0,
+    walks: acc.walks,
+    ...(acc.repositoryCode.length > 0 ? { repositoryCode: acc.repositoryCode[0]! } : {}),
+    guards: acc.guards,
   };
   cache.set(command, analysis);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);

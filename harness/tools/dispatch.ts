@@ -73,6 +73,8 @@ export interface DispatchedCall {
   content: string;
   /** The call passed policy and approval and was handed to the tool. */
   executed: boolean;
+  /** The content came from files this run did not write (`ToolOutput.untrusted`). */
+  untrusted?: string;
 }
 
 /** The results of a turn and, when a call ends the run, the stop reason. */
@@ -132,7 +134,13 @@ export async function dispatchTurn(
       content,
       durationMs: context.deps.now() - slot.started,
     });
-    results.push({ call: slot.call, result: outcome.result, content, executed: outcome.executed });
+    results.push({
+      call: slot.call,
+      result: outcome.result,
+      content,
+      executed: outcome.executed,
+      ...(outcome.untrusted !== undefined ? { untrusted: outcome.untrusted } : {}),
+    });
   };
   /** Waits for the overlapping reads, then finishes every call not finished yet, in call order. */
   const join = async (upTo: number) => {
@@ -194,6 +202,7 @@ interface OneOutcome {
   stop?: TurnOutcome['stop'];
   /** The call passed the loop check: its outcome goes to the loop detector. */
   recordLoop?: boolean;
+  untrusted?: string;
 }
 
 async function runOne(
@@ -449,7 +458,12 @@ async function policyAndRun(
         ...(output.fullText !== undefined ? { fullText: shape(output.fullText) } : {}),
       })
     : capOutput(shape(output.content), context.config.context.toolOutputMaxChars).text;
-  return { result: { ok: true, tool: name, data }, executed: true, verdict };
+  return {
+    result: { ok: true, tool: name, data },
+    executed: true,
+    verdict,
+    ...(output.untrusted !== undefined ? { untrusted: output.untrusted } : {}),
+  };
 }
 
 /**

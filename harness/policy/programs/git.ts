@@ -293,6 +293,7 @@ function gitOperands(call: ProgramCall, out: ProgramEffects): void {
     case 'init':
       if (operands[0]) out.files.push(write(operands[0]));
       break;
+    case 'add':
     case 'apply':
     case 'am':
     case 'hash-object':

@@ -61,6 +61,8 @@ export interface ProgramFacts {
   secrets: boolean;
   /** The harness guard it runs under, when it has one (`git`). */
   guard?: string;
+  /** It runs code given inline (`python -c`, `node -e`): it may reach the network. */
+  inlineCode: boolean;
   wrapper: WrapperInfo;
 }
 
@@ -104,6 +106,7 @@ export function programFacts(program: string, args: readonly ShellWord[]): Progr
     ...(repositoryCode !== undefined ? { repositoryCode } : {}),
     secrets: byCall(record?.environment, call, false) || secretsInArgs(args),
     ...(record?.guard ? { guard: record.guard } : {}),
+    inlineCode: byCall(record?.inlineCode, call, false),
     wrapper: record?.wrapper ? record.wrapper(args) : NO_WRAPPER,
   };
 }

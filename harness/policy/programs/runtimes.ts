@@ -256,6 +256,7 @@ export const RUNTIMES: readonly ProgramRecord[] = [
     effect: (call) => (['--version', '-V'].includes(firstOperand(call.args) ?? '') ? 'read' : 'write'),
     options: { short: { c: V, m: V, W: V, X: V }, permute: false },
     repositoryCode: scriptFile,
+    inlineCode: (call) => has(call, '-c'),
     operands: (call, out) => {
       if (!has(call, '-c', '-m') && call.scan.operands[0] && call.scan.operands[0].value !== '-')
         out.files.push(read(call.scan.operands[0]));
@@ -301,7 +302,11 @@ export const RUNTIMES: readonly ProgramRecord[] = [
         out.files.push(read(call.scan.operands[0]));
     },
   },
-  { names: ['ruby', 'perl', 'php', 'Rscript', 'lua'], repositoryCode: scriptFile },
+  {
+    names: ['ruby', 'perl', 'php', 'Rscript', 'lua'],
+    repositoryCode: scriptFile,
+    inlineCode: (call) => has(call, '-e', '-E', '-r'),
+  },
   {
     names: ['npm'],
     effect: (call) =>

@@ -103,6 +103,8 @@ export interface ProgramRecord {
    * such calls need a human (`policy.ts`).
    */
   repositoryCode?: ByCall<string | undefined>;
+  /** Runs code given inline (`python -c`, `node -e`, `perl -e`): it may reach the network, for the exfiltration rule. */
+  inlineCode?: ByCall<boolean>;
   /** Dumps the whole environment (`env`, `printenv`, `set`): secrets for the exfiltration rule. */
   environment?: ByCall<boolean>;
   /** For wrappers: the commands it runs. */

@@ -9,6 +9,9 @@
  * is `timeout`, a missing or unusable sandbox `sandbox_unavailable` with an install hint. A
  * command is never retried: it may not be idempotent.
  */
+import { commandReadsFiles } from '../../policy/taint.ts';
+import { analyseCommandSync } from '../../policy/shell-analysis.ts';
+import { shellParserReady } from '../../policy/shell-parser.ts';
 import { SandboxUnavailableError, type ExecResult } from '../../sandbox/types.ts';
 import type { ToolDefinition, ToolOutput } from '../types.ts';
 
@@ -118,6 +121,14 @@ export const bashTool: ToolDefinition<{ command: string; timeout_s?: number }> =
       };
     const content = shapeCommandOutput(result);
     const whole = shapeCommandOutput(result, Infinity);
-    return { ok: true, content, details, ...(whole.length > content.length ? { fullText: whole } : {}) };
+    // Output of a command that reads files carries content this run did not write (taint.untrustedFiles).
+    const reads = !shellParserReady() || commandReadsFiles(analyseCommandSync(args.command));
+    return {
+      ok: true,
+      content,
+      details,
+      ...(whole.length > content.length ? { fullText: whole } : {}),
+      ...(reads ? { untrusted: 'bash' } : {}),
+    };
   },
 };
