@@ -226,6 +226,36 @@ function argvValue(word: ShellWord): string | null {
   return word.value;
 }
 
+/** `env -i`, `env -u NAME`, `unset NAME`, `export -n NAME`: dropping the environment the harness set (the git guard, PATH). */
+function environmentChanges(acc: Accumulator, name: string, args: readonly ShellWord[], text: string): void {
+  const values = args.map((a) => a.value);
+  let dropped: string | undefined;
+  if (name === 'env') {
+    if (
+      values.some(
+        (v) =>
+          v === '-i' || v === '--ignore-environment' || v === '-' || (v !== undefined && /^-[^-]*i/.test(v)),
+      )
+    )
+      dropped = 'the whole environment';
+    values.forEach((v, i) => {
+      const unset =
+        v === '-u' || v === '--unset' ? values[i + 1] : v?.startsWith('--unset=') ? v.slice(8) : undefined;
+      if (unset !== undefined && DANGEROUS_VARIABLE.test(unset)) dropped = unset;
+    });
+  } else if (name === 'unset' || (name === 'export' && values.includes('-n'))) {
+    dropped = values.find((v) => v !== undefined && DANGEROUS_VARIABLE.test(v));
+  }
+  if (dropped !== undefined)
+    finding(
+      acc,
+      text,
+      'ask',
+      'env:dangerous-variable',
+      `${name} drops ${dropped === 'the whole environment' ? dropped : `${dropped}, which`} the harness set for commands (the git guard, PATH), so later commands may run what it disables`,
+    );
+}
+
 /** Returns true when the command is a shell reading its script from stdin. */
 function processCommand(
   acc: Accumulator,
@@ -323,6 +353,15 @@ function processCommand(
   else if (nonstandardPath || (first.value.includes('/') && !first.value.startsWith('/')))
     acc.repositoryCode.push(`${first.value} is a program of the workspace`);
   if (facts.guard && !acc.guards.includes(facts.guard)) acc.guards.push(facts.guard);
+  if (name === 'git' && first.value.includes('/'))
+    finding(
+      acc,
+      text,
+      'ask',
+      'git:unguarded',
+      `git run by its path (${first.value}) may bypass the harness's git guard, which sandboxes other than bubblewrap put first on PATH`,
+    );
+  environmentChanges(acc, name, args, text);
   const effects = facts.effects;
   for (const w of effects.walks)
     for (const root of w.roots)
