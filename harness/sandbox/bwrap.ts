@@ -22,15 +22,7 @@
  * `SandboxUnavailableError` carrying bwrap's own message and an install hint. Nothing runs unboxed.
  */
 import { spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  lstatSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, lstatSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bwrapArguments, etcEntries, syntheticEtc, systemMounts, type ProcessBound } from './bwrap-args.ts';
