@@ -233,7 +233,8 @@ export function decide(input: PolicyInput, config: HarnessConfig): PolicyDecisio
   for (const p of input.paths) parts.push(pathPart(p, config));
   for (const tree of input.trees ?? []) parts.push(...treeParts(tree, config));
   const secret = exfiltration(input, config);
-  if (secret) parts.push(secret);
+  // First, so the reason names it (a hard deny like the analysis's own exfiltration finding).
+  if (secret) parts.unshift(secret);
 
   const tainted =
     (input.taintedBy ?? []).length > 0 &&

@@ -59,6 +59,14 @@ function openAt(
   return open(target, flags | O_NOFOLLOW, mode);
 }
 
+async function isLink(file: string): Promise<boolean> {
+  try {
+    return (await lstat(file)).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 async function sameFile(handle: FileHandle, file: string): Promise<void> {
   if (DESCRIPTOR_PATHS) return;
   const [a, b] = await Promise.all([handle.stat(), lstat(file)]);
@@ -79,6 +87,9 @@ async function openParent(
       try {
         next = await openAt(dir, dirPath, part, O_RDONLY | O_DIRECTORY);
       } catch (error) {
+        // O_DIRECTORY with O_NOFOLLOW on a link fails with ENOTDIR: say it is a link.
+        if ((error as NodeJS.ErrnoException).code === 'ENOTDIR' && (await isLink(path.join(dirPath, part))))
+          throw failure('ELOOP', `${path.join(dirPath, part)} is a symbolic link`);
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !create) throw error;
         await mkdir(DESCRIPTOR_PATHS ? `/proc/self/fd/${dir.fd}/${part}` : path.join(dirPath, part)).catch(
           (e) => {
@@ -189,7 +200,11 @@ export async function writeBeneath(
 
 /** Lists a folder below `root` without following links (links are reported as `symlink`), sorted by name. */
 export async function listBeneath(root: string, folder: string): Promise<DirEntry[]> {
-  const handle = await openBeneath(root, folder, O_RDONLY | O_DIRECTORY);
+  const handle = await openBeneath(root, folder, O_RDONLY | O_DIRECTORY).catch(async (error) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR' && (await isLink(path.resolve(root, folder))))
+      throw failure('ELOOP', `${folder} is a symbolic link`);
+    throw error;
+  });
   try {
     const base = DESCRIPTOR_PATHS ? `/proc/self/fd/${handle.fd}` : path.resolve(root, folder);
     const entries = await readdir(base, { withFileTypes: true });
