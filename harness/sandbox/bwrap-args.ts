@@ -174,15 +174,14 @@ export function syntheticEtc(user: { uid: number; gid: number; home: string }): 
   hosts: string;
 } {
   const users = new Map<number, string>([
-    [0, 'root:x:0:0:root:/root:/bin/bash'],
-    [user.uid, `user:x:${user.uid}:${user.gid}:sandbox user:${user.home}:/bin/bash`],
-    [65534, 'nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin'],
+    [0, `root:x:0:0:root:${user.uid === 0 ? user.home : '/root'}:/bin/bash`],
   ]);
-  const groups = new Map<number, string>([
-    [0, 'root:x:0:'],
-    [user.gid, `user:x:${user.gid}:`],
-    [65534, 'nogroup:x:65534:'],
-  ]);
+  if (!users.has(user.uid))
+    users.set(user.uid, `user:x:${user.uid}:${user.gid}:sandbox user:${user.home}:/bin/bash`);
+  if (!users.has(65534)) users.set(65534, 'nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin');
+  const groups = new Map<number, string>([[0, 'root:x:0:']]);
+  if (!groups.has(user.gid)) groups.set(user.gid, `user:x:${user.gid}:`);
+  if (!groups.has(65534)) groups.set(65534, 'nogroup:x:65534:');
   return {
     passwd: `${[...users.values()].join('\n')}\n`,
     group: `${[...groups.values()].join('\n')}\n`,
