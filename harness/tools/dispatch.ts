@@ -18,6 +18,7 @@ import type { ApprovalAnswer, PolicyDecision, Verdict } from '../policy/types.ts
 import type { Sandbox } from '../sandbox/types.ts';
 import { SandboxUnavailableError } from '../sandbox/types.ts';
 import type { AssembledCall } from './assemble.ts';
+import { claimOf, OverlapScheduler, type PathClaim } from './overlap.ts';
 import { describeValidationErrors, type ToolRegistry } from './registry.ts';
 import {
   failure,
@@ -63,7 +64,7 @@ export interface DispatchContext {
    * Runs one call's execution (set per call by {@link dispatchTurn}): a `read` starts at once and
    * may overlap other reads; anything else waits for every earlier call. Absent: run at once.
    */
-  schedule?: <T>(effect: EffectClass, run: () => Promise<T>) => Promise<T>;
+  schedule?: <T>(effect: EffectClass, run: () => Promise<T>, claim?: PathClaim) => Promise<T>;
 }
 
 /** One call's result, ready to append. */
@@ -111,6 +112,8 @@ export async function dispatchTurn(
   let stop: TurnOutcome['stop'];
   const writtenPaths = new Set<string>();
   let overlapping: Promise<unknown>[] = [];
+  // Concurrent reads never run alongside a command that may change their paths (`overlap.ts`).
+  const overlap = new OverlapScheduler();
   const finish = (slot: (typeof slots)[number], outcome: OneOutcome) => {
     if (outcome.stop && !stop) stop = outcome.stop;
     const content = resultToModelText(outcome.result);
@@ -167,11 +170,11 @@ export async function dispatchTurn(
     const handedOff = new Promise<'overlapping'>((resolve) => (handOff = () => resolve('overlapping')));
     let overlaps = false;
     const alone = context.registry.get(call.name)?.definition.runsAlone === true;
-    const schedule = async <T>(effect: EffectClass, run: () => Promise<T>): Promise<T> => {
+    const schedule = async <T>(effect: EffectClass, run: () => Promise<T>, claim?: PathClaim): Promise<T> => {
       if (effect === 'read' && !alone) {
         overlaps = true;
         handOff();
-        return run();
+        return claim ? overlap.run(claim, run) : run();
       }
       await join(index);
       return run();
@@ -431,7 +434,9 @@ async function policyAndRun(
         ...(context.notesPath !== undefined ? { notesPath: context.notesPath } : {}),
         ...(context.services ? { services: context.services } : {}),
       });
-    output = await (context.schedule ? context.schedule(prepared.input.effect, execute) : execute());
+    output = await (context.schedule
+      ? context.schedule(prepared.input.effect, execute, claimOf(prepared))
+      : execute());
   } catch (error) {
     if (error instanceof SandboxUnavailableError)
       return {
