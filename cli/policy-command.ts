@@ -1,5 +1,6 @@
 /**
- * `harness-bench policy check [--config FILE] [--tool bash] [--workspace DIR] -- "COMMAND"`:
+ * `harness-bench policy check [--config FILE] [--tool bash] [--workspace DIR] -- "COMMAND"`
+ * (or `--batch FILE`, `policy-batch.ts`):
  * answers why a command (or, with a file tool, a path) is decided as it is. Prints only JSON on
  * stdout — `{ verdict, rule, reason, parts: [ { command, verdict, rule } | { path, access, … } ] }`
  * — and exits 0 whatever the verdict, 2 on bad input (unreadable configuration, missing
@@ -14,15 +15,38 @@ import type { DecisionPart } from '../harness/policy/types.ts';
 import { BUILTIN_TOOLS } from '../harness/tools/builtin/index.ts';
 import type { ToolDefinition } from '../harness/tools/types.ts';
 import type { CliIo } from './main.ts';
+import { policyBatchCommand } from './policy-batch.ts';
 
 /** Options of `policy check`. */
 export interface PolicyCheckOptions {
   config?: string;
+  /** A JSON-lines file of checks (`-` for stdin): one verdict per line out (`policy-batch.ts`). */
+  batch?: string;
   /** `bash` (default) or a built-in tool with paths, whose operand is then a path. */
   tool?: string;
   workspace?: string;
   /** Decide as if content of this untrusted tool had entered the context. */
   taintedBy?: string;
+}
+
+/**
+ * The real path of the workspace a check resolves paths in.
+ * @throws InputError when it is no existing folder.
+ */
+export function checkedWorkspace(cwd: string, given: string | undefined): string {
+  const requested = path.resolve(cwd, given ?? '.');
+  try {
+    if (!statSync(requested).isDirectory()) throw new Error('not a directory');
+    return realpathSync(requested);
+  } catch (error) {
+    throw new InputError([
+      {
+        file: requested,
+        path: '',
+        reason: `--workspace must be an existing folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      },
+    ]);
+  }
 }
 
 /** A bash-like tool for checks: its command is the operand. */
@@ -37,7 +61,8 @@ function bashTool(name: string): ToolDefinition {
   };
 }
 
-function partJson(part: DecisionPart): Record<string, unknown> {
+/** One decision part as JSON (`command`/`path`/…, verdict, rule, reason). */
+export function partJson(part: DecisionPart): Record<string, unknown> {
   const common = {
     verdict: part.action,
     rule: part.rule,
@@ -61,6 +86,37 @@ function partJson(part: DecisionPart): Record<string, unknown> {
 }
 
 /**
+ * The tool a check runs under and its arguments: bash (or a built-in with a command) takes the
+ * operand as its command, a built-in file tool as its path.
+ * @throws InputError for a tool that cannot be checked (`where` names the flag or line).
+ */
+export function checkedTool(
+  toolName: string,
+  operand: string,
+  where: string,
+  file = '(arguments)',
+): { tool: ToolDefinition; args: Record<string, unknown> } {
+  const builtin = BUILTIN_TOOLS[toolName];
+  if (builtin?.command || (!builtin && toolName === 'bash'))
+    return { tool: builtin ?? bashTool(toolName), args: { command: operand } };
+  if (builtin?.paths)
+    return { tool: builtin, args: { path: operand, content: '', old_str: '', new_str: '' } };
+  const usable = [
+    'bash',
+    ...Object.values(BUILTIN_TOOLS)
+      .filter((t) => t.paths || t.command)
+      .map((t) => t.name),
+  ];
+  throw new InputError([
+    {
+      file,
+      path: where,
+      reason: `cannot check tool "${toolName}": use one of ${[...new Set(usable)].join(', ')}`,
+    },
+  ]);
+}
+
+/**
  * Runs `policy check`; resolves with 0 whatever the verdict.
  * @throws InputError (exit 2) for a bad configuration, workspace, tool or an empty command.
  */
@@ -69,6 +125,7 @@ export async function policyCheckCommand(
   options: PolicyCheckOptions,
   io: CliIo,
 ): Promise<number> {
+  if (options.batch !== undefined) return policyBatchCommand(options.batch, options, io);
   const operand = words.join(' ');
   if (operand.trim() === '')
     throw new InputError([
@@ -80,45 +137,9 @@ export async function policyCheckCommand(
     ]);
   const configFile = path.resolve(io.cwd, options.config ?? DEFAULT_CONFIG_FILE);
   const { config, name: configName } = loadConfig(configFile);
-  const requested = path.resolve(io.cwd, options.workspace ?? '.');
-  let workspace: string;
-  try {
-    if (!statSync(requested).isDirectory()) throw new Error('not a directory');
-    workspace = realpathSync(requested);
-  } catch (error) {
-    throw new InputError([
-      {
-        file: requested,
-        path: '',
-        reason: `--workspace must be an existing folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-      },
-    ]);
-  }
+  const workspace = checkedWorkspace(io.cwd, options.workspace);
   const toolName = options.tool ?? 'bash';
-  let tool: ToolDefinition;
-  let args: Record<string, unknown>;
-  const builtin = BUILTIN_TOOLS[toolName];
-  if (builtin?.command || (!builtin && toolName === 'bash')) {
-    tool = builtin ?? bashTool(toolName);
-    args = { command: operand };
-  } else if (builtin?.paths) {
-    tool = builtin;
-    args = { path: operand, content: '', old_str: '', new_str: '' };
-  } else {
-    const usable = [
-      'bash',
-      ...Object.values(BUILTIN_TOOLS)
-        .filter((t) => t.paths || t.command)
-        .map((t) => t.name),
-    ];
-    throw new InputError([
-      {
-        file: '(arguments)',
-        path: '--tool',
-        reason: `cannot check tool "${toolName}": use one of ${[...new Set(usable)].join(', ')}`,
-      },
-    ]);
-  }
+  const { tool, args } = checkedTool(toolName, operand, '--tool');
   const prepared = await prepareCall(tool, args, {
     workspace,
     ...(options.taintedBy ? { taintedBy: [options.taintedBy] } : {}),
