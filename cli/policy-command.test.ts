@@ -130,11 +130,12 @@ describe('harness-bench policy check --batch', () => {
       [4, 'deny', 'bash:git push'],
       [5, 'deny', 'workspace:outside'],
       [6, 'deny', 'mode:plan'],
-      [7, 'ask', 'taint:untrusted-content'],
+      [7, 'ask', 'bash:*'],
     ]);
     expect(lines[0]).toMatchObject({ id: 'a', rules: ['bash:ls *'], effect: 'read' });
     expect(lines[3]!.rules).toContain('shell:arithmetic');
     expect(lines[4]).toMatchObject({ requiresHuman: true });
+    expect(lines[4]!.rules).toContain('taint:untrusted-content');
   });
 
   it('a bad line is exit 2 with file, line and reason, and nothing on stdout', async () => {
