@@ -1,10 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { plantEvilRepository } from './evil-repo.test-helpers.ts';
-import { GIT_GUARD_SETTINGS, gitGuardEnv, gitGuardPathEnv, hostGit } from './git-guard.ts';
+import { GIT_GUARD_SETTINGS, gitGuardEnv, gitGuardPathEnv, gitShimFolder, hostGit } from './git-guard.ts';
 
 const git = hostGit();
 let ws: string;
@@ -24,6 +24,15 @@ describe('the git guard', () => {
     expect(env.GIT_CONFIG_COUNT).toBe(String(GIT_GUARD_SETTINGS.length));
     expect(env.GIT_CONFIG_KEY_0).toBe('core.fsmonitor');
     expect(env.GIT_PAGER).toBe('cat');
+  });
+
+  it('one shim per real git: the box’s git and the host’s git in one process each run their own', () => {
+    const box = gitShimFolder('/run/hb-git/git');
+    const host = gitShimFolder('/usr/bin/git');
+    expect(host).not.toBe(box);
+    expect(gitShimFolder('/run/hb-git/git')).toBe(box);
+    expect(readFileSync(path.join(box, 'git'), 'utf8')).toContain("real='/run/hb-git/git'");
+    expect(readFileSync(path.join(host, 'git'), 'utf8')).toContain("real='/usr/bin/git'");
   });
 
   it.runIf(git !== undefined)(

@@ -16,7 +16,7 @@
  * list" for `credential.helper`), gitattributes(5) (drivers), githooks(5), git(1) (`GIT_PAGER`).
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -142,24 +142,30 @@ export function hostGit(): string | undefined {
   }
 }
 
-let shimDir: string | undefined;
+let shimRoot: string | undefined;
+const shimDirs = new Map<string, string>();
 
 /**
- * A folder the harness created (once per process, under the system temp folder, not the
- * workspace) holding `git` — the shim for `realGit` — for sandboxes that put it first on `PATH`
- * or bind it over the real git.
+ * A folder the harness created (under the system temp folder, not the workspace) holding `git` —
+ * the shim for `realGit` — for sandboxes that put it first on `PATH` or bind it over the real git.
+ * One folder per `realGit` (the bubblewrap box's `/run/hb-git/git` and the host's git differ, and
+ * both kinds of sandbox may run in one process), each created once per process.
  */
 export function gitShimFolder(realGit: string): string {
-  if (!shimDir) {
-    shimDir = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-git-guard-')));
-    chmodSync(shimDir, 0o755);
+  const known = shimDirs.get(realGit);
+  if (known && existsSync(path.join(known, 'git'))) return known;
+  if (!shimRoot || !existsSync(shimRoot)) {
+    shimRoot = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-git-guard-')));
+    chmodSync(shimRoot, 0o755);
   }
-  const file = path.join(shimDir, 'git');
-  if (!existsSync(file)) {
-    writeFileSync(file, gitShimScript(realGit));
-    chmodSync(file, 0o755);
-  }
-  return shimDir;
+  const dir = path.join(shimRoot, String(shimDirs.size));
+  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  chmodSync(dir, 0o755);
+  const file = path.join(dir, 'git');
+  writeFileSync(file, gitShimScript(realGit));
+  chmodSync(file, 0o755);
+  shimDirs.set(realGit, dir);
+  return dir;
 }
 
 /**
