@@ -6,6 +6,8 @@ export default defineConfig({
     exclude: ['node_modules/**', 'reports/latest/**'],
     setupFiles: ['./test-setup.ts'],
     testTimeout: 90_000,
+    // Hooks clean up temp trees (afterAll rmSync); on a loaded machine they need the same room.
+    hookTimeout: 90_000,
     pool: 'forks',
   },
 });

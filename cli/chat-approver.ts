@@ -19,7 +19,7 @@ export function describeApproval(request: ApprovalRequest): string[] {
 }
 
 /** The question itself. */
-export const APPROVAL_QUESTION = 'approve? [y]es / [n]o / [a]lways for this shape: ';
+const APPROVAL_QUESTION = 'approve? [y]es / [n]o / [a]lways for this shape: ';
 
 /** A typed answer → what it means; `undefined` when it is none of them. An empty line denies. */
 export function parseApprovalAnswer(text: string): 'approve' | 'deny' | 'shape' | undefined {

@@ -13,9 +13,9 @@ import {
   toolCallChunks,
   type Responder,
   type StubServer,
-} from '../eval/record/stub-server.test-helpers.ts';
+} from '../harness/testing/stub-server.ts';
 import { chatCommand, type ChatFlags } from './chat-command.ts';
-import type { CliIo } from './main.ts';
+import type { CliIo } from './io.ts';
 import { replayCommand } from './replay-command.ts';
 
 const getStub = useStub();

@@ -14,6 +14,7 @@ import type { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { liveDeps } from '../harness/deps.ts';
+import type { HarnessEvent } from '../harness/events.ts';
 import type { ChatMessage } from '../harness/model/types.ts';
 import { saveCassette } from '../eval/cassette/load.ts';
 import { InputError } from '../eval/errors.ts';
@@ -28,12 +29,14 @@ import {
   sessionsDirectory,
 } from './chat-session-file.ts';
 import { StatusLine } from './chat-status.ts';
-import type { CliIo } from './main.ts';
-import { liveSession, recordTarget, type RecordHooks } from './record-command.ts';
+import { type CliIo, VERSION } from './io.ts';
+import { liveSession, recordTarget, type RecordHooks } from './live-session.ts';
+import { describeTracing, liveTracing, traceTarget, type TraceFlags } from '../eval/trace/cli-tracing.ts';
+import { GEN_AI } from '../eval/trace/semconv.ts';
 import { loadConfigs } from './run-command.ts';
 
 /** Flags of `chat`. */
-export interface ChatFlags {
+export interface ChatFlags extends TraceFlags {
   baseUrl?: string;
   model?: string;
   workspace?: string;
@@ -109,6 +112,7 @@ export async function chatCommand(
       },
     ]);
   const target = recordTarget({ ...flags, ...(flags.record ? { out: flags.record } : {}) }, io);
+  const trace = traceTarget(flags, io.env);
   const [named] = loadConfigs(flags.config ? [flags.config] : undefined, io.cwd);
   const base = hooks.deps ?? liveDeps();
   const id = flags.resume ?? base.newId('ses_');
@@ -142,8 +146,20 @@ export async function chatCommand(
     write,
     target.workspace,
   );
+  // One trace per user line, all of them under the session's conversation id.
+  const tracing = trace
+    ? liveTracing(
+        { ...trace, ...(trace.file ? { file: path.resolve(io.cwd, trace.file) } : {}) },
+        VERSION,
+        target,
+        {
+          attributes: { [GEN_AI.conversationId]: id },
+        },
+      )
+    : undefined;
+  const deps = { ...base, approver, onEvent: (event: HarnessEvent) => status.onEvent(event) };
   const session = liveSession(target, named!.config, io, {
-    deps: { ...base, approver, onEvent: (event) => status.onEvent(event) },
+    deps: tracing ? tracing.subscribe(deps) : deps,
     ...(flags.stream === false ? { stream: false } : {}),
     ...(hooks.fetch ? { fetch: hooks.fetch } : {}),
   });
@@ -207,6 +223,7 @@ export async function chatCommand(
     status.stop();
     for (const emitter of interrupts) emitter.off('SIGINT', onInterrupt);
     rl.close();
+    if (trace && tracing) io.stderr(`${describeTracing(trace, await tracing.close())}\n`);
   }
   if (!flags.record) return 0;
   if (session.recorder.exchanges().length === 0) {

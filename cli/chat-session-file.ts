@@ -33,7 +33,7 @@ export function sessionsDirectory(env: NodeJS.ProcessEnv): string {
 }
 
 /** A session id: letters, digits, `_` and `-` only (it becomes a file name). */
-export const SESSION_ID = /^[A-Za-z0-9_-]{1,80}$/;
+const SESSION_ID = /^[A-Za-z0-9_-]{1,80}$/;
 
 /** `<sessions folder>/<id>.jsonl`. @throws InputError for an id that is not {@link SESSION_ID}. */
 export function sessionFile(directory: string, id: string): string {

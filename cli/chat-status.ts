@@ -8,7 +8,7 @@ import type { HarnessEvent } from '../harness/events.ts';
 import { activeTodo as activeForm, type Todo } from '../harness/memory/todos.ts';
 
 /** Braille spinner frames. */
-export const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /** What the status line shows. */
 export interface ChatStatus {

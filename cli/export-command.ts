@@ -8,7 +8,7 @@ import path from 'node:path';
 import { loadCassette } from '../eval/cassette/load.ts';
 import { InputError } from '../eval/errors.ts';
 import { cassetteToNock } from '../eval/export/nock.ts';
-import type { CliIo } from './main.ts';
+import type { CliIo } from './io.ts';
 
 /** Flags of `export`. */
 export interface ExportFlags {

@@ -5,7 +5,8 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../eval/config-load.ts';
 import { RESULTS_SCHEMA } from '../eval/results.ts';
-import { main, type CliIo } from './main.ts';
+import type { CliIo } from './io.ts';
+import { main } from './main.ts';
 
 function capture(cwd: string): { io: CliIo; out: () => string; err: () => string } {
   let out = '';
@@ -50,6 +51,15 @@ describe('harness-bench CLI', () => {
     expect(result.code).toBe(0);
     expect(result.out.trim()).toBe(
       JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')).version,
+    );
+  });
+
+  it('--help ends with the exit codes', async () => {
+    const result = await run(PACKAGE_ROOT, '--help');
+    expect(result.code).toBe(0);
+    expect((await run(PACKAGE_ROOT, 'run', '--help')).out).toContain('3  internal error');
+    expect(result.out).toMatch(
+      /Exit codes:\n +0 .*\n +1 .*\n +2 +bad input.*\n +3 +internal error.*\n +4 +environment/,
     );
   });
 

@@ -1,35 +1,22 @@
 /**
- * The `harness-bench` command. Exit codes: 0 all pass, 1 a case failed or errored, 2 bad input
- * (unreadable or invalid scenario, cassette or config, or a bad flag), with nothing written.
+ * The `harness-bench` command. Exit codes (`EXIT_CODES` in `cli/io.ts`): 0 all pass, 1 a case
+ * failed or errored, 2 bad input (unreadable or invalid scenario, cassette or config, or a bad
+ * flag), with nothing written, 3 an internal error (our bug), 4 the environment. An error that
+ * reaches this file is mapped by its fault (`harness/errors.ts`).
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { InputError, formatProblem } from '../eval/errors.ts';
-import { PACKAGE_ROOT } from '../eval/config-load.ts';
 import { chatCommand } from './chat-command.ts';
 import { exportCommand } from './export-command.ts';
+import { fuzzCommand } from './fuzz-command.ts';
 import { importCommand } from './import-command.ts';
+import { mergeCommand } from './merge-command.ts';
 import { recordCommand } from './record-command.ts';
 import { policyCheckCommand } from './policy-command.ts';
 import { replayCommand } from './replay-command.ts';
 import { runCommand } from './run-command.ts';
 import { validateCommand } from './validate-command.ts';
-
-/** The package version from package.json. */
-export const VERSION: string = (
-  JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
-).version;
-
-/** Where a command writes; injected so tests can capture output. */
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  isTTY: boolean;
-  columns?: number;
-}
+import { EXIT_CODES, EXIT_CODES_HELP, reportError } from './errors.ts';
+import { type CliIo, processIo, VERSION } from './io.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -41,6 +28,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       'A test bench for LLM agent harnesses: the model frozen, the harness live, every decision scored and diffed.',
     )
     .version(VERSION, '-v, --version')
+    .addHelpText('after', EXIT_CODES_HELP)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
@@ -66,14 +54,37 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option('-f, --filter <text>', 'only cases whose id contains this text')
     .addOption(new Option('--concurrency <n>', 'cases run at once').default('2').argParser(positiveInt))
     .option('--bail', 'stop starting cases after the first failure')
+    .option('--shard <i/n>', 'run only shard i of n (cases split by a stable hash; join with merge)')
+    .option(
+      '--trace [url]',
+      'export one OpenTelemetry trace per case over OTLP/HTTP (default: OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318)',
+    )
+    .option('--trace-file <file>', 'write the traces as OTLP JSON Lines to this file')
+    .option(
+      '--trace-content',
+      'record tool arguments and results, commands and paths in traces (off by default)',
+    )
     .action(async (options) => {
       exitCode = await runCommand(options, io);
     });
 
   program
+    .command('merge')
+    .description(
+      'Join the results files of a sharded run (run --shard i/n) into the unsharded results; re-render report.md and junit.xml.',
+    )
+    .argument('<files...>', "every shard's results.json")
+    .option('-o, --out <dir>', 'write results.json, report.md and junit.xml into this folder')
+    .option('--json <file>', 'write the merged results JSON to this file')
+    .action(async (files: string[], options) => {
+      exitCode = await mergeCommand(files, options, io);
+    });
+
+  program
     .command('import')
     .description(
-      'Import recordings (VCR YAML plain or parsed_body, chunk logs, raw SSE, nock definitions) as version-1 cassettes.',
+      'Import recordings (VCR YAML plain or parsed_body, chunk logs, raw SSE, nock definitions) ' +
+        'as version-1 cassettes.',
     )
     .argument('<files...>', 'recording files')
     .requiredOption('-o, --out <dir>', 'folder for the cassettes')
@@ -106,23 +117,32 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   program
     .command('record')
     .description(
-      'Run the harness once against a live OpenAI-compatible endpoint and record the session as a cassette (non-interactive).',
+      'Run the harness once against a live OpenAI-compatible endpoint and record the session as a' +
+        ' cassette (non-interactive).',
     )
     .option(
       '--base-url <url>',
       'endpoint base URL, e.g. http://127.0.0.1:1234/v1 (default: HARNESS_BASE_URL)',
     )
     .option('--model <name>', 'model name (default: HARNESS_MODEL)')
-    .requiredOption('--task <text>', 'the task given to the harness')
+    .option('--task <text>', 'the task given to the harness')
+    .option('--tasks <file>', 'record several tasks (JSON or YAML list), one cassette each into --out DIR')
+    .addOption(
+      new Option('--concurrency <n>', 'with --tasks: sessions at once (default 1)').argParser(positiveInt),
+    )
+    .option('--rate <n/unit>', 'with --tasks: request starts over all sessions, e.g. 60/min, 2/s')
     .option('-w, --workspace <dir>', 'the workspace the tools work in (default: the current folder)')
     .option(
       '-c, --config <file>',
       'harness configuration (default: configs/default.json); asks are answered by its mode',
     )
-    .requiredOption('-o, --out <file>', 'the cassette to write')
+    .requiredOption('-o, --out <file>', 'the cassette to write (with --tasks: the folder)')
     .option('--title <text>', 'cassette title')
     .option('--no-stream', 'ask for whole responses instead of streams')
     .option('--force', 'overwrite an existing cassette')
+    .option('--trace [url]', 'export the run as an OpenTelemetry trace over OTLP/HTTP (see run --trace)')
+    .option('--trace-file <file>', 'write the trace as OTLP JSON Lines to this file')
+    .option('--trace-content', 'record tool arguments and results, commands and paths in the trace')
     .action(async (options) => {
       exitCode = await recordCommand(options, io);
     });
@@ -130,7 +150,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   program
     .command('chat')
     .description(
-      'The interactive harness on a live OpenAI-compatible endpoint (approvals in the terminal, Ctrl-C cancels a turn).',
+      'The interactive harness on a live OpenAI-compatible endpoint (approvals in the terminal, ' +
+        'Ctrl-C cancels a turn).',
     )
     .option('--base-url <url>', 'endpoint base URL (default: HARNESS_BASE_URL)')
     .option('--model <name>', 'model name (default: HARNESS_MODEL)')
@@ -140,6 +161,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option('--record <file>', 'record the session as a cassette, written on exit')
     .option('--no-stream', 'ask for whole responses instead of streams')
     .option('--force', 'overwrite an existing --record file')
+    .option('--trace [url]', 'export each turn as an OpenTelemetry trace over OTLP/HTTP (see run --trace)')
+    .option('--trace-file <file>', 'write the traces as OTLP JSON Lines to this file')
+    .option('--trace-content', 'record tool arguments and results, commands and paths in traces')
     .action(async (options) => {
       exitCode = await chatCommand(options, io);
     });
@@ -178,6 +202,32 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     });
 
   program
+    .command('fuzz')
+    .description(
+      'Fuzz the harness with generated model turn streams (broken arguments, unknown tools, duplicate ids, split streams, budgets, loops, injection); every invariant is checked on every run.',
+    )
+    .addOption(
+      new Option('--runs <n>', 'generated runs in all, split over the families')
+        .default('6000')
+        .argParser(positiveInt),
+    )
+    .option('--seed <n>', 'fast-check seed (printed on every run; replays a failure)')
+    .option(
+      '--family <name>',
+      'only this family (repeatable): arguments, calls, budgets, loops, stream, mixed',
+      collect,
+    )
+    .option(
+      '--save-counterexample <dir>',
+      'write the shrunk failing case as a scenario file into this folder',
+    )
+    .option('-c, --config <file>', 'harness configuration (default: configs/default.json)')
+    .option('--replay <file>', 'run a saved .case.json again and check every invariant')
+    .action(async (options) => {
+      exitCode = await fuzzCommand(options, io);
+    });
+
+  program
     .command('validate')
     .description(
       'Validate scenario, cassette and configuration files (exit 0 when all are valid, 2 otherwise).',
@@ -187,6 +237,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       exitCode = await validateCommand(files, io);
     });
 
+  for (const command of program.commands) command.addHelpText('after', EXIT_CODES_HELP);
   try {
     await program.parseAsync([...argv]);
     return exitCode;
@@ -198,32 +249,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         error.code === 'commander.help'
       )
         return 0;
-      return 2;
+      return EXIT_CODES.userInput;
     }
-    if (error instanceof InputError) {
-      io.stderr(
-        `harness-bench: invalid input (nothing was written):\n${error.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\n`,
-      );
-      return 2;
-    }
-    io.stderr(`harness-bench: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
-    return 1;
+    return reportError(error, io);
   }
 }
 
 function positiveInt(value: string): string {
   if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('must be a positive integer');
   return value;
-}
-
-/** The real process's streams, working directory and environment. */
-export function processIo(): CliIo {
-  return {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    cwd: process.cwd(),
-    env: process.env,
-    isTTY: Boolean(process.stderr.isTTY),
-    ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
-  };
 }

@@ -14,8 +14,8 @@ import { DEFAULT_CONFIG_FILE, loadConfig } from '../eval/config-load.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
 import { mergeConfig, type HarnessConfig, type PermissionMode } from '../harness/config.ts';
 import { decideCall, prepareCall } from '../harness/policy/command-policy.ts';
-import type { CliIo } from './main.ts';
-import { checkedTool, checkedWorkspace, type PolicyCheckOptions } from './policy-command.ts';
+import type { CliIo } from './io.ts';
+import { checkedTool, checkedWorkspace, type PolicyCheckOptions } from './policy-inputs.ts';
 
 const MODES = new Set<PermissionMode>(['interactive', 'headless', 'plan', 'auto']);
 const KEYS = new Set(['tool', 'command', 'path', 'mode', 'taintedBy', 'id']);

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../eval/config-load.ts';
-import { main, type CliIo } from './main.ts';
+import type { CliIo } from './io.ts';
+import { main } from './main.ts';
 
 async function check(cwd: string, ...args: string[]) {
   let out = '';

@@ -14,9 +14,10 @@ import {
   textChunks,
   toolCallChunks,
   type StubServer,
-} from '../eval/record/stub-server.test-helpers.ts';
+} from '../harness/testing/stub-server.ts';
 import { PACKAGE_ROOT } from '../eval/config-load.ts';
-import { main, type CliIo } from './main.ts';
+import type { CliIo } from './io.ts';
+import { main } from './main.ts';
 
 const KEY = 'sk-proj-CliRecorderKey0123456789abcdefXYZ';
 const getStub = useStub();

@@ -23,7 +23,7 @@ import { isOwnRecording } from '../eval/replay/replay-recorded.ts';
 import { runRecording, isImported } from '../eval/run-recording.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { ledgerLines } from './ledger-lines.ts';
-import type { CliIo } from './main.ts';
+import type { CliIo } from './io.ts';
 import { loadConfigs } from './run-command.ts';
 
 /** Flags of `replay`. */
@@ -40,7 +40,7 @@ export interface ReplayFlags {
  * scenario `model` format, or an object with such a `model` array (a scenario file).
  * @throws InputError when the file is unreadable or holds no list of turn objects.
  */
-export function loadScriptedTurns(file: string): ScriptedTurn[] {
+function loadScriptedTurns(file: string): ScriptedTurn[] {
   let value: unknown;
   try {
     const text = readFileSync(file, 'utf8');

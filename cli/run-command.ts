@@ -5,13 +5,15 @@
 import path from 'node:path';
 import { loadConfig, DEFAULT_CONFIG_FILE, PACKAGE_ROOT, type NamedConfig } from '../eval/config-load.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
+import { isCI } from '../eval/requirements.ts';
 import { loadCassettes, loadScenarioFiles, planCases, runSuite, type LoadedCassette } from '../eval/suite.ts';
 import type { LoadedScenario } from '../eval/scenario/types.ts';
+import { parseShard } from '../eval/shard.ts';
+import { describeTracing, suiteTracing, traceTarget } from '../eval/trace/cli-tracing.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { renderTable } from '../reports/table.ts';
-import { resultsJson, writeAtomic, writeReportDir } from '../reports/write.ts';
-import type { CliIo } from './main.ts';
-import { VERSION } from './main.ts';
+import { writeReportDir, writeResultsJson } from '../reports/write.ts';
+import { type CliIo, VERSION } from './io.ts';
 
 /** Flags of `run`. */
 export interface RunFlags {
@@ -23,6 +25,12 @@ export interface RunFlags {
   filter?: string;
   concurrency: string;
   bail?: boolean;
+  /** `i/n`: run only shard i of n (`eval/shard.ts`). */
+  shard?: string;
+  /** `--trace [URL]`, `--trace-file FILE`, `--trace-content` (`eval/trace/cli-tracing.ts`). */
+  trace?: string | boolean;
+  traceFile?: string;
+  traceContent?: boolean;
 }
 
 /** Loads every configuration; collects every problem before failing. @throws InputError */
@@ -49,6 +57,8 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   const bothDefault = !flags.scenarios && !flags.recordings;
   const base = bothDefault ? PACKAGE_ROOT : io.cwd;
   const problems: InputProblem[] = [];
+  const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+  const trace = traceTarget(flags, io.env);
   const configs = (() => {
     try {
       return loadConfigs(flags.config, io.cwd);
@@ -89,6 +99,9 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
 
   const color = useColor({ isTTY: io.isTTY }, io.env);
   const c = palette(color);
+  const tracing = trace
+    ? suiteTracing({ ...trace, ...(trace.file ? { file: path.resolve(io.cwd, trace.file) } : {}) }, VERSION)
+    : undefined;
   const results = await runSuite({
     configs,
     scenarios,
@@ -96,24 +109,39 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     ...(flags.filter ? { filter: flags.filter } : {}),
     concurrency: Number(flags.concurrency),
     ...(flags.bail ? { bail: true } : {}),
+    ...(isCI(io.env) ? { ci: true } : {}),
+    ...(shard ? { shard } : {}),
+    ...(tracing ? { onRun: tracing.onRun } : {}),
     version: VERSION,
     onCaseEnd: (result, done, total) => {
       const mark =
-        result.status === 'pass' ? c.green('✓') : result.status === 'fail' ? c.red('✗') : c.yellow('!');
+        result.status === 'pass'
+          ? c.green('✓')
+          : result.status === 'fail'
+            ? c.red('✗')
+            : result.status === 'skipped'
+              ? c.cyan('↓')
+              : c.yellow('!');
       const line = `[${done}/${total}] ${mark} ${result.id}${configs.length > 1 ? ` (${result.config})` : ''}`;
       if (io.isTTY) io.stderr(`\r\u001b[2K${line}${done === total ? '\n' : ''}`);
       else io.stderr(`${line}\n`);
     },
   });
+  if (trace && tracing) io.stderr(`${describeTracing(trace, await tracing.close())}\n`);
+  if (results.shard)
+    io.stderr(
+      `shard ${results.shard.index}/${results.shard.count}: ${results.shard.assigned} of ${results.shard.planCases} cases${results.shard.assigned === 0 ? ' (none hash to this shard)' : ''}\n`,
+    );
   const envColumns = Number(io.env.COLUMNS);
   const width = io.columns ?? (Number.isInteger(envColumns) && envColumns > 0 ? envColumns : undefined);
   io.stdout(`${renderTable(results, { color, ...(width ? { width } : {}) })}\n`);
   const written: string[] = [];
   if (flags.out) written.push(...writeReportDir(path.resolve(io.cwd, flags.out), results));
   if (flags.json) {
-    writeAtomic(path.resolve(io.cwd, flags.json), resultsJson(results));
+    writeResultsJson(path.resolve(io.cwd, flags.json), results);
     written.push(path.resolve(io.cwd, flags.json));
   }
   for (const file of written) io.stdout(`${c.dim(`wrote ${path.relative(io.cwd, file) || file}`)}\n`);
+  // Skipped cases (a prerequisite missing here) are neither passes nor failures: exit 0 when every case that ran passed.
   return results.summary.failed + results.summary.errored > 0 ? 1 : 0;
 }

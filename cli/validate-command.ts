@@ -9,11 +9,15 @@ import { parse as parseYaml } from 'yaml';
 import { loadCassette } from '../eval/cassette/load.ts';
 import { loadConfig } from '../eval/config-load.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
+import { detectRecording } from '../eval/import/detect.ts';
 import { loadScenarios } from '../eval/scenario/load.ts';
-import type { CliIo } from './main.ts';
+import type { CliIo } from './io.ts';
 
-/** What a file is, from its content: `cassette` (format key), `scenario` (has `expect` or `model` turns), else `config`. */
-export function detectKind(file: string): 'cassette' | 'scenario' | 'config' {
+/**
+ * What a file is, from its content: `cassette` (format key), `scenario` (has `expect` or `model` turns), else
+ * `config`.
+ */
+function detectKind(file: string): 'cassette' | 'scenario' | 'config' {
   let value: unknown;
   try {
     const text = readFileSync(file, 'utf8');
@@ -29,12 +33,30 @@ export function detectKind(file: string): 'cassette' | 'scenario' | 'config' {
   return /\.ya?ml$/i.test(file) ? 'scenario' : 'config';
 }
 
+/** The foreign recording format a file reads as (VCR, HAR, nock, …), or `null`. */
+function foreignFormat(file: string): string | null {
+  try {
+    return detectRecording(readFileSync(file, 'utf8'), file).format;
+  } catch {
+    return null;
+  }
+}
+
 /** Runs `validate`; resolves with 0 when every file is valid. @throws InputError (exit 2) */
 export async function validateCommand(files: readonly string[], io: CliIo): Promise<number> {
   const problems: InputProblem[] = [];
   for (const file of files) {
     const absolute = path.resolve(io.cwd, file);
     const kind = detectKind(absolute);
+    const foreign = kind === 'cassette' ? null : foreignFormat(absolute);
+    if (foreign) {
+      problems.push({
+        file,
+        path: '',
+        reason: `not a cassette: it reads as a ${foreign} recording; run \`harness-bench import ${file} --out DIR\` first`,
+      });
+      continue;
+    }
     try {
       if (kind === 'cassette') loadCassette(absolute);
       else if (kind === 'config') loadConfig(absolute);

@@ -32,7 +32,7 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 const validatePartial = ajv.compile(CONFIG_SCHEMA);
 
 /** Validates a partial configuration object. @returns the problems, empty when valid. */
-export function configProblems(file: string, value: unknown, prefix = '') {
+function configProblems(file: string, value: unknown, prefix = '') {
   if (validatePartial(value)) return [];
   return problemsFromAjv(file, validatePartial.errors).map((p) => ({
     ...p,

@@ -1,28 +1,28 @@
-import { scanJson } from '../harness/tools/arguments.ts';
-
 /**
  * Bad user input: a broken scenario, cassette or config file. The CLI prints
  * `file: path: reason` lines and exits with code 2, writing nothing.
  */
+import { HarnessBenchError } from '../harness/errors.ts';
+import { scanJson } from '../harness/tools/arguments.ts';
 
-/** One problem in one input file. `path` is a JSON pointer-like path (`/expect/stopReason`), `''` for the whole file. */
+/**
+ * One problem in one input file. `path` is a JSON pointer-like path (`/expect/stopReason`), `''` for the
+ * whole file.
+ */
 export interface InputProblem {
   file: string;
   path: string;
   reason: string;
 }
 
-/** Raised for any invalid input file; carries every problem found, not only the first. */
-export class InputError extends Error {
+/**
+ * Raised for any invalid input file; carries every problem found, not only the first.
+ * Code `INPUT_INVALID`, fault `user_input`, data: the problems.
+ */
+export class InputError extends HarnessBenchError {
   override readonly name = 'InputError';
-  readonly code = 'INPUT_INVALID';
   constructor(readonly problems: InputProblem[]) {
-    super(problems.map(formatProblem).join('\n'));
-  }
-
-  /** Serialises to `{code, message, data}`. */
-  toJSON(): { code: string; message: string; data: InputProblem[] } {
-    return { code: this.code, message: this.message, data: this.problems };
+    super('INPUT_INVALID', 'user_input', problems.map(formatProblem).join('\n'), problems);
   }
 }
 

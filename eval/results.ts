@@ -39,8 +39,11 @@ export interface CaseResult {
   id: string;
   kind: 'scenario' | 'recording';
   config: string;
-  /** `fail`: an expectation did not hold; `error`: the harness or the runner threw. */
-  status: 'pass' | 'fail' | 'error';
+  /**
+   * `fail`: an expectation did not hold; `error`: the harness or the runner threw; `skipped`: a
+   * prerequisite is missing on this machine (see `skip`), so the case says nothing either way.
+   */
+  status: CaseStatus;
   stopReason: StopReason | null;
   stopDetail?: string;
   file: string;
@@ -64,6 +67,32 @@ export interface CaseResult {
   };
   /** Injection cases: whether the attack's goal was realised. */
   attack?: { succeeded: boolean };
+  /** Skipped cases: why, and the fix (see `requirements.ts`). */
+  skip?: CaseSkip;
+}
+
+/** The status of one case. */
+export type CaseStatus = 'pass' | 'fail' | 'error' | 'skipped';
+
+/**
+ * Why a case was skipped: the prerequisites missing here, what each check said (joined with
+ * `; `), the fix (install commands), and whether the case declared them (`false`: the run hit
+ * the missing sandbox although the scenario has no `requires`; the reason says what to add).
+ */
+export interface CaseSkip {
+  requires: string[];
+  reason: string;
+  fix: string;
+  declared: boolean;
+}
+
+/** Counts of one group of cases; `total` includes the skipped ones. */
+export interface StatusCounts {
+  total: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  skipped: number;
 }
 
 /** The whole file. */
@@ -75,33 +104,29 @@ export interface ResultsFile {
   tool: { name: string; version: string };
   configs: { name: string; file: string }[];
   cases: CaseResult[];
-  summary: {
-    total: number;
-    passed: number;
-    failed: number;
-    errored: number;
-    byKind: Record<
-      'scenario' | 'recording',
-      { total: number; passed: number; failed: number; errored: number }
-    >;
-    byConfig: Record<string, { total: number; passed: number; failed: number; errored: number }>;
+  summary: StatusCounts & {
+    byKind: Record<'scenario' | 'recording', StatusCounts>;
+    byConfig: Record<string, StatusCounts>;
     /** Attack success rate over injection cases, per configuration (0..1), when there are any. */
     attackSuccessRate?: Record<string, number>;
   };
+  /** Set by `run --shard i/n` (`eval/shard.ts`); `merge` joins the shards into the unsharded file, without it. */
+  shard?: ShardInfo;
 }
 
 /** Builds the summary block from the cases. */
 export function summarise(cases: readonly CaseResult[]): ResultsFile['summary'] {
-  const empty = () => ({ total: 0, passed: 0, failed: 0, errored: 0 });
-  const add = (bucket: ReturnType<typeof empty>, status: CaseResult['status']) => {
+  const empty = (): StatusCounts => ({ total: 0, passed: 0, failed: 0, errored: 0, skipped: 0 });
+  const add = (bucket: StatusCounts, status: CaseStatus) => {
     bucket.total += 1;
     if (status === 'pass') bucket.passed += 1;
     else if (status === 'fail') bucket.failed += 1;
+    else if (status === 'skipped') bucket.skipped += 1;
     else bucket.errored += 1;
   };
   const all = empty();
   const byKind = { scenario: empty(), recording: empty() };
-  const byConfig: Record<string, ReturnType<typeof empty>> = {};
+  const byConfig: Record<string, StatusCounts> = {};
   const attacks: Record<string, { n: number; hit: number }> = {};
   for (const c of cases) {
     add(all, c.status);
@@ -125,12 +150,13 @@ export function summarise(cases: readonly CaseResult[]): ResultsFile['summary'] 
 const counts = {
   type: 'object',
   additionalProperties: false,
-  required: ['total', 'passed', 'failed', 'errored'],
+  required: ['total', 'passed', 'failed', 'errored', 'skipped'],
   properties: {
     total: { type: 'integer' },
     passed: { type: 'integer' },
     failed: { type: 'integer' },
     errored: { type: 'integer' },
+    skipped: { type: 'integer' },
   },
 };
 
@@ -180,7 +206,7 @@ export const RESULTS_SCHEMA = {
           id: { type: 'string' },
           kind: { enum: ['scenario', 'recording'] },
           config: { type: 'string' },
-          status: { enum: ['pass', 'fail', 'error'] },
+          status: { enum: ['pass', 'fail', 'error', 'skipped'] },
           stopReason: { enum: [...STOP_REASONS, null] },
           stopDetail: { type: 'string' },
           file: { type: 'string' },
@@ -215,23 +241,47 @@ export const RESULTS_SCHEMA = {
           error: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
           findings: { type: 'object' },
           attack: { type: 'object', required: ['succeeded'], properties: { succeeded: { type: 'boolean' } } },
+          skip: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['requires', 'reason', 'fix', 'declared'],
+            properties: {
+              requires: { type: 'array', items: { type: 'string' } },
+              reason: { type: 'string' },
+              fix: { type: 'string' },
+              declared: { type: 'boolean' },
+            },
+          },
         },
       },
     },
     summary: {
       type: 'object',
-      required: ['total', 'passed', 'failed', 'errored', 'byKind', 'byConfig'],
+      required: ['total', 'passed', 'failed', 'errored', 'skipped', 'byKind', 'byConfig'],
       properties: {
         total: { type: 'integer' },
         passed: { type: 'integer' },
         failed: { type: 'integer' },
         errored: { type: 'integer' },
+        skipped: { type: 'integer' },
         byKind: { type: 'object', additionalProperties: counts },
         byConfig: { type: 'object', additionalProperties: counts },
         attackSuccessRate: {
           type: 'object',
           additionalProperties: { type: 'number', minimum: 0, maximum: 1 },
         },
+      },
+    },
+    shard: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['index', 'count', 'planCases', 'assigned', 'fingerprint'],
+      properties: {
+        index: { type: 'integer', minimum: 1 },
+        count: { type: 'integer', minimum: 1 },
+        planCases: { type: 'integer', minimum: 0 },
+        assigned: { type: 'integer', minimum: 0 },
+        fingerprint: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
       },
     },
   },
@@ -313,13 +363,11 @@ export function caseFromRun(
   };
 }
 
-/** A case whose harness or runner threw: status `error`, with the message. */
-export function errorCase(base: CaseBase, error: unknown, startedMs: number): CaseResult {
-  const message = (error as Error)?.message ?? String(error);
+/** A case that did not run (or whose run does not count): no stop reason, no checks, zero usage. */
+function emptyCase(base: CaseBase, startedMs: number): Omit<CaseResult, 'status'> {
   return {
     divergences: [],
     ...base,
-    status: 'error',
     stopReason: null,
     checks: [],
     usage: {
@@ -333,9 +381,23 @@ export function errorCase(base: CaseBase, error: unknown, startedMs: number): Ca
       durationMs: Math.round(performance.now() - startedMs),
     },
     verdicts: countVerdicts([]),
+  };
+}
+
+/** A case whose harness or runner threw: status `error`, with the message. */
+export function errorCase(base: CaseBase, error: unknown, startedMs: number): CaseResult {
+  const message = (error as Error)?.message ?? String(error);
+  return {
+    ...emptyCase(base, startedMs),
+    status: 'error',
     error: { message },
     firstFailure: `error: ${message.split('\n')[0]}`,
   };
+}
+
+/** A case skipped because `skip.requires` are missing here: status `skipped`, nothing counted. */
+export function skippedCase(base: CaseBase, skip: CaseSkip, startedMs: number): CaseResult {
+  return { ...emptyCase(base, startedMs), status: 'skipped', skip };
 }
 
 /** Replay findings of a recording: tool calls, schema-invalid calls, unknown tools, unused exchanges, divergences. */
@@ -360,4 +422,24 @@ export function replayFindings(
 /** Divergences counted one by one (an `omitted` entry stands for its count). */
 export function countDivergences(divergences: readonly Divergence[]): number {
   return divergences.reduce((n, d) => n + (d.kind === 'omitted' ? (d.omitted ?? 0) : 1), 0);
+}
+
+/** One shard of `count`: `index` is 1-based (`1/3`, `2/3`, `3/3`). */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/**
+ * What a sharded results file says about its shard, so `merge` can check that its inputs are the
+ * shards of one plan: the shard, how many cases the whole plan has and how many were assigned to
+ * this shard, and the plan's fingerprint (see {@link planFingerprint}).
+ */
+export interface ShardInfo extends Shard {
+  /** Cases in the whole (unsharded) plan. */
+  planCases: number;
+  /** Cases assigned to this shard; more than the file holds when the shard stopped early (`--bail`). */
+  assigned: number;
+  /** `sha256:` + hex of the plan: the tool version, the configurations and every case with its input. */
+  fingerprint: string;
 }

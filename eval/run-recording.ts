@@ -22,6 +22,7 @@ import {
   type RecordedReplay,
   type ReplayComparison,
 } from './replay/replay-recorded.ts';
+import { runnerPathLabels } from './path-labels.ts';
 import { ReplayModel } from './replay/replay-model.ts';
 import { replayPlan } from './replay/recorded-tools.ts';
 import {
@@ -29,7 +30,6 @@ import {
   countDivergences,
   errorCase,
   replayFindings,
-  scrubPaths,
   type CaseResult,
   type Check,
 } from './results.ts';
@@ -120,6 +120,7 @@ export async function runRecording(
       ...(seed?.clock?.[0] !== undefined ? { startMs: seed.clock[0] } : {}),
       ...(typeof seed?.randomSeed === 'number' ? { seed: seed.randomSeed } : {}),
     });
+    deps.pathLabels = runnerPathLabels();
     const run = await runHarness({
       task: plan.task,
       config,
@@ -158,7 +159,7 @@ export async function runRecording(
       ...caseFromRun({ ...caseBase, divergences }, run, checks, started),
       findings: replayFindings(run.ledger.calls, divergences, unused),
     };
-    return { result: temp ? scrubPaths(result, [[temp, '$WS']]) : result, run, model };
+    return { result, run, model };
   } catch (error) {
     return { result: errorCase(caseBase, error, started) };
   } finally {

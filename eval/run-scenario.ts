@@ -20,6 +20,14 @@ import { checkExpectations } from './scenario/check.ts';
 import { fakeTools } from './scenario/fake-tools.ts';
 import type { LoadedScenario, Scenario } from './scenario/types.ts';
 import { buildWorkspace, diffSnapshots } from './scenario/workspace.ts';
+import { OUTSIDE_LABEL, runnerPathLabels } from './path-labels.ts';
+import {
+  checkRequirements,
+  explainMissingSandbox,
+  unmetCase,
+  type PrerequisitePolicy,
+  type SandboxProbe,
+} from './requirements.ts';
 import { caseFromRun, errorCase, scrubPaths, type CaseResult, type Check } from './results.ts';
 
 /** A scenario run's full outcome: the case result plus the raw run (for tests and reports). */
@@ -41,14 +49,23 @@ export function scenarioTools(scenario: Scenario, config: HarnessConfig): ToolDe
   return [...builtinTools(names), ...fakes];
 }
 
+/** Options of {@link runScenario}. */
+export interface ScenarioRunOptions extends PrerequisitePolicy {
+  deps?: HarnessDeps;
+  /** Probes the sandboxes for `requires` (tests). @default probeSandbox, cached per process */
+  probe?: SandboxProbe;
+}
+
 /**
- * Runs one loaded scenario.
- * @param configName the name shown in results (`default`, `strict`, …)
+ * Runs one loaded scenario. A scenario whose `requires` are missing here is not run: it is
+ * `skipped` with the reason and the fix (under `ci`, a missing sandbox is an `error`); so is a
+ * failed run that met a missing sandbox it did not declare (`requirements.ts`).
+ * @param base the configuration and the name shown in results (`default`, `strict`, …)
  */
 export async function runScenario(
   loaded: LoadedScenario,
   base: { name: string; config: HarnessConfig },
-  options: { deps?: HarnessDeps } = {},
+  options: ScenarioRunOptions = {},
 ): Promise<ScenarioRun> {
   const { scenario } = loaded;
   const started = performance.now();
@@ -70,10 +87,23 @@ export async function runScenario(
   };
   try {
     const config = scenarioConfig(scenario, base.config);
+    const prerequisites = {
+      sandboxKind: config.sandbox.kind,
+      ...(options.probe ? { probe: options.probe } : {}),
+      ...(options.platform ? { platform: options.platform } : {}),
+      ci: options.ci === true,
+    };
+    const unmet = await checkRequirements(scenario.requires ?? [], prerequisites);
+    if (unmet.length > 0) return { result: unmetCase(caseBase, unmet, true, prerequisites, started) };
     built = await buildWorkspace(scenario);
     const before = await built.snapshotOutside();
     const deps = options.deps ?? deterministicDeps();
     deps.approver = scriptedApprover(scenario.approver, built.workspace);
+    const notesPath = await scenarioNotesPath();
+    deps.pathLabels = runnerPathLabels([
+      { path: built.outside, label: OUTSIDE_LABEL },
+      { path: notesDir!, label: '$NOTES' },
+    ]);
     const model = new ScriptedModel(scenario.model);
     const run = await runHarness({
       task: scenario.task,
@@ -83,7 +113,7 @@ export async function runScenario(
       sandbox: createSandbox(config.sandbox.kind, built.workspace),
       workspace: built.workspace,
       deps,
-      notesPath: await scenarioNotesPath(),
+      notesPath,
     });
     const after = await built.snapshotOutside();
     const outsideChanges = diffSnapshots(before, after);
@@ -103,20 +133,17 @@ export async function runScenario(
           }
         : {}),
     };
-    return {
-      result: scrubPaths(result, [
-        [built.workspace, '$WS'],
-        [built.outside, '$OUTSIDE'],
-      ]),
-      run,
-    };
+    // No scrubbing: the harness shows the model `$WS`/`$OUTSIDE` itself (deps.pathLabels), and the two-run test holds it to that.
+    const declared = { ...prerequisites, declared: scenario.requires ?? [] };
+    return { result: await explainMissingSandbox(result, run, declared, started), run };
   } catch (error) {
+    // A runner exception (file system, check) may name the temp folders: only here are they replaced.
     const result = errorCase(caseBase, error, started);
     return {
       result: built
         ? scrubPaths(result, [
             [built.workspace, '$WS'],
-            [built.outside, '$OUTSIDE'],
+            [built.outside, OUTSIDE_LABEL],
           ])
         : result,
     };

@@ -3,17 +3,23 @@
  * run through a concurrency pool, each result reported as it ends, the results file built at the
  * end with cases in a stable order (plan order), whatever the completion order.
  */
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
-import { loadCassette } from './cassette/load.ts';
+import { NOT_A_CASSETTE, declaresCassette, loadCassette } from './cassette/load.ts';
+import { detectRecording } from './import/detect.ts';
 import type { Cassette } from './cassette/types.ts';
 import type { NamedConfig } from './config-load.ts';
 import { InputError, type InputProblem } from './errors.ts';
 import { summarise, type CaseResult, type ResultsFile } from './results.ts';
-import { runRecording } from './run-recording.ts';
+import { explainMissingSandbox, type PrerequisitePolicy } from './requirements.ts';
+import { isImported, runRecording } from './run-recording.ts';
 import { runScenario } from './run-scenario.ts';
 import { loadScenarios } from './scenario/load.ts';
 import type { LoadedScenario } from './scenario/types.ts';
+import type { RunResult } from '../harness/ledger.ts';
+import { inShard, planFingerprint, type Shard } from './shard.ts';
+import { byCodeUnit } from './order.ts';
 
 /** A recording to replay. */
 export interface LoadedCassette {
@@ -35,47 +41,116 @@ export interface SuiteOptions {
   filter?: string;
   /** Cases at once. @default 2 */
   concurrency?: number;
-  /** Stop starting new cases after the first failure or error. */
+  /** Stop starting new cases after the first failure or error (a skipped case is neither). */
   bail?: boolean;
+  /** CI promises the sandbox: a case that needs a missing one is an error, not skipped (`requirements.ts`). */
+  ci?: boolean;
   /** Called as each case ends, with the count done and the total. */
   onCaseEnd?: (result: CaseResult, done: number, total: number) => void;
+  /**
+   * Called as each case ends, before `onCaseEnd`, with the harness run (its events and ledger;
+   * absent when the case errored before the run) — the hook a tracer subscribes through.
+   */
+  onRun?: (planned: PlannedCase, run: RunResult | undefined, result: CaseResult) => void | Promise<void>;
+  /** Run only this shard of the plan (`--shard i/n`, `eval/shard.ts`); the file records it. */
+  shard?: Shard;
   version: string;
 }
 
 /**
- * Loads every cassette matched by the globs (a plain folder means every `.json` under it).
- * @throws InputError listing every unreadable or invalid cassette.
+ * Loads the cassettes named by `patterns`: a file path, a folder (every `.json` under it) or a
+ * glob. A file named explicitly must be a cassette: anything else is a problem whose reason
+ * begins with "not a cassette" and, for a foreign recording, names its format and the import
+ * command. Files matched by a folder or glob that do not declare themselves cassettes
+ * (`SOURCES.md`, source recordings, `results.json`) are skipped and passed to `onSkipped`;
+ * a `.json` that does not parse is still a problem (it may be a broken cassette).
+ *
+ * @throws InputError listing every unreadable or invalid cassette, and every pattern that
+ *   matches no cassette.
  */
-export async function loadCassettes(patterns: readonly string[], cwd: string): Promise<LoadedCassette[]> {
-  const files = new Set<string>();
+export async function loadCassettes(
+  patterns: readonly string[],
+  cwd: string,
+  onSkipped: (file: string) => void = () => {},
+): Promise<LoadedCassette[]> {
+  const files = new Map<string, boolean>();
   const problems: InputProblem[] = [];
   for (const pattern of patterns) {
-    const expanded = /[*?{[]/.test(pattern)
-      ? pattern
-      : pattern.endsWith('.json')
-        ? pattern
-        : `${pattern.replace(/\/$/, '')}/**/*.json`;
+    const explicit = !/[*?{[]/.test(pattern) && isFile(path.resolve(cwd, pattern));
+    if (explicit) {
+      files.set(path.resolve(cwd, pattern), true);
+      continue;
+    }
+    const expanded = /[*?{[]/.test(pattern) ? pattern : `${pattern.replace(/\/$/, '')}/**/*.json`;
     const matched = await glob(expanded, {
       cwd,
       absolute: true,
       ignore: ['**/node_modules/**', '**/schema/**'],
     });
-    if (matched.length === 0)
-      problems.push({ file: pattern, path: '', reason: 'no cassette matches this path or glob' });
-    for (const file of matched) files.add(file);
+    const cassettes = matched.filter((file) => {
+      if (files.get(file)) return true;
+      const keep = globMatchIsCassette(file);
+      if (!keep) onSkipped(path.relative(cwd, file) || file);
+      return keep;
+    });
+    if (cassettes.length === 0)
+      problems.push({
+        file: pattern,
+        path: '',
+        reason:
+          matched.length === 0
+            ? 'no cassette matches this path or glob'
+            : `matches ${matched.length} file${matched.length === 1 ? '' : 's'} but no cassette (none declares "format": "harness-bench.cassette"); foreign recordings need \`harness-bench import FILE --out DIR\` first`,
+      });
+    for (const file of cassettes) if (!files.has(file)) files.set(file, false);
   }
   const out: LoadedCassette[] = [];
-  for (const file of [...files].sort()) {
+  for (const [file, explicit] of [...files].sort(([a], [b]) => byCodeUnit(a, b))) {
     const shown = path.relative(cwd, file) || file;
     try {
       out.push({ file: shown, cassette: loadCassette(file) });
     } catch (error) {
-      if (error instanceof InputError) problems.push(...error.problems.map((p) => ({ ...p, file: shown })));
-      else throw error;
+      if (!(error instanceof InputError)) throw error;
+      problems.push(
+        ...error.problems.map((p) => ({
+          ...p,
+          file: shown,
+          reason: explicit ? foreignHint(file, p.reason) : p.reason,
+        })),
+      );
     }
   }
   if (problems.length > 0) throw new InputError(problems);
   return out;
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** A glob match is loaded when it declares itself a cassette, or is a `.json` that does not parse. */
+function globMatchIsCassette(file: string): boolean {
+  if (!/\.json$/i.test(file)) return false;
+  try {
+    return declaresCassette(JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')));
+  } catch {
+    return true;
+  }
+}
+
+/** Adds, to a "not a cassette" reason, the foreign format the file reads as and the import command. */
+function foreignHint(file: string, reason: string): string {
+  if (!reason.startsWith(NOT_A_CASSETTE)) return reason;
+  try {
+    const { format } = detectRecording(readFileSync(file, 'utf8'), file);
+    return `${reason}; it reads as a ${format} recording: run \`harness-bench import ${path.basename(file)} --out DIR\` and replay the cassette`;
+  } catch {
+    return reason;
+  }
 }
 
 /** Loads scenarios from globs (see `loadScenarios`). @throws InputError */
@@ -91,11 +166,11 @@ export function planCases(
   const keep = (id: string) => !filter || id.toLowerCase().includes(filter);
   const cases: PlannedCase[] = [];
   for (const config of options.configs) {
-    for (const scenario of [...options.scenarios].sort((a, b) => a.scenario.id.localeCompare(b.scenario.id)))
+    for (const scenario of [...options.scenarios].sort((a, b) => byCodeUnit(a.scenario.id, b.scenario.id)))
       if (keep(scenario.scenario.id))
         cases.push({ kind: 'scenario', id: scenario.scenario.id, scenario, config });
     for (const recording of [...options.recordings].sort((a, b) =>
-      a.cassette.meta.id.localeCompare(b.cassette.meta.id),
+      byCodeUnit(a.cassette.meta.id, b.cassette.meta.id),
     )) {
       const id = `recording/${recording.cassette.meta.id}`;
       if (keep(id)) cases.push({ kind: 'recording', id, recording, config });
@@ -104,17 +179,52 @@ export function planCases(
   return cases;
 }
 
-/** Runs one planned case. Never throws. */
-export async function runCase(planned: PlannedCase): Promise<CaseResult> {
-  if (planned.kind === 'scenario') return (await runScenario(planned.scenario, planned.config)).result;
-  return (await runRecording(planned.recording.cassette, planned.recording.file, planned.config)).result;
+/**
+ * Runs one planned case and keeps its run (for tracing). Never throws. A cassette we recorded whose
+ * replay failed on a sandbox missing here is skipped like an undeclared scenario prerequisite
+ * (`explainMissingSandbox`).
+ */
+async function runPlanned(
+  planned: PlannedCase,
+  policy: PrerequisitePolicy = {},
+): Promise<{ result: CaseResult; run?: RunResult }> {
+  if (planned.kind === 'scenario') return runScenario(planned.scenario, planned.config, policy);
+  const started = performance.now();
+  const { cassette, file } = planned.recording;
+  const { result, run } = await runRecording(cassette, file, planned.config);
+  if (isImported(cassette)) return { result, run };
+  const context = { ...policy, sandboxKind: planned.config.config.sandbox.kind, declared: [] };
+  return { result: await explainMissingSandbox(result, run, context, started), run };
+}
+
+/** The cases of one shard of `planned`, and what the results file says about the shard. */
+export function shardPlan(planned: PlannedCase[], shard: Shard, version: string, configs: NamedConfig[]) {
+  const cases = inShard(planned, shard, (c) => [c.config.name, c.id]);
+  const fingerprint = planFingerprint(
+    version,
+    configs.map((c) => ({ name: c.name, config: c.config })),
+    planned.map((c) => ({
+      config: c.config.name,
+      kind: c.kind,
+      id: c.id,
+      input: c.kind === 'scenario' ? c.scenario.scenario : c.recording.cassette,
+    })),
+  );
+  return {
+    cases,
+    info: { ...shard, planCases: planned.length, assigned: cases.length, fingerprint },
+  };
 }
 
 /** Runs the suite and builds the results file. */
 export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
   const startedAt = new Date();
   const started = performance.now();
-  const planned = planCases(options);
+  const whole = planCases(options);
+  const sharded = options.shard
+    ? shardPlan(whole, options.shard, options.version, options.configs)
+    : undefined;
+  const planned = sharded ? sharded.cases : whole;
   const results: (CaseResult | undefined)[] = new Array(planned.length);
   let next = 0;
   let done = 0;
@@ -123,11 +233,12 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
     while (!stop && next < planned.length) {
       const index = next;
       next += 1;
-      const result = await runCase(planned[index]!);
+      const { result, run } = await runPlanned(planned[index]!, options.ci ? { ci: true } : {});
       results[index] = result;
+      await options.onRun?.(planned[index]!, run, result);
       done += 1;
       options.onCaseEnd?.(result, done, planned.length);
-      if (options.bail && result.status !== 'pass') stop = true;
+      if (options.bail && (result.status === 'fail' || result.status === 'error')) stop = true;
     }
   };
   const concurrency = Math.max(1, options.concurrency ?? 2);
@@ -145,5 +256,6 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
     })),
     cases,
     summary: summarise(cases),
+    ...(sharded ? { shard: sharded.info } : {}),
   };
 }

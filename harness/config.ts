@@ -64,7 +64,10 @@ export interface HarnessConfig {
     compactAt: number;
     /** Largest tool output, in characters, before it is cut with a marked elision. */
     toolOutputMaxChars: number;
-    /** Largest tool output as a share of the window, in tokens (the `cap` layer): above it the output keeps head and tail. */
+    /**
+     * Largest tool output as a share of the window, in tokens (the `cap` layer): above it the output keeps
+     * head and tail.
+     */
     toolOutputMaxShare: number;
     /** Share of the window above which old tool outputs become stubs (the `stub` layer). */
     stubAt: number;
@@ -72,7 +75,10 @@ export interface HarnessConfig {
     keepRecentTurns: number;
     /** Share of the window kept verbatim (the most recent whole turns) when compacting. */
     keepRecentShare: number;
-    /** Folder of spill files, relative to the workspace (readable with `read_file`); one subfolder per session or run. */
+    /**
+     * Folder of spill files, relative to the workspace (readable with `read_file`); one subfolder per session
+     * or run.
+     */
     spillDir: string;
     /**
      * Each context layer on or off, so configurations can be compared: `cap` (window-relative
@@ -116,9 +122,15 @@ export interface HarnessConfig {
   taint: {
     /** Track untrusted content (and escape reserved tags in tool output). */
     enabled: boolean;
-    /** After untrusted content entered the context, irreversible and network-reaching calls `ask` (never auto-approved) or are denied. */
+    /**
+     * After untrusted content entered the context, irreversible and network-reaching calls `ask` (never
+     * auto-approved) or are denied.
+     */
     onTainted: 'ask' | 'deny';
-    /** Tools whose output counts as untrusted beside those that declare `untrusted: true` (e.g. `read_file` for repositories you do not trust). */
+    /**
+     * Tools whose output counts as untrusted beside those that declare `untrusted: true` (e.g. `read_file`
+     * for repositories you do not trust).
+     */
     untrustedTools: string[];
     /**
      * Content of files this run did not write counts as untrusted: `read_file` and `search_code`
@@ -138,8 +150,8 @@ export type PartialConfig = { [K in keyof HarnessConfig]?: DeepPartial<HarnessCo
 type DeepPartial<T> = T extends unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
 /**
- * Defaults: every budget is non-zero, so a run can never go on forever (anchors §5.4: Inspect
- * and mini-swe-agent leave limits off and users report hangs, inspect_ai#1585).
+ * Defaults: every budget is non-zero, so a run can never go on forever (Inspect and
+ * mini-swe-agent leave limits off and users report hangs, UKGovernmentBEIS/inspect_ai#1585).
  * @default maxTurns 50, maxToolCalls 200, maxTokens 2,000,000, maxCostUsd 5, maxWallMs 30 min
  */
 export const DEFAULT_CONFIG: HarnessConfig = {

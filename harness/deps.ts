@@ -1,21 +1,17 @@
 /**
  * Injected determinism: everything in `harness/` that needs time, ids or randomness takes it
  * from here, so a replay is byte-identical. Nothing in `harness/` calls `Date.now()` or
- * `Math.random()` directly (a test greps for it).
+ * `Math.random()` directly (`harness/determinism.test.ts` greps for it). The deps are split in
+ * two: {@link Determinism} (clock, ids, random, sleep; declared in `harness/types.ts`, which
+ * imports nothing, so tools can take it without a cycle) and {@link HarnessHooks} (event sink,
+ * approver).
  */
 import type { HarnessEvent } from './events.ts';
-import type { ApprovalRequest, ApprovalAnswer } from './policy/types.ts';
+import type { ApprovalAnswer, ApprovalRequest } from './policy/types.ts';
+import type { Determinism } from './types.ts';
 
-/** Clock, ids, randomness, event sink and approver. */
-export interface HarnessDeps {
-  /** Milliseconds since the epoch. */
-  now(): number;
-  /** A fresh id with the given prefix, e.g. `call_` → `call_0001`. */
-  newId(prefix: string): string;
-  /** A number in [0, 1). */
-  random(): number;
-  /** Waits `ms` milliseconds (retries, backoff); a fake clock may advance instead. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+/** What the caller of a run hears and answers: the event sink and the approver. */
+export interface HarnessHooks {
   /** Receives every event as it happens. Contract: must not throw. */
   onEvent?(event: HarnessEvent): void;
   /**
@@ -24,6 +20,9 @@ export interface HarnessDeps {
    */
   approver?(request: ApprovalRequest): Promise<ApprovalAnswer>;
 }
+
+/** Everything a run is given from outside: {@link Determinism} (clock, ids, random, sleep) and {@link HarnessHooks}. */
+export interface HarnessDeps extends Determinism, HarnessHooks {}
 
 /**
  * Deterministic deps for tests, scenarios and replays: the clock starts at `startMs` and

@@ -11,8 +11,27 @@ export {
   type HarnessConfig,
   type PartialConfig,
 } from './config.ts';
-export { deterministicDeps, liveDeps, type HarnessDeps } from './deps.ts';
-export { EVENT_TYPES, type HarnessEvent, type HarnessEventType } from './events.ts';
+export { deterministicDeps, liveDeps, type HarnessDeps, type HarnessHooks } from './deps.ts';
+export type { Determinism } from './types.ts';
+export { FAULTS, faultOf, HarnessBenchError, type ErrorJson, type Fault } from './errors.ts';
+export {
+  EVENT_TYPES,
+  type HarnessEvent,
+  type HarnessEventType,
+  type RunStartEvent,
+  type TurnStartEvent,
+  type ModelCallEndEvent,
+  type ToolCallStartEvent,
+  type PolicyDecisionEvent,
+  type ApprovalDecisionEvent,
+  type ToolCallEndEvent,
+  type LoopWarningEvent,
+  type CompactionEvent,
+  type SubagentStartEvent,
+  type SubagentEndEvent,
+  type BudgetExhaustedEvent,
+  type RunEndEvent,
+} from './events.ts';
 export {
   buildLedger,
   type Ledger,
@@ -34,6 +53,10 @@ export { StreamAssembler, assembleChunks } from './model/stream-assembler.ts';
 export { ToolRegistry } from './tools/registry.ts';
 export {
   ERROR_TYPES,
+  RETRYABLE_ERROR_TYPES,
+  decodeToolResult,
+  failure,
+  resultToModelText,
   type ErrorType,
   type ToolDefinition,
   type ToolResult,

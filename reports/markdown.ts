@@ -1,5 +1,6 @@
 /** The markdown report: summary, then one table row per case (for PR comments and CI summaries). */
 import type { ResultsFile } from '../eval/results.ts';
+import { countsText, skipGroups } from './table.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -9,7 +10,7 @@ export function renderMarkdown(results: ResultsFile): string {
   const lines = [
     '# harness-bench results',
     '',
-    `${s.passed} passed, ${s.failed} failed, ${s.errored} errored of ${s.total} cases · configs: ${results.configs.map((c) => c.name).join(', ')}`,
+    `${countsText(s)} of ${s.total} cases · configs: ${results.configs.map((c) => c.name).join(', ')}`,
     '',
     '| case | kind | config | status | stop reason | turns | tool calls | first failed check / findings |',
     '|---|---|---|---|---|---|---|---|',
@@ -19,8 +20,18 @@ export function renderMarkdown(results: ResultsFile): string {
       ? `${c.findings.divergenceCount} divergences, ${c.findings.schemaInvalidCalls.length} schema-invalid, ${c.findings.unusedExchanges} unused`
       : '';
     lines.push(
-      `| ${cell(c.id)} | ${c.kind} | ${c.config} | ${c.status} | ${c.stopReason ?? '-'} | ${c.usage.turns} | ${c.usage.toolCalls} | ${cell(c.firstFailure ?? findings)} |`,
+      `| ${cell(c.id)} | ${c.kind} | ${c.config} | ${c.status} | ${c.stopReason ?? '-'} | ${c.usage.turns} | ${c.usage.toolCalls} | ${cell(c.skip ? `needs ${c.skip.requires.join(', ')}: ${c.skip.reason}` : (c.firstFailure ?? findings))} |`,
     );
+  }
+  const groups = skipGroups(results.cases, results.configs.length > 1);
+  if (groups.length > 0) {
+    lines.push('', '## Skipped: prerequisites missing on this machine', '');
+    for (const g of groups)
+      lines.push(
+        `- ${g.reason}  `,
+        `  fix: ${g.fix || '-'}  `,
+        `  cases: ${g.ids.map((id) => `\`${id}\``).join(', ')}`,
+      );
   }
   return `${lines.join('\n')}\n`;
 }

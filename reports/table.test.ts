@@ -1,5 +1,8 @@
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { summarise, type CaseResult, type ResultsFile } from '../eval/results.ts';
+import { RESULTS_SCHEMA, summarise, type CaseResult, type ResultsFile } from '../eval/results.ts';
+import { renderJunit } from './junit.ts';
+import { renderMarkdown } from './markdown.ts';
 import { hardWrap, renderTable } from './table.ts';
 
 function caseResult(id: string, status: CaseResult['status'], extra: Partial<CaseResult> = {}): CaseResult {
@@ -76,5 +79,57 @@ describe('hardWrap', () => {
     );
     expect(hardWrap('abcdefghij', 4)).toBe('abcd\nefgh\nij');
     expect(hardWrap('short', 10)).toBe('short');
+  });
+});
+
+describe('skipped cases in every report', () => {
+  const skip = {
+    requires: ['bwrap'],
+    reason: 'bubblewrap is not installed (no "bwrap" found)',
+    fix: 'install bubblewrap (Debian/Ubuntu: apt-get install -y bubblewrap)',
+    declared: true,
+  };
+  const data = results([
+    caseResult('loop/identical-call', 'pass'),
+    caseResult('escape/bash-links-sandbox', 'skipped', { stopReason: null, skip }),
+    caseResult('escape/bash-traversal-sandbox', 'skipped', { stopReason: null, skip }),
+  ]);
+
+  it('are counted apart in the summary, never as passed', () => {
+    expect(data.summary).toMatchObject({ total: 3, passed: 1, failed: 0, errored: 0, skipped: 2 });
+    expect(data.summary.byKind.scenario).toMatchObject({ passed: 1, skipped: 2 });
+    expect(data.summary.byConfig.default).toMatchObject({ passed: 1, skipped: 2 });
+  });
+
+  it('the table says skip, the summary line counts them, and the fix is printed once per reason', () => {
+    const text = renderTable(data, { color: false, width: 160 });
+    expect(text).toMatch(/│ skip +│/);
+    expect(text).toContain('PASSED, 2 SKIPPED: 1 passed, 0 failed, 0 errored, 2 skipped of 3');
+    expect(text.split('fix: install bubblewrap (Debian/Ubuntu: apt-get install -y bubblewrap)')).toHaveLength(
+      2,
+    );
+    expect(text).toContain('escape/bash-links-sandbox, escape/bash-traversal-sandbox');
+    const none = results([caseResult('escape/bash-links-sandbox', 'skipped', { skip })]);
+    expect(renderTable(none, { color: false, width: 160 })).toMatch(/NOTHING RAN: 0 passed/);
+  });
+
+  it('markdown lists them with the fix; JUnit marks them <skipped/> with the reason and the fix', () => {
+    const md = renderMarkdown(data);
+    expect(md).toContain('1 passed, 0 failed, 0 errored, 2 skipped of 3 cases');
+    expect(md).toContain('| escape/bash-links-sandbox | scenario | default | skipped |');
+    expect(md).toContain('## Skipped: prerequisites missing on this machine');
+    const xml = renderJunit(data);
+    expect(xml).toContain('<testsuites name="harness-bench" tests="3" failures="0" errors="0" skipped="2">');
+    expect(xml).toContain('tests="3" failures="0" errors="0" skipped="2">');
+    expect(xml).toMatch(
+      /name="escape\/bash-links-sandbox" time="[0-9.]+"><skipped message="bubblewrap is not installed \(no &quot;bwrap&quot; found\); fix: install bubblewrap/,
+    );
+  });
+
+  it('the results schema accepts a skipped case and requires the skipped counts', () => {
+    const validate = new Ajv({ strict: false }).compile(RESULTS_SCHEMA);
+    expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
+    const { skipped: _, ...withoutCount } = data.summary;
+    expect(validate({ ...data, summary: withoutCount })).toBe(false);
   });
 });

@@ -4,14 +4,23 @@
  * divergence), then a summary.
  */
 import Table from 'cli-table3';
-import type { CaseResult, ResultsFile } from '../eval/results.ts';
+import type { CaseResult, ResultsFile, StatusCounts } from '../eval/results.ts';
 import { palette } from './color.ts';
 
 /** Options of {@link renderTable}. `width`: terminal columns. */
 export interface TableOptions {
   color: boolean;
   width?: number;
+  /** Rows at most: a larger suite lists only its cases that did not pass. @default {@link MAX_TABLE_ROWS} */
+  maxRows?: number;
 }
+
+/**
+ * Above this many cases the table lists only the cases that did not pass (at most this many);
+ * the summary still counts every case. cli-table3's layout is quadratic in rows (a 10,000-row
+ * table takes minutes), and nobody reads 10,000 passing rows: results.json and report.md list all.
+ */
+export const MAX_TABLE_ROWS = 500;
 
 function verdictText(c: CaseResult): string {
   const v = c.verdicts;
@@ -25,6 +34,7 @@ function verdictText(c: CaseResult): string {
 }
 
 function note(c: CaseResult): string {
+  if (c.skip) return `skipped, needs ${c.skip.requires.join(', ')}: ${c.skip.reason}`;
   if (c.firstFailure) return c.firstFailure;
   if (c.findings) {
     const f = c.findings;
@@ -47,7 +57,7 @@ const pct = (g: { passed: number; total: number }) =>
 /**
  * Utility of the injection cases per configuration (AgentDojo's "benign utility" and "utility
  * under attack"): the share of cases tagged `no-attack` / `attack` whose checks other than the
- * `attack` check all held. A run that errored has no utility.
+ * `attack` check all held. A run that errored has no utility; a skipped case is not counted.
  */
 export function injectionUtility(
   cases: readonly CaseResult[],
@@ -62,7 +72,7 @@ export function injectionUtility(
       : c.tags.includes('no-attack')
         ? 'noAttack'
         : undefined;
-    if (!group || !c.tags.includes('injection')) continue;
+    if (!group || !c.tags.includes('injection') || c.status === 'skipped') continue;
     const bucket = (out[c.config] ??= {
       noAttack: { passed: 0, total: 0 },
       underAttack: { passed: 0, total: 0 },
@@ -146,7 +156,13 @@ export function renderTable(results: ResultsFile, options: TableOptions): string
   const c = palette(options.color);
   const multiConfig = results.configs.length > 1;
   const status = (r: CaseResult) =>
-    r.status === 'pass' ? c.green('pass') : r.status === 'fail' ? c.red('FAIL') : c.yellow('ERROR');
+    r.status === 'pass'
+      ? c.green('pass')
+      : r.status === 'fail'
+        ? c.red('FAIL')
+        : r.status === 'skipped'
+          ? c.cyan('skip')
+          : c.yellow('ERROR');
   const { columns, noteRows } = fitColumns(results, Math.max(60, options.width ?? 160), status);
   const table = new Table({
     head: columns.map((col) => c.bold(col.head)),
@@ -154,24 +170,34 @@ export function renderTable(results: ResultsFile, options: TableOptions): string
     wordWrap: true,
     colWidths: columns.map((col) => col.width),
   });
-  for (const r of results.cases) {
+  const maxRows = options.maxRows ?? MAX_TABLE_ROWS;
+  const shown =
+    results.cases.length <= maxRows
+      ? results.cases
+      : results.cases.filter((r) => r.status !== 'pass').slice(0, maxRows);
+  for (const r of shown) {
     table.push(columns.map((col) => col.cell(r)));
     const text = note(r);
     if (noteRows && text && !/^0 divergences$/.test(text) && (r.status !== 'pass' || r.kind === 'recording'))
       table.push([{ colSpan: columns.length, content: c.dim(`↳ ${text}`) }]);
   }
   const s = results.summary;
-  const lines = [table.toString(), ''];
+  const lines = shown.length > 0 ? [table.toString(), ''] : [];
+  if (shown.length < results.cases.length)
+    lines.push(
+      c.dim(
+        `${results.cases.length - shown.length} of ${results.cases.length} cases not listed (above ${maxRows} cases the table lists only cases that did not pass, at most ${maxRows}; results.json and report.md list every case)`,
+      ),
+    );
   const kinds = (['scenario', 'recording'] as const)
     .filter((k) => s.byKind[k].total > 0)
-    .map(
-      (k) =>
-        `${s.byKind[k].total} ${k}s: ${s.byKind[k].passed} passed, ${s.byKind[k].failed} failed, ${s.byKind[k].errored} errored`,
-    );
+    .map((k) => `${s.byKind[k].total} ${k}s: ${countsText(s.byKind[k])}`);
   lines.push(kinds.join(' · '));
   if (multiConfig)
     for (const [name, b] of Object.entries(s.byConfig))
-      lines.push(`  config ${name}: ${b.passed}/${b.total} passed`);
+      lines.push(
+        `  config ${name}: ${b.passed}/${b.total - b.skipped} passed${b.skipped ? `, ${b.skipped} skipped` : ''}`,
+      );
   if (s.attackSuccessRate)
     for (const [name, rate] of Object.entries(s.attackSuccessRate))
       lines.push(`  attack success rate (${name}): ${(rate * 100).toFixed(1)}%`);
@@ -179,12 +205,52 @@ export function renderTable(results: ResultsFile, options: TableOptions): string
     lines.push(
       `  injection utility (${name}): ${pct(u.noAttack)} without attack, ${pct(u.underAttack)} under attack`,
     );
+  lines.push(...skippedLines(results, c));
   const verdict =
-    s.failed === 0 && s.errored === 0
-      ? c.green('ALL PASSED')
-      : c.red(`${s.failed} FAILED, ${s.errored} ERRORED`);
-  lines.push(
-    `${verdict}: ${s.passed} passed, ${s.failed} failed, ${s.errored} errored of ${s.total} in ${(results.durationMs / 1000).toFixed(1)} s`,
-  );
+    s.failed > 0 || s.errored > 0
+      ? c.red(`${s.failed} FAILED, ${s.errored} ERRORED`)
+      : s.passed === 0
+        ? c.yellow('NOTHING RAN')
+        : s.skipped > 0
+          ? c.green(`PASSED, ${s.skipped} SKIPPED`)
+          : c.green('ALL PASSED');
+  lines.push(`${verdict}: ${countsText(s)} of ${s.total} in ${(results.durationMs / 1000).toFixed(1)} s`);
   return lines.join('\n');
+}
+
+/** `3 passed, 0 failed, 0 errored` and `, 2 skipped` when any were. */
+export function countsText(g: StatusCounts): string {
+  return `${g.passed} passed, ${g.failed} failed, ${g.errored} errored${g.skipped ? `, ${g.skipped} skipped` : ''}`;
+}
+
+/**
+ * The skipped cases grouped by reason and fix, in case order, each with its case ids (and
+ * configuration when `withConfig`). Empty when nothing was skipped.
+ */
+export function skipGroups(
+  cases: readonly CaseResult[],
+  withConfig = false,
+): { reason: string; fix: string; ids: string[] }[] {
+  const groups = new Map<string, { reason: string; fix: string; ids: string[] }>();
+  for (const r of cases) {
+    if (r.status !== 'skipped' || !r.skip) continue;
+    const key = `${r.skip.reason}\u0000${r.skip.fix}`;
+    const group = groups.get(key) ?? { reason: r.skip.reason, fix: r.skip.fix, ids: [] };
+    group.ids.push(withConfig ? `${r.id} (${r.config})` : r.id);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+function skippedLines(results: ResultsFile, c: ReturnType<typeof palette>): string[] {
+  const groups = skipGroups(results.cases, results.configs.length > 1);
+  if (groups.length === 0) return [];
+  const count = groups.reduce((n, g) => n + g.ids.length, 0);
+  const lines = [
+    c.cyan(
+      `${count} skipped: prerequisites missing on this machine (counted neither as passed nor as failed)`,
+    ),
+  ];
+  for (const g of groups) lines.push(`  ${g.reason}`, `    fix: ${g.fix || '-'}`, `    ${g.ids.join(', ')}`);
+  return lines;
 }

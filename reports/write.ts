@@ -2,7 +2,7 @@
  * Writing report files atomically: each file is written to a temp name beside it and renamed,
  * so a failed run never leaves a half-written report.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { ResultsFile } from '../eval/results.ts';
 import { renderMarkdown } from './markdown.ts';
@@ -21,10 +21,35 @@ export function resultsJson(results: ResultsFile): string {
   return `${JSON.stringify(results, null, 2)}\n`;
 }
 
-/** Writes `results.json`, `report.md` and `junit.xml` into `dir`. */
+/**
+ * Writes {@link resultsJson}'s exact text to `file` atomically, case by case, so a 10,000-case
+ * file never exists as one string in memory (it was the largest allocation of a large run).
+ */
+export function writeResultsJson(file: string, results: ResultsFile): void {
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  const head = resultsJson({ ...results, cases: [] });
+  const at = head.indexOf('\n  "cases": []');
+  const fd = openSync(temp, 'w');
+  try {
+    if (at < 0 || results.cases.length === 0) writeSync(fd, head);
+    else {
+      writeSync(fd, `${head.slice(0, at)}\n  "cases": [`);
+      for (const [i, c] of results.cases.entries())
+        writeSync(fd, `${i === 0 ? '' : ','}\n    ${JSON.stringify(c, null, 2).replace(/\n/g, '\n    ')}`);
+      writeSync(fd, `\n  ]${head.slice(at + '\n  "cases": []'.length)}`);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, file);
+}
+
+/** Writes `results.json`, `report.md` and `junit.xml` into `dir`, one at a time. */
 export function writeReportDir(dir: string, results: ResultsFile): string[] {
   const files = [path.join(dir, 'results.json'), path.join(dir, 'report.md'), path.join(dir, 'junit.xml')];
-  const texts = [resultsJson(results), renderMarkdown(results), renderJunit(results)];
-  for (const [i, file] of files.entries()) writeAtomic(file, texts[i]!);
+  writeResultsJson(files[0]!, results);
+  writeAtomic(files[1]!, renderMarkdown(results));
+  writeAtomic(files[2]!, renderJunit(results));
   return files;
 }

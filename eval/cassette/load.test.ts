@@ -100,7 +100,7 @@ describe('loadCassette / saveCassette', () => {
   it('rejects a foreign file by its format', () => {
     const [problem] = problems(() => parseCassette('{"interactions": []}', 'vcr.json'));
     expect(problem).toMatchObject({ file: 'vcr.json', path: '/format' });
-    expect(problem!.reason).toMatch(/import/);
+    expect(problem!.reason).toMatch(/^not a cassette: .*import/);
   });
 
   it('rejects version 0 (no migration step) and version 2 (newer) with a message', () => {
@@ -153,7 +153,7 @@ describe('loadCassette / saveCassette', () => {
 
   it('loads every committed real recording', () => {
     const files = readdirSync(REAL).filter((f) => f.endsWith('.json'));
-    expect(files).toHaveLength(20);
+    expect(files.length).toBeGreaterThanOrEqual(50);
     for (const file of files) {
       const cassette = loadCassette(join(REAL, file));
       expect(cassette.meta.id).toBe(file.replace(/\.json$/, ''));

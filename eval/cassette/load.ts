@@ -21,6 +21,23 @@ export interface MigrationStep {
   up(doc: Record<string, unknown>): Record<string, unknown>;
 }
 
+/**
+ * How problems with a file that is not a cassette at all begin. The rest of the reason says what
+ * the file is; foreign recordings need `harness-bench import FILE --out DIR` first.
+ */
+export const NOT_A_CASSETTE = 'not a cassette';
+
+/**
+ * True when a parsed JSON value declares itself a cassette (`"format": "harness-bench.cassette"`),
+ * whatever else it holds: such a file is loaded (and its problems reported), anything else
+ * matched by a glob is skipped.
+ */
+export function declaresCassette(value: unknown): boolean {
+  return (
+    typeof value === 'object' && value !== null && (value as { format?: unknown }).format === CASSETTE_FORMAT
+  );
+}
+
 /** The migration steps, by source version. Only version 1 exists, so there are none yet. */
 export const MIGRATIONS: readonly MigrationStep[] = [];
 
@@ -89,19 +106,34 @@ export function migrateCassette(
  * Parses cassette JSON text. `file` is only used in problem reports.
  *
  * @throws InputError naming the file, a JSON pointer and the reason: not JSON, not an object,
- *   wrong `format`, unsupported `version`, or any schema violation (all of them).
+ *   wrong `format` (these three begin with {@link NOT_A_CASSETTE}, except JSON syntax errors in
+ *   a `.json` file), unsupported `version`, or any schema violation (all of them).
  */
 export function parseCassette(text: string, file: string): Cassette {
-  const parsed = parseJsonInput(text, file);
+  let parsed: unknown;
+  try {
+    parsed = parseJsonInput(text, file);
+  } catch (error) {
+    // A `.json` file that does not parse is a broken cassette (line and column help); anything
+    // else named as a cassette (SOURCES.md, a VCR YAML) is not a cassette at all.
+    if (!(error instanceof InputError) || /\.json$/i.test(file)) throw error;
+    throw new InputError([
+      {
+        file,
+        path: '',
+        reason: `${NOT_A_CASSETTE}: not JSON (${error.problems[0]?.reason ?? 'unreadable'})`,
+      },
+    ]);
+  }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw new InputError([{ file, path: '', reason: 'a cassette must be a JSON object' }]);
+    throw new InputError([{ file, path: '', reason: `${NOT_A_CASSETTE}: a cassette is a JSON object` }]);
   const doc = parsed as Record<string, unknown>;
   if (doc.format !== CASSETTE_FORMAT)
     throw new InputError([
       {
         file,
         path: '/format',
-        reason: `must be "${CASSETTE_FORMAT}", got ${JSON.stringify(doc.format)} (is this a cassette? foreign recordings need \`import\` first)`,
+        reason: `${NOT_A_CASSETTE}: "format" must be "${CASSETTE_FORMAT}", got ${doc.format === undefined ? 'none' : JSON.stringify(doc.format)} (foreign recordings need \`harness-bench import\` first)`,
       },
     ]);
   const migrated = migrateCassette(doc, file).doc;

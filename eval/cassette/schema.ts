@@ -3,8 +3,11 @@
  * meaning of every field and `docs/recording-format.md` for the contract.
  *
  * Unknown keys are errors at the top level, in `meta`, `deps` and in each exchange (they are
- * typos more often than extensions); request and response bodies are free JSON.
+ * typos more often than extensions); request and response bodies are free JSON. `nonModel` is
+ * optional, so cassettes written before it existed stay valid version-1 cassettes.
  */
+
+import { IMPORT_FORMATS } from './types.ts';
 
 const nullableString = { type: ['string', 'null'] };
 
@@ -67,8 +70,9 @@ export const CASSETTE_SCHEMA = {
           additionalProperties: false,
           required: ['format', 'file'],
           properties: {
-            format: { enum: ['vcr-yaml', 'vcr-yaml-parsed-body', 'chunk-log', 'sse', 'nock'] },
+            format: { enum: [...IMPORT_FORMATS] },
             file: { type: 'string', minLength: 1 },
+            creator: { type: 'string' },
           },
         },
         responseOnly: { type: 'boolean' },
@@ -122,6 +126,21 @@ export const CASSETTE_SCHEMA = {
             },
             not: { required: ['body', 'events'] },
           },
+        },
+      },
+    },
+    nonModel: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['index', 'method', 'url', 'status', 'note'],
+        properties: {
+          index: { type: 'integer', minimum: 0 },
+          method: { type: 'string', minLength: 1 },
+          url: { type: 'string', minLength: 1 },
+          status: { type: 'integer', minimum: 0, maximum: 599 },
+          note: { type: 'string', minLength: 1 },
         },
       },
     },

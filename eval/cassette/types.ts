@@ -1,6 +1,7 @@
 /**
  * Cassette format, version 1 (`docs/recording-format.md`): the frozen model side of
- * one session, every chat-completions exchange in order, with provenance.
+ * one session, every chat-completions exchange in order, with provenance; for imports, the
+ * recording's other traffic is listed apart (`nonModel`) and never served.
  *
  * A cassette is one JSON file. Cassettes are evidence: tests read them and never rewrite them.
  */
@@ -13,14 +14,35 @@ export const CASSETTE_FORMAT = 'harness-bench.cassette';
 export const CASSETTE_VERSION = 1;
 
 /**
- * The foreign formats the importers read (`eval/import/`):
- * - `vcr-yaml`: a plain VCR.py cassette; request body is the raw JSON string, response body the raw text;
+ * The foreign formats the importers read (`eval/import/`, detection in `eval/import/detect.ts`):
+ * - `vcr-yaml`: a plain VCR.py cassette (`interactions`); bodies as raw strings or `!!binary`
+ *   bytes (compressed ones decoded by their `Content-Encoding`), or httpx-era `content`;
  * - `vcr-yaml-parsed-body`: pydantic-ai's VCR form, JSON bodies stored as YAML under `parsed_body`;
+ * - `ruby-vcr-yaml`: a Ruby VCR cassette (`http_interactions`, `!binary` bodies, placeholder hosts);
+ * - `har`: an HTTP Archive (`log.entries`), as Polly.JS records (JSON or YAML);
  * - `chunk-log`: one `chat.completion.chunk` JSON object per line, no `data:` prefix, no `[DONE]`;
  * - `sse`: raw server-sent-events text (`data: {...}` blocks, `data: [DONE]`);
  * - `nock`: a JSON array of nock definitions (`nock.recorder` output, `nock.define()` input).
  */
-export type ImportFormat = 'vcr-yaml' | 'vcr-yaml-parsed-body' | 'chunk-log' | 'sse' | 'nock';
+export type ImportFormat =
+  | 'vcr-yaml'
+  | 'vcr-yaml-parsed-body'
+  | 'ruby-vcr-yaml'
+  | 'har'
+  | 'chunk-log'
+  | 'sse'
+  | 'nock';
+
+/** Every {@link ImportFormat}, in the order the docs list them. */
+export const IMPORT_FORMATS: readonly ImportFormat[] = [
+  'vcr-yaml',
+  'vcr-yaml-parsed-body',
+  'ruby-vcr-yaml',
+  'har',
+  'chunk-log',
+  'sse',
+  'nock',
+];
 
 /** Where an imported recording came from (repository, path inside it, commit, licence). */
 export interface CassetteSource {
@@ -44,9 +66,13 @@ export interface CassetteMeta {
   title: string;
   /** ISO 8601 time (or date) of the recording; `unknown` when nothing in the recording dates it. */
   recordedAt: string;
-  /** Provider base URL host, e.g. `api.openai.com`; `null` when the recording has no request. */
+  /**
+   * Provider base URL host of the first model exchange, e.g. `api.openai.com`; a placeholder the
+   * recording kept instead (`<OLLAMA_API_BASE>`) as written; `null` when the recording has no
+   * request. Non-model traffic never sets it (nor `modelRequested`, `task`, `toolSchemasHash`).
+   */
   host: string | null;
-  /** `model` of the first request (Azure: the deployment name); `null` when there is no request. */
+  /** `model` of the first model request (Azure: the deployment name); `null` when there is no request. */
   modelRequested: string | null;
   /** `model` of the first response that names one; `null` when none does. */
   modelServed: string | null;
@@ -60,8 +86,11 @@ export interface CassetteMeta {
   workspace?: { files: Record<string, string> };
   /** Provenance of an imported recording. */
   source?: CassetteSource;
-  /** Present when the cassette was imported from another tool's recording. */
-  imported?: { format: ImportFormat; file: string };
+  /**
+   * Present when the cassette was imported from another tool's recording: the format it was read
+   * as, the source file's base name and, for a HAR, its `log.creator` (e.g. `Polly.JS 6.0.6`).
+   */
+  imported?: { format: ImportFormat; file: string; creator?: string };
   /** True when the recording holds responses only (chunk logs, raw SSE): nothing to compare requests with. */
   responseOnly: boolean;
   /** Free text: what the recording shows and why it is interesting. */
@@ -105,6 +134,24 @@ export interface RecordedResponse {
   events?: RecordedEvent[];
 }
 
+/**
+ * One interaction of an imported recording that is not a model exchange (telemetry, a search
+ * API, a prompt hub, embeddings, another provider's native API, a health check): kept for the
+ * record and the report, never served to the harness. See `eval/import/classify.ts`.
+ */
+export interface NonModelTraffic {
+  /** 0-based position of the interaction in the source recording (model exchanges counted too). */
+  index: number;
+  /** HTTP method, upper case. */
+  method: string;
+  /** The URL as recorded, with secret-looking query values (`key`, `token`, …) replaced by `REDACTED`. */
+  url: string;
+  /** HTTP status of the recorded response (`0` when the recording has none, e.g. an aborted HAR entry). */
+  status: number;
+  /** What the interaction is, e.g. `telemetry (OpenTelemetry traces)`, `LangSmith API`. */
+  note: string;
+}
+
 /** One model call: the request and what came back (HTTP errors are exchanges too). */
 export interface Exchange {
   request: RecordedRequest;
@@ -117,7 +164,10 @@ export interface Cassette {
   version: typeof CASSETTE_VERSION;
   meta: CassetteMeta;
   deps: CassetteDeps;
+  /** Model exchanges only (chat completions), in recorded order; at least one. */
   exchanges: Exchange[];
+  /** Imports: the recording's other traffic, in recorded order. Absent when there was none. */
+  nonModel?: NonModelTraffic[];
   /** The decision ledger of the recorded run; absent for imported recordings. */
   ledger?: Ledger;
 }

@@ -30,13 +30,13 @@ export interface NockExportOptions {
 }
 
 /** `https://<host>`, or `http://<host>` for loopback; `https://api.openai.com` when the cassette names no host. */
-export function defaultScope(host: string | null): string {
+function defaultScope(host: string | null): string {
   if (!host) return 'https://api.openai.com';
   return /^(127\.\d+\.\d+\.\d+|localhost|::1)$/.test(host) ? `http://${host}` : `https://${host}`;
 }
 
 /** The SSE text of recorded events (each `data` line prefixed, events separated by a blank line). */
-export function sseText(events: readonly { data: string }[]): string {
+function sseText(events: readonly { data: string }[]): string {
   return events
     .map(
       (event) =>

@@ -23,7 +23,10 @@ export interface ImportOptions {
   title?: string;
   description?: string;
   source?: CassetteSource;
-  /** Used when no response carries a usable `created` timestamp (e.g. sanitised to 0). */
+  /**
+   * Used when no response carries a usable `created` timestamp (e.g. sanitised to 0) and the
+   * recording has no timestamp of its own (Ruby VCR `recorded_at`, HAR `startedDateTime`).
+   */
   recordedAt?: string;
   /** Skips format detection. */
   format?: ImportFormat;
@@ -63,10 +66,32 @@ export function allowlistHeaders(raw: unknown): Record<string, string> {
   return out;
 }
 
-/** Splits a URL into host and path-with-query (Azure keeps `/openai/deployments/<name>/…?api-version=…`). */
+/**
+ * Splits a URL into host and path-with-query (Azure keeps `/openai/deployments/<name>/…?api-version=…`).
+ * Recordings that replaced the base URL with a placeholder keep it as the host: Ruby VCR's
+ * `filter_sensitive_data('<OLLAMA_API_BASE>')` gives `<OLLAMA_API_BASE>/chat/completions`
+ * (host `<OLLAMA_API_BASE>`, path `/chat/completions`), `https://<AZURE_HOST>/openai/…` gives
+ * host `<AZURE_HOST>`.
+ *
+ * @throws TypeError when the text is neither a URL nor a placeholder URL.
+ */
 export function splitUri(uri: string): { host: string; path: string } {
-  const url = new URL(uri);
-  return { host: url.hostname, path: `${url.pathname}${url.search}` };
+  const placeholder = /^(<[^<>\s]+>)([^#]*)/.exec(uri);
+  if (placeholder) {
+    const rest = placeholder[2] ?? '';
+    return { host: placeholder[1]!, path: rest.startsWith('/') ? rest : `/${rest}` };
+  }
+  try {
+    const url = new URL(uri);
+    return { host: url.hostname, path: `${url.pathname}${url.search}` };
+  } catch (error) {
+    // A scheme with a host URL parsing refuses (`https://<AZURE_HOST>/…`), or no scheme at all
+    // (`googleapis.com`, as some VCR filters leave it).
+    const loose = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/?#\s]+)([^#\s]*)$/i.exec(uri);
+    if (!loose) throw error;
+    const rest = loose[2] ?? '';
+    return { host: loose[1]!, path: rest.startsWith('/') ? rest : `/${rest}` };
+  }
 }
 
 /** True when a text body is a server-sent-events stream (starts with an SSE field or comment). */
@@ -131,10 +156,13 @@ function responseObjects(exchange: Exchange): Record<string, unknown>[] {
     : [];
 }
 
-/** The id of a cassette from a file name: the base name without `.yaml`, `.yml`, `.json`, `.chunks.txt`, `.txt`, `.sse`. */
+/**
+ * The id of a cassette from a file name: the base name without `.yaml`, `.yml`, `.json`,
+ * `.chunks.txt`, `.txt`, `.sse`, `.har`, `.har.json`, `.har.yaml`.
+ */
 export function idFromFileName(file: string): string {
   const base = file.split(/[\\/]/).pop() ?? file;
-  return base.replace(/(\.chunks)?\.(ya?ml|json|txt|sse)$/i, '');
+  return base.replace(/(\.chunks|\.har)?\.(ya?ml|json|txt|sse|har)$/i, '');
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
- * `importRecording`: a foreign recording (VCR YAML in either form, chunk log, raw SSE, nock
- * definitions) → a
- * cassette, version 1. The format is detected from the content; provenance comes from options.
- * The result is validated against the cassette schema and scanned for secrets (findings are
- * warnings: public fixtures keep some placeholders and addresses on purpose).
+ * `importRecording`: a foreign recording (VCR.py or Ruby VCR YAML, HAR / Polly.JS, nock
+ * definitions, chunk log, raw SSE) → a cassette, version 1. The format is detected from the
+ * content (`./detect.ts`); only chat completions become exchanges, the rest is kept as
+ * `nonModel` traffic (`./classify.ts`), and a recording with no model exchange is refused.
+ * Provenance comes from options. The result is validated against the cassette schema and
+ * scanned for secrets (findings are warnings: public fixtures keep some placeholders and
+ * addresses on purpose).
  */
 import { readFileSync } from 'node:fs';
 import { InputError } from '../errors.ts';
@@ -15,14 +17,19 @@ import {
   type Cassette,
   type Exchange,
   type ImportFormat,
+  type NonModelTraffic,
 } from '../cassette/types.ts';
-import { deriveMeta, looksLikeSse, type ImportOptions } from './common.ts';
+import { noModelTrafficReason } from './classify.ts';
+import { deriveMeta, type ImportOptions } from './common.ts';
+import { detectRecording } from './detect.ts';
+import { exchangesFromHar } from './har.ts';
 import { exchangesFromNock, isNockDocument } from './nock.ts';
 import { exchangeFromChunkLog, exchangeFromSse } from './stream-logs.ts';
-import { exchangesFromVcr, isVcrDocument, parseVcrYaml } from './vcr.ts';
+import { exchangesFromVcr, parseVcrYaml } from './vcr.ts';
 
 export type { ImportOptions } from './common.ts';
-export { HEADER_ALLOWLIST, allowlistHeaders } from './common.ts';
+export { allowlistHeaders } from './common.ts';
+export { detectFormat } from './detect.ts';
 
 /** An import's cassette, the format it was read as, and its warnings (already passed to `onWarning`). */
 export interface ImportResult {
@@ -31,43 +38,14 @@ export interface ImportResult {
   warnings: string[];
 }
 
-/**
- * Detects the format of a recording from its text: SSE when the first non-empty line is an SSE
- * field (`data:`, `event:`, …) or comment; chunk log when it starts with `{`; nock definitions
- * when it is a JSON array of objects with `scope` and `method`; otherwise YAML,
- * `vcr-yaml-parsed-body` when any interaction uses pydantic-ai's `parsed_body`.
- *
- * @throws InputError when the text is none of these.
- */
-export function detectFormat(text: string, file: string): ImportFormat {
-  if (looksLikeSse(text)) return 'sse';
-  const first =
-    text
-      .split(/\r?\n/)
-      .find((line) => line.trim() !== '')
-      ?.trim() ?? '';
-  if (first === '') throw new InputError([{ file, path: '', reason: 'empty recording' }]);
-  if (first.startsWith('{')) return 'chunk-log';
-  if (first.startsWith('[')) {
-    if (isNockDocument(parseJsonOrNull(text))) return 'nock';
-    throw new InputError([
-      {
-        file,
-        path: '',
-        reason: 'a JSON array but not nock definitions (each item needs "scope" and "method")',
-      },
-    ]);
-  }
-  const doc = parseVcrYaml(text, file);
-  if (!isVcrDocument(doc))
-    throw new InputError([
-      {
-        file,
-        path: '',
-        reason: 'unknown recording format: not SSE, not a chunk log, not a VCR YAML cassette',
-      },
-    ]);
-  return exchangesFromVcr(doc, file).format;
+/** What one format's reader gives. */
+interface Read {
+  exchanges: Exchange[];
+  nonModel: NonModelTraffic[];
+  host: string | null;
+  recordedAt?: string;
+  creator?: string;
+  notes: string[];
 }
 
 function parseJsonOrNull(text: string): unknown {
@@ -78,45 +56,70 @@ function parseJsonOrNull(text: string): unknown {
   }
 }
 
+function readFormat(format: ImportFormat, text: string, doc: unknown, file: string): Read {
+  switch (format) {
+    case 'sse':
+      return { exchanges: [exchangeFromSse(text, file)], nonModel: [], host: null, notes: [] };
+    case 'chunk-log':
+      return { exchanges: [exchangeFromChunkLog(text, file)], nonModel: [], host: null, notes: [] };
+    case 'nock': {
+      const definitions = doc ?? parseJsonOrNull(text);
+      if (!isNockDocument(definitions))
+        throw new InputError([
+          {
+            file,
+            path: '',
+            reason: 'not a JSON array of nock definitions (each item needs "scope" and "method")',
+          },
+        ]);
+      return { ...exchangesFromNock(definitions, file), notes: [] };
+    }
+    case 'har':
+      return exchangesFromHar(doc ?? parseJsonOrNull(text) ?? parseVcrYaml(text, file), file);
+    default:
+      return exchangesFromVcr(doc ?? parseVcrYaml(text, file), file);
+  }
+}
+
 /**
  * Imports recording text. `file` names the source in problems and becomes `meta.imported.file`
  * (its base name) and, by default, the cassette id.
  *
- * @throws InputError (file, path, reason) for an unreadable recording or when the produced
- *   cassette does not match the schema.
+ * @throws InputError (file, path, reason) for an unreadable recording, one with no model
+ *   exchange (the reason lists what it holds instead), or when the produced cassette does not
+ *   match the schema.
  */
 export function importRecordingText(text: string, file: string, options: ImportOptions = {}): ImportResult {
-  const format = options.format ?? detectFormat(text, file);
-  let exchanges: Exchange[];
-  let host: string | null = null;
-  const warnings: string[] = [];
-  if (format === 'sse') exchanges = [exchangeFromSse(text, file)];
-  else if (format === 'nock') {
-    const definitions = parseJsonOrNull(text);
-    if (!isNockDocument(definitions))
-      throw new InputError([
-        {
-          file,
-          path: '',
-          reason: 'not a JSON array of nock definitions (each item needs "scope" and "method")',
-        },
-      ]);
-    ({ exchanges, host } = exchangesFromNock(definitions, file));
-  } else if (format === 'chunk-log') exchanges = [exchangeFromChunkLog(text, file)];
-  else {
-    const vcr = exchangesFromVcr(parseVcrYaml(text, file), file);
-    exchanges = vcr.exchanges;
-    host = vcr.host;
-    warnings.push(...vcr.notes.map((note) => `${file}: ${note}`));
-  }
-  if (exchanges.length === 0)
-    throw new InputError([{ file, path: '', reason: 'the recording holds no exchange' }]);
+  const detected = options.format ? { format: options.format } : detectRecording(text, file);
+  const { format } = detected;
+  const read = readFormat(format, text, 'doc' in detected ? detected.doc : undefined, file);
+  if (read.exchanges.length === 0)
+    throw new InputError([
+      {
+        file,
+        path: '',
+        reason:
+          read.nonModel.length === 0
+            ? 'the recording holds no interaction'
+            : noModelTrafficReason(read.nonModel),
+      },
+    ]);
+  const warnings = read.notes.map((note) => `${file}: ${note}`);
+  // A response's `created` dates the recording first, then the recording's own timestamps
+  // (Ruby VCR `recorded_at`, HAR `startedDateTime`), then the caller's fallback.
+  const recordedAt = read.recordedAt ?? options.recordedAt;
+  const meta = deriveMeta(read.exchanges, read.host, format, file, {
+    ...options,
+    ...(recordedAt ? { recordedAt } : {}),
+  });
+  if (read.creator && meta.imported) meta.imported.creator = read.creator;
   const cassette: Cassette = {
     format: CASSETTE_FORMAT,
     version: CASSETTE_VERSION,
-    meta: deriveMeta(exchanges, host, format, file, options),
+    meta,
     deps: {},
-    exchanges,
+    exchanges: read.exchanges,
+    ...(read.nonModel.length > 0 ? { nonModel: read.nonModel } : {}),
   };
   const problems = validateCassette(cassette, file);
   if (problems.length > 0) throw new InputError(problems);

@@ -6,7 +6,9 @@
  * text (hex-encoded when `responseIsBinary`).
  */
 import { InputError } from '../errors.ts';
-import type { Exchange, RecordedResponse } from '../cassette/types.ts';
+import type { RecordedResponse } from '../cassette/types.ts';
+import { headerLists } from './body.ts';
+import { partitionTraffic, type PartitionedTraffic, type ReadInteraction } from './classify.ts';
 import { allowlistHeaders, eventsFromSse, looksLikeSse } from './common.ts';
 
 /** One nock definition, as far as the importer reads it. */
@@ -35,11 +37,7 @@ export function isNockDocument(value: unknown): value is NockDefinition[] {
 }
 
 function headersOf(definition: NockDefinition): Record<string, string> {
-  const raw = definition.rawHeaders ?? definition.headers;
-  if (!Array.isArray(raw)) return allowlistHeaders(raw ?? {});
-  const pairs: Record<string, string[]> = {};
-  for (let i = 0; i + 1 < raw.length; i += 2) (pairs[raw[i]!.toLowerCase()] ??= []).push(raw[i + 1]!);
-  return allowlistHeaders(pairs);
+  return allowlistHeaders(headerLists(definition.rawHeaders ?? definition.headers ?? {}));
 }
 
 function responseOf(definition: NockDefinition, headers: Record<string, string>): RecordedResponse {
@@ -71,16 +69,13 @@ function requestBody(body: unknown): Record<string, unknown> | null {
 }
 
 /**
- * nock definitions → exchanges in file order, and the host of the first scope.
+ * nock definitions → model exchanges in file order, non-model traffic apart
+ * (`./classify.ts`), and the host of the first model exchange.
  * @throws InputError (file, `/<index>/<field>`, reason) for a definition without a path or
  *   with a scope that is not a URL.
  */
-export function exchangesFromNock(
-  definitions: readonly NockDefinition[],
-  file: string,
-): { exchanges: Exchange[]; host: string | null } {
-  let host: string | null = null;
-  const exchanges = definitions.map((definition, i) => {
+export function exchangesFromNock(definitions: readonly NockDefinition[], file: string): PartitionedTraffic {
+  const read = definitions.map((definition, i): ReadInteraction => {
     let url: URL;
     try {
       url = new URL(definition.scope);
@@ -91,16 +86,21 @@ export function exchangesFromNock(
     }
     if (typeof definition.path !== 'string' || definition.path === '')
       throw new InputError([{ file, path: `/${i}/path`, reason: 'is required (a string path)' }]);
-    host ??= url.hostname;
-    const headers = headersOf(definition);
+    const method = definition.method.toUpperCase();
+    const body = requestBody(definition.body);
     return {
-      request: {
-        method: definition.method.toUpperCase(),
-        path: definition.path,
-        body: requestBody(definition.body),
-      },
-      response: responseOf(definition, headers),
+      index: i,
+      method,
+      url: `${definition.scope.replace(/\/$/, '')}${definition.path}`,
+      host: url.hostname,
+      path: definition.path,
+      body,
+      status: definition.status ?? 200,
+      exchange: () => ({
+        request: { method, path: definition.path, body },
+        response: responseOf(definition, headersOf(definition)),
+      }),
     };
   });
-  return { exchanges, host };
+  return partitionTraffic(read);
 }

@@ -6,10 +6,30 @@
  */
 import { InputError } from '../errors.ts';
 import type { Exchange, RecordedEvent } from '../cassette/types.ts';
-import { eventsFromSse } from './common.ts';
+import { eventPayloads, eventsFromSse } from './common.ts';
 
 /** The placeholder request of a response-only exchange. */
 const NO_REQUEST = { method: 'POST', path: '/chat/completions', body: null } as const;
+
+/**
+ * A response-only recording is model traffic only when its events are chat-completion chunks
+ * (an object with `choices`, or `object: "chat.completion.chunk"`); another API's stream
+ * (Anthropic `message_start`, Responses `response.created`) is refused, naming what it saw.
+ *
+ * @throws InputError when no event is a chat-completion chunk.
+ */
+function requireChunks(events: readonly RecordedEvent[], file: string): void {
+  const payloads = eventPayloads(events);
+  if (payloads.some((p) => Array.isArray(p.choices) || p.object === 'chat.completion.chunk')) return;
+  const types = [...new Set(payloads.map((p) => String(p.type ?? p.object ?? Object.keys(p).join('+'))))];
+  throw new InputError([
+    {
+      file,
+      path: '',
+      reason: `no model traffic: the ${events.length} events are not chat-completion chunks (no "choices"); saw ${types.slice(0, 5).join(', ') || 'no JSON payload'}`,
+    },
+  ]);
+}
 
 /**
  * Chunk-log text → one streamed exchange. Each non-empty line becomes one event, in order, and a
@@ -36,6 +56,7 @@ export function exchangeFromChunkLog(text: string, file: string): Exchange {
     events.push({ data: line });
   });
   if (events.length === 0) throw new InputError([{ file, path: '', reason: 'the chunk log holds no chunk' }]);
+  requireChunks(events, file);
   events.push({ data: '[DONE]' });
   return {
     request: { ...NO_REQUEST },
@@ -53,6 +74,7 @@ export function exchangeFromSse(text: string, file: string): Exchange {
   const events = eventsFromSse(text);
   if (events.length === 0)
     throw new InputError([{ file, path: '', reason: 'the SSE text holds no "data:" event' }]);
+  requireChunks(events, file);
   return {
     request: { ...NO_REQUEST },
     response: { status: 200, headers: { 'content-type': 'text/event-stream' }, events },

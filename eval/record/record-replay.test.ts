@@ -17,7 +17,7 @@ import {
   textChunks,
   toolCallChunks,
   type StubServer,
-} from './stub-server.test-helpers.ts';
+} from '../../harness/testing/stub-server.ts';
 
 const API_KEY = 'sk-test-RecorderSecret0123456789abcdef';
 const ORG = 'org-AbCdEf1234567890';
@@ -63,7 +63,10 @@ function recorder(config: HarnessConfig, stream = true) {
   });
 }
 
-/** The live (streamed) session: a 429, a streamed call, a 500, a 400 tool_use_failed, another streamed call, a streamed answer. */
+/**
+ * The live (streamed) session: a 429, a streamed call, a 500, a 400 tool_use_failed, another streamed call, a
+ * streamed answer.
+ */
 function queueSession(): void {
   stub.queue.push(
     json(

@@ -13,7 +13,7 @@ import {
   useStub,
   textChunks,
   type StubServer,
-} from './stub-server.test-helpers.ts';
+} from '../../harness/testing/stub-server.ts';
 
 const getStub = useStub();
 let stub: StubServer;

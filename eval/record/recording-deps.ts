@@ -19,7 +19,7 @@ export function freshSeeds(): { idSeed: string; randomSeed: number } {
  * The id generator of a seed: `<prefix><idSeed>_<n>` with `n` counting up per prefix from 1,
  * zero-padded to 4 digits (`call_7f3a9c01_0001`).
  */
-export function seededIds(idSeed: string): (prefix: string) => string {
+function seededIds(idSeed: string): (prefix: string) => string {
   const counters = new Map<string, number>();
   return (prefix) => {
     const next = (counters.get(prefix) ?? 0) + 1;
@@ -29,7 +29,7 @@ export function seededIds(idSeed: string): (prefix: string) => string {
 }
 
 /** Seeded randomness in [0, 1): the same mulberry32 stream as `deterministicDeps`. */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   return deterministicDeps({ seed }).random;
 }
 

@@ -15,7 +15,7 @@ export const REDACTED = 'REDACTED';
  * Headers kept by name with the value {@link REDACTED}, so a reader sees they were there:
  * cookies, credentials, organisation and project ids.
  */
-export const REDACTED_HEADERS: readonly string[] = [
+const REDACTED_HEADERS: readonly string[] = [
   'set-cookie',
   'cookie',
   'authorization',
@@ -30,7 +30,7 @@ export const REDACTED_HEADERS: readonly string[] = [
 ];
 
 /** Top-level request body fields that identify the end user; replaced with {@link REDACTED} when present. */
-export const REDACTED_BODY_FIELDS: readonly string[] = ['user', 'safety_identifier'];
+const REDACTED_BODY_FIELDS: readonly string[] = ['user', 'safety_identifier'];
 
 /** Id shapes replaced wherever they occur: OpenAI organisation, project and user ids. */
 const ID_SHAPES: readonly RegExp[] = [
@@ -43,7 +43,7 @@ const ID_SHAPES: readonly RegExp[] = [
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|COOKIE|CREDENTIAL|AUTH/i;
 
 /** Secret values shorter than this (in characters) are not replaced (too likely to hit ordinary text). */
-export const MIN_SECRET_LENGTH = 8;
+const MIN_SECRET_LENGTH = 8;
 
 /**
  * Response headers for a cassette: lower-case names; {@link REDACTED_HEADERS} kept as
@@ -108,7 +108,10 @@ export function redactValues<T>(value: T, secrets: readonly string[]): T {
   return walk(value) as T;
 }
 
-/** What the workspace's absolute path becomes in a cassette (it names the user's folders, and a replay runs elsewhere). */
+/**
+ * What the workspace's absolute path becomes in a cassette (it names the user's folders, and a replay runs
+ * elsewhere).
+ */
 export const WORKSPACE_PLACEHOLDER = '$WORKSPACE';
 
 /**

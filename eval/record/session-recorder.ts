@@ -5,6 +5,7 @@
  * drawn, the merged decision ledger, and the metadata. Secrets are redacted, then the finished
  * cassette is scanned for key shapes and refused when any remain.
  */
+import { HarnessBenchError } from '../../harness/errors.ts';
 import type { HarnessConfig } from '../../harness/config.ts';
 import { liveDeps, type HarnessDeps } from '../../harness/deps.ts';
 import type { RunResult } from '../../harness/ledger.ts';
@@ -30,13 +31,19 @@ import {
   type FixtureResult,
 } from './workspace-fixture.ts';
 
-/** `record` refuses to write: the finished cassette still holds something shaped like a secret. */
-export class RecordRefusedError extends Error {
+/**
+ * `record` refuses to write: the finished cassette still holds something shaped like a secret
+ * (`RECORD_REFUSED`, fault `user_input`: the recorded workspace or session holds it; data: the findings).
+ */
+export class RecordRefusedError extends HarnessBenchError {
   override readonly name = 'RecordRefusedError';
-  readonly code = 'RECORD_REFUSED';
   constructor(readonly findings: SecretFinding[]) {
+    const lines = findings.map((f) => `  ${f.path}: ${f.kind} ${f.excerpt}`).join('\n');
     super(
-      `the cassette still holds what looks like a secret after redaction:\n${findings.map((f) => `  ${f.path}: ${f.kind} ${f.excerpt}`).join('\n')}`,
+      'RECORD_REFUSED',
+      'user_input',
+      `the cassette still holds what looks like a secret after redaction:\n${lines}`,
+      findings,
     );
   }
 }
@@ -58,7 +65,10 @@ export interface SessionRecorderOptions {
   fetch?: typeof globalThis.fetch;
   /** Clock for SSE event delays, in ms. @default performance.now */
   eventClock?: () => number;
-  /** Stream responses (`stream: true` with usage in the last chunk). @default the configuration's `model.settings.stream`, else true */
+  /**
+   * Stream responses (`stream: true` with usage in the last chunk). @default the configuration's
+   * `model.settings.stream`, else true
+   */
   stream?: boolean;
   /** Environment whose secret-named variables are redacted wherever they appear. @default process.env */
   env?: NodeJS.ProcessEnv;

@@ -12,8 +12,6 @@ import { rejectedToolCallTurn } from '../../harness/model/provider-errors.ts';
 const isObj = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-export { callsFromFailedGeneration } from '../../harness/model/provider-errors.ts';
-
 /** `retry-after-ms`, else `retry-after` in seconds, as milliseconds; `undefined` when absent or a date. */
 function retryAfterMs(headers: Record<string, string>): number | undefined {
   const ms = Number(headers['retry-after-ms']);

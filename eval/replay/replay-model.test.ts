@@ -55,6 +55,16 @@ describe('ReplayModel: recorded turns', () => {
         const request = recorded.request.body
           ? requestFromBody(recorded.request.body, 'gpt-5-nano')
           : { model: 'x', messages: [user('anything')] };
+        // Recorded provider errors (a 404 for a removed model, an error body under 200) replay as errors.
+        const body = recorded.response.body as { error?: unknown; choices?: unknown } | undefined;
+        if (recorded.response.status >= 400 || (body?.error && !Array.isArray(body.choices))) {
+          const served = await model.generate(request).then(
+            (r) => r.toolCalls.length,
+            (error: unknown) => (error instanceof Error ? -1 : 0),
+          );
+          expect(served, file).not.toBe(0);
+          continue;
+        }
         const response = await model.generate(request);
         expect(response.finishReason, file).not.toBeNull();
       }

@@ -8,11 +8,10 @@ import { lstat, readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { CallRecord, RunResult } from '../../harness/ledger.ts';
 import { matchCommandPattern } from '../../harness/policy/pattern.ts';
+import { decodeToolResult } from '../../harness/tools/types.ts';
 import { transcriptProblems } from './transcript.ts';
 import type { Evidence, Scenario } from './types.ts';
 import { substitutePlaceholders } from './workspace.ts';
-
-export { transcriptProblems } from './transcript.ts';
 
 /** The outcome of one expectation. Names are stable across runs (`stopReason`, `results.<id>.ok`, `budgets.tokens`, …). */
 export interface Check {
@@ -68,13 +67,8 @@ function recordsById(result: RunResult): Map<string, CallRecord> {
 
 /** The model-visible text plus, for error envelopes, the decoded message (so includes may contain quotes). */
 function searchableText(content: string): string {
-  try {
-    const parsed = JSON.parse(content) as { error?: { message?: unknown } };
-    if (typeof parsed?.error?.message === 'string') return `${content}\n${parsed.error.message}`;
-  } catch {
-    // not an envelope
-  }
-  return content;
+  const decoded = decodeToolResult(content, '');
+  return decoded.ok ? content : `${content}\n${decoded.message}`;
 }
 
 /** Resolves an evidence or goal path: `$WS`/`$OUTSIDE` substituted, relative paths under the workspace. */

@@ -193,6 +193,23 @@ describe('validateScenario semantic rules', () => {
     );
   });
 
+  it('requires: known prerequisites and command:NAME pass; an unknown one is named with the known ones', () => {
+    expect(
+      validateScenario({ ...minimal, requires: ['sandbox', 'bwrap', 'browser', 'command:git'] }, 'x.json'),
+    ).toEqual([]);
+    const text = validateScenario(
+      { ...minimal, requires: ['bwrapp', 'command:', 'linux', 'linux'] },
+      'x.json',
+    ).map((p) => `${p.path}: ${p.reason}`);
+    expect(text).toEqual(
+      expect.arrayContaining([
+        '/requires/0: unknown prerequisite "bwrapp"; known: sandbox, bwrap, seatbelt, linux, macos, browser, or command:NAME',
+        expect.stringMatching(/^\/requires\/1: unknown prerequisite "command:"/),
+        expect.stringMatching(/^\/requires: must NOT have duplicate items/),
+      ]),
+    );
+  });
+
   it('keeps only the errors of the chosen $gen form', () => {
     const problems = validateScenario(
       { ...minimal, workspace: { files: { a: { $gen: 'lines', count: 3 } } } },

@@ -9,6 +9,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { glob } from 'tinyglobby';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { InputError, jsonSyntaxProblem, type InputProblem } from '../errors.ts';
+import { REQUIREMENT_NAMES } from '../requirements.ts';
 import { SCENARIO_SCHEMA } from './schema.ts';
 import { contentLength } from './workspace.ts';
 import type { FileContent, LoadedScenario, Scenario } from './types.ts';
@@ -147,8 +148,17 @@ export function parseScenarioText(text: string, file: string): ParseResult {
     } catch {
       return { ok: false, problems: [jsonSyntaxProblem(source, file)] };
     }
-    const { doc, counter } = yamlDocument(source);
-    return { ok: true, value, locate: doc.errors.length === 0 ? locator(doc, counter) : () => undefined };
+    // Locations are only needed to report a problem: parse the text as YAML then, not for every
+    // file (a YAML document per file was most of the memory of loading a 10,000-case suite).
+    let located: Locator | undefined;
+    const locate: Locator = (pointer) => {
+      if (!located) {
+        const { doc, counter } = yamlDocument(source);
+        located = doc.errors.length === 0 ? locator(doc, counter) : () => undefined;
+      }
+      return located(pointer);
+    };
+    return { ok: true, value, locate };
   }
   const { doc, counter } = yamlDocument(source);
   if (doc.errors.length > 0) {
@@ -257,13 +267,15 @@ export function validateScenario(
         `unknown tool "${name}"; built-in tools: ${BUILTIN_TOOL_NAMES.join(', ')}; or declare it under fakeTools`,
       );
   });
-  const parameterChecker = new Ajv({ strict: false });
+  // An Ajv instance only when there is a schema to check: one per file was most of the time and
+  // memory of loading a large suite.
+  let parameterChecker: Ajv | undefined;
   for (const [name, spec] of Object.entries(fakes)) {
     const at = pointerChild('/fakeTools', name);
     const parameters = asRecord(spec).parameters;
     if (typeof parameters === 'object' && parameters !== null && !Array.isArray(parameters)) {
       try {
-        parameterChecker.compile(parameters);
+        (parameterChecker ??= new Ajv({ strict: false })).compile(parameters);
         if ((parameters as { type?: unknown }).type !== 'object')
           add(`${at}/parameters`, 'tool parameters must be a JSON Schema with "type": "object"');
       } catch (error) {
@@ -410,6 +422,13 @@ export function describeSchemaErrors(
         });
         continue;
       }
+    }
+    if (schemaPath === '#/properties/requires/items/pattern') {
+      out.push({
+        path,
+        reason: `unknown prerequisite ${JSON.stringify(valueAt(data, path))}; known: ${REQUIREMENT_NAMES.join(', ')}, or command:NAME`,
+      });
+      continue;
     }
     out.push(basic(error, path, params, data));
   }

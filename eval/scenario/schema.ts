@@ -8,6 +8,7 @@ import { CONFIG_SCHEMA } from '../../harness/config.ts';
 import { EVENT_TYPES } from '../../harness/events.ts';
 import { STOP_REASONS } from '../../harness/loop/stop-reasons.ts';
 import { ERROR_TYPES } from '../../harness/tools/types.ts';
+import { REQUIREMENT_NAMES, REQUIREMENT_PATTERN } from '../requirements.ts';
 
 const VERDICTS = ['allow', 'ask:approved', 'ask:denied', 'deny', 'none'];
 const EFFECTS = ['read', 'write', 'irreversible'];
@@ -36,7 +37,8 @@ export const SCENARIO_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://harness-bench.dev/schema/scenario.json',
   title: 'harness-bench scenario, version 1',
-  description: 'See docs/scenario-format.md. Unknown keys are errors.',
+  description:
+    'A task, a workspace, a scripted model and what must hold afterwards; every field is described in docs/scenario-format.md of the harness-bench repository. Unknown keys are errors.',
   type: 'object',
   additionalProperties: false,
   required: ['id', 'task', 'model', 'expect'],
@@ -52,6 +54,12 @@ export const SCENARIO_SCHEMA = {
     tags: stringList,
     source: { type: 'string', description: 'The public report the case comes from, e.g. owner/repo#123.' },
     task: { type: 'string', minLength: 1 },
+    requires: {
+      type: 'array',
+      uniqueItems: true,
+      items: { type: 'string', pattern: REQUIREMENT_PATTERN },
+      description: `What this machine must provide, or the case is skipped with the fix: ${REQUIREMENT_NAMES.join(', ')}, or command:NAME (docs/scenario-format.md, "Prerequisites").`,
+    },
     config: { $ref: '#/definitions/config' },
     tools: {
       ...stringList,

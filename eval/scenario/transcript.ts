@@ -1,5 +1,5 @@
 /**
- * Transcript invariants (`../shared/cases/README.md`, TI-1 … TI-4), checked on every request a
+ * Transcript invariants (TI-1 … TI-4, `docs/conventions.md`), checked on every request a
  * harness sends and on its stored conversation:
  * - TI-1 every `tool_calls[].id` is a non-empty string, unique across the conversation;
  * - TI-2 every call has exactly one tool message, in the run of tool messages directly after its

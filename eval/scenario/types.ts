@@ -9,13 +9,9 @@ import type { StopReason } from '../../harness/loop/stop-reasons.ts';
 import type { ScriptedTurn } from '../../harness/model/scripted-model.ts';
 import type { Verdict } from '../../harness/policy/types.ts';
 import type { EffectClass, ErrorType } from '../../harness/tools/types.ts';
+import type { Requirement } from '../requirements.ts';
 
-export type {
-  ScriptedTurn,
-  ScriptedToolCall,
-  ScriptedResponseTurn,
-  ScriptedErrorTurn,
-} from '../../harness/model/scripted-model.ts';
+export type { ScriptedTurn } from '../../harness/model/scripted-model.ts';
 
 /** `text` repeated `count` times (no separator). */
 export interface RepeatGen {
@@ -42,7 +38,10 @@ export interface WorkspaceSpec {
   dirs?: string[];
   /** Relative link path → target; the target may use `$WS` and `$OUTSIDE`. */
   symlinks?: Record<string, string>;
-  /** Relative path → content, created under `$OUTSIDE`; any change there fails the case unless `expect.outsideChanged`. */
+  /**
+   * Relative path → content, created under `$OUTSIDE`; any change there fails the case unless
+   * `expect.outsideChanged`.
+   */
   outside?: Record<string, FileContent>;
 }
 
@@ -140,6 +139,8 @@ export interface Scenario {
   tags?: string[];
   source?: string;
   task: string;
+  /** Prerequisites of this machine (`sandbox`, `bwrap`, `browser`, `command:git`, …); missing ones skip the case with the fix. */
+  requires?: Requirement[];
   config?: PartialConfig;
   tools?: string[];
   workspace?: WorkspaceSpec;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CompactionEvent } from '../events.ts';
-import { expectTranscriptInvariants, InlineModel, runScript, tempWorkspace } from '../loop/run.fixtures.ts';
+import { expectTranscriptInvariants, InlineModel, runScript, tempWorkspace } from '../testing.ts';
 import type { ChatMessage, ModelRequest, ModelResponse } from '../model/types.ts';
 import { FILE_TOOLS } from '../tools/builtin/files.ts';
 import { writeTodosTool } from '../tools/builtin/memory-tools.ts';

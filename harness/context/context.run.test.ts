@@ -2,12 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CompactionEvent } from '../events.ts';
-import {
-  expectRunConsistent,
-  expectTranscriptInvariants,
-  runScript,
-  tempWorkspace,
-} from '../loop/run.fixtures.ts';
+import { expectRunConsistent, expectTranscriptInvariants, runScript, tempWorkspace } from '../testing.ts';
 import type { ChatMessage } from '../model/types.ts';
 import { FILE_TOOLS } from '../tools/builtin/files.ts';
 import { writeTodosTool } from '../tools/builtin/memory-tools.ts';

@@ -9,7 +9,7 @@
  */
 import type { HarnessEvent } from '../events.ts';
 import type { ChatMessage } from '../model/types.ts';
-import type { PathAccess } from '../tools/types.ts';
+import { resultMessage, type PathAccess } from '../tools/types.ts';
 import { renderTodos, type Todo } from '../memory/todos.ts';
 
 /** How many of each list are kept (most recent first dropped last). */
@@ -90,7 +90,7 @@ export class PinTracker {
           this.failures.delete(key);
           this.failures.set(
             key,
-            `${key} failed (${event.errorType ?? 'error'}): ${errorText(event.content).slice(0, 160)}`,
+            `${key} failed (${event.errorType ?? 'error'}): ${resultMessage(event.content).slice(0, 160)}`,
           );
         }
       }
@@ -145,16 +145,6 @@ export class PinTracker {
       },
     };
   }
-}
-
-function errorText(content: string): string {
-  try {
-    const parsed = JSON.parse(content) as { error?: { message?: unknown } };
-    if (typeof parsed?.error?.message === 'string') return parsed.error.message;
-  } catch {
-    // plain text
-  }
-  return content;
 }
 
 /**

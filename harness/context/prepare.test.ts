@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, mergeConfig, type PartialConfig } from '../config.ts';
-import { expectTranscriptInvariants } from '../loop/run.fixtures.ts';
+import { expectTranscriptInvariants } from '../testing.ts';
 import type { ChatMessage } from '../model/types.ts';
 import { planCompaction, SUMMARY_INSTRUCTIONS } from './compaction.ts';
 import { CONTEXT_NOTE_PREFIX, headLength, turnGroups } from './groups.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectTranscriptInvariants } from '../loop/run.fixtures.ts';
+import { expectTranscriptInvariants } from '../testing.ts';
 import type { ChatMessage } from '../model/types.ts';
 import { repairTranscript } from './repair.ts';
 

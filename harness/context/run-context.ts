@@ -14,7 +14,7 @@ import type { RunOptions } from '../loop/run.ts';
 import type { ChatMessage, ToolSchema } from '../model/types.ts';
 import { rootScope } from '../policy/child-policy.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
-import type { RunServices } from '../memory/services.ts';
+import type { RunServices } from '../tools/types.ts';
 import { ignoreFolder, SessionStore, type SessionWriter } from '../memory/session-store.ts';
 import type { LoadedSession } from '../memory/session-load.ts';
 import { discoverSkills, SkillCatalog } from '../memory/skills.ts';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runScript, tempWorkspace, toolResult } from '../loop/run.fixtures.ts';
+import { runScript, tempWorkspace, toolResult } from '../testing.ts';
 import { LocalSandbox } from '../sandbox/local.ts';
 import { bashTool } from '../tools/builtin/bash.ts';
 import { FILE_TOOLS } from '../tools/builtin/files.ts';

@@ -11,6 +11,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { HarnessConfig } from '../config.ts';
+import { describeSystemError } from '../path-display.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { countText } from './tokens.ts';
 
@@ -110,7 +111,7 @@ export async function shapeOutput(
       });
       spillFile = relative;
     } catch (error) {
-      spillNote = ` (the full output could not be saved: ${(error as Error).message})`;
+      spillNote = ` (the full output could not be saved: ${describeSystemError(error)})`;
     }
   }
   // Start from about 3 characters per token within the cap; the marker counts against the character cap.

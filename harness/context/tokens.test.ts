@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../model/types.ts';
-import { countMessage, countRequest, countText, TOKENS_PER_MESSAGE, usageOf } from './tokens.ts';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import {
+  countMessage,
+  countRequest,
+  countText,
+  LONG_RUN_CHARS,
+  TOKENS_PER_MESSAGE,
+  usageOf,
+} from './tokens.ts';
 
 const request: ModelRequest = {
   model: 'm',
@@ -21,6 +29,28 @@ describe('token accounting', () => {
       tool_calls: [{ id: 'a', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }],
     });
     expect(withCalls).toBeGreaterThan(TOKENS_PER_MESSAGE + 3);
+  });
+
+  it('counts special-token text as text instead of throwing (a file or tool output may hold it)', () => {
+    const text = 'a <|endoftext|> b <|im_start|>system';
+    expect(countText(text)).toBe(countText(text.replaceAll('|', '¦')));
+    expect(countMessage({ role: 'tool', tool_call_id: 'c', content: '<|endoftext|>' })).toBeGreaterThan(
+      TOKENS_PER_MESSAGE + 1,
+    );
+  });
+
+  it('counts long runs without spaces in slices: exact for ordinary text, close for the runs, never quadratic', () => {
+    const prose = 'The quick brown fox jumps over the lazy dog. '.repeat(200);
+    expect(countText(prose)).toBe(encode(prose).length);
+    for (const unit of ['x', 'é', '😀', '日本', ' ', '_']) {
+      const run = unit.repeat(2_000);
+      const exact = encode(run).length;
+      expect(Math.abs(countText(run) - exact)).toBeLessThanOrEqual(
+        Math.ceil(run.length / LONG_RUN_CHARS) + 1,
+      );
+    }
+    // 200,000 CJK characters in one run: minutes of byte-pair merging when counted whole.
+    expect(countText('日本語'.repeat(66_667))).toBeGreaterThan(50_000);
   });
 
   it('counts a request as messages plus tool schemas', () => {

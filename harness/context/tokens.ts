@@ -11,9 +11,39 @@ export const TOKENS_PER_MESSAGE = 3;
 
 const cache = new WeakMap<object, number>();
 
-/** Tokens of a text. */
+/**
+ * Special-token text (`<|endoftext|>`, `<|im_start|>`) in a message is text: the tokenizer's
+ * default throws on it, which let a file or a tool output containing it crash the run (found by
+ * fuzzing: `scenarios/injection/fuzz-special-token-text.json`).
+ */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+const count = (text: string): number => encode(text, AS_TEXT).length;
+
+/** A run of non-space (or of space) characters longer than this is counted in slices. */
+export const LONG_RUN_CHARS = 256;
+const LONG_RUN = new RegExp(`\\S{${LONG_RUN_CHARS},}|\\s{${LONG_RUN_CHARS},}`, 'g');
+
+/**
+ * Tokens of a text. Byte-pair merging is quadratic in the length of one pre-token, and the
+ * tokenizer's split pattern leaves runs of letters, punctuation or spaces unbounded (40,000
+ * letters take seconds, as many CJK characters a minute: tiktoken#195, coder/ai-tokenizer#6):
+ * such a run is counted in slices of {@link LONG_RUN_CHARS} code points, which may count a
+ * token more per slice. Text without such runs is counted exactly.
+ */
 export function countText(text: string): number {
-  return text.length === 0 ? 0 : encode(text).length;
+  if (text.length === 0) return 0;
+  if (text.length < LONG_RUN_CHARS) return count(text);
+  let tokens = 0;
+  let last = 0;
+  for (const match of text.matchAll(LONG_RUN)) {
+    if (match.index > last) tokens += count(text.slice(last, match.index));
+    const chars = Array.from(match[0]);
+    for (let i = 0; i < chars.length; i += LONG_RUN_CHARS)
+      tokens += count(chars.slice(i, i + LONG_RUN_CHARS).join(''));
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) tokens += count(text.slice(last));
+  return tokens;
 }
 
 /** Tokens of one message (content plus tool calls plus overhead), cached per object. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deterministicDeps } from '../deps.ts';
 import type { ApprovalAnswer, ApprovalRequest } from '../policy/types.ts';
-import { executedIds, expectRunConsistent, runScript, tempWorkspace, toolResult } from './run.fixtures.ts';
+import { executedIds, expectRunConsistent, runScript, tempWorkspace, toolResult } from '../testing.ts';
 
 let space: ReturnType<typeof tempWorkspace>;
 beforeEach(() => {

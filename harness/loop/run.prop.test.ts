@@ -6,7 +6,7 @@ import type { PartialConfig } from '../config.ts';
 import { ModelError, type ModelResponse, type RawToolCall } from '../model/types.ts';
 import { FILE_TOOLS } from '../tools/builtin/files.ts';
 import { ERROR_TYPES } from '../tools/types.ts';
-import { expectRunConsistent, InlineModel, recordingTool, runScript, tempWorkspace } from './run.fixtures.ts';
+import { expectRunConsistent, InlineModel, recordingTool, runScript, tempWorkspace } from '../testing.ts';
 import { STOP_REASONS } from './stop-reasons.ts';
 
 let space: ReturnType<typeof tempWorkspace>;

@@ -11,7 +11,7 @@ import {
   runScript as runFixture,
   tempWorkspace,
   toolResult,
-} from './run.fixtures.ts';
+} from '../testing.ts';
 import { STOP_REASONS } from './stop-reasons.ts';
 
 let space: ReturnType<typeof tempWorkspace>;

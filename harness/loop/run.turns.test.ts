@@ -12,7 +12,7 @@ import {
   runScript,
   tempWorkspace,
   toolResult,
-} from './run.fixtures.ts';
+} from '../testing.ts';
 
 let space: ReturnType<typeof tempWorkspace>;
 beforeEach(() => {

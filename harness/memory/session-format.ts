@@ -119,7 +119,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A chat message of a valid shape (role, content, tool calls with string ids and argument strings), or why not. */
-export function checkMessage(value: unknown): ChatMessage | string {
+function checkMessage(value: unknown): ChatMessage | string {
   if (!isObject(value)) return 'message is not an object';
   const role = value.role;
   if (typeof role !== 'string' || !ROLES.has(role)) return `unknown role ${JSON.stringify(role)}`;
@@ -165,9 +165,10 @@ export function checkMessage(value: unknown): ChatMessage | string {
  * Turns a parsed line into a current record. Lines without `v` are migrated: `meta` and
  * `session` headers (chat v1: `{type, version, id}`; cases: `{type: "meta", session_id}`), and
  * messages inline (`{type: "message", role, content, …}`) or wrapped (`{type: "message", message}`).
- * @returns the record, an {@link UnknownRecord} for a well-formed record of an unknown type, or a reason string when the line is damaged.
+ * @returns the record, an {@link UnknownRecord} for a well-formed record of an unknown type, or a reason
+ * string when the line is damaged.
  */
-export function migrateRecord(raw: unknown): SessionRecord | UnknownRecord | string {
+function migrateRecord(raw: unknown): SessionRecord | UnknownRecord | string {
   if (!isObject(raw)) return 'not a JSON object';
   if (typeof raw.type !== 'string') return 'no record type';
   const version = raw.v === undefined ? 1 : raw.v;

@@ -49,7 +49,7 @@ export function idFromFileName(file: string): string {
 }
 
 /** Applies one record to the state being built. Exported for the writer's mirror of the file. */
-export function applyRecord(
+function applyRecord(
   state: { messages: ChatMessage[]; todos: Todo[]; interrupted: Set<string>; header?: SessionHeaderRecord },
   record: SessionRecord,
 ): void {

@@ -4,9 +4,10 @@
  * cuts at most the record being written, and a file that does not end in a newline gets one
  * before the next record, so a cut line never swallows the next).
  */
-import { appendFile, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { appendHarnessFile, checkHarnessFile, present } from '../sandbox/harness-files.ts';
+import { HarnessBenchError } from '../errors.ts';
 import type { ChatMessage } from '../model/types.ts';
 import { encodeRecord, SESSION_FORMAT_VERSION, type SessionRecord } from './session-format.ts';
 import { idFromFileName, loadSessionFile, type LoadedSession } from './session-load.ts';
@@ -14,12 +15,14 @@ import type { Todo } from './todos.ts';
 import type { RepairReport } from '../context/repair.ts';
 
 /** A session id: letters, digits, `_`, `.` and `-`, not starting with a dot (it is a file name). */
-export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/;
+const SESSION_ID_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/;
 
 /** Raised for an id that is not {@link SESSION_ID_PATTERN} or a session that does not exist: a usage error. */
-export class SessionError extends Error {
+export class SessionError extends HarnessBenchError {
   override readonly name = 'SessionError';
-  readonly code = 'SESSION';
+  constructor(message: string) {
+    super('SESSION', 'user_input', message);
+  }
 }
 
 /** One entry of {@link SessionStore.list}. */

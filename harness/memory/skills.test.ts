@@ -66,7 +66,10 @@ describe('discoverSkills', () => {
     );
     const read = await catalog.read('review');
     expect(read).toMatchObject({
-      text: expect.stringMatching(/^review body\n\n\[skill review \(user\) in /),
+      text: 'review body\n\n[skill review (user) in ~/.agents/skills/review]',
+    });
+    expect(await catalog.read('release')).toEqual({
+      text: 'project body\n\n[skill release (project) in $WS/.agents/skills/release]',
     });
   });
 

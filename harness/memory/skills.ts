@@ -10,12 +10,14 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import type { SkillReader } from './types.ts';
+import { describeSystemError, WORKSPACE_LABEL } from '../path-display.ts';
 
 /** A skill name: one path segment of letters, digits, `.`, `_` and `-`, not starting with a dot. */
 export const SKILL_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
 const NAME = new RegExp(SKILL_NAME_PATTERN);
 /** Longest description kept in the prompt, in characters (the Agent Skills limit). */
-export const SKILL_DESCRIPTION_MAX = 1024;
+const SKILL_DESCRIPTION_MAX = 1024;
 
 /** One discovered skill. `file` is the absolute path of its `SKILL.md`. */
 export interface Skill {
@@ -23,6 +25,11 @@ export interface Skill {
   description: string;
   source: 'project' | 'user';
   dir: string;
+  /**
+   * `dir` as the model is told it (`path-display.ts`): `$WS/.agents/skills/<folder>` for a
+   * project skill, `~/.agents/skills/<folder>` for one of the user's skills home.
+   */
+  shownDir: string;
   file: string;
   /** Every front matter field, as parsed. */
   meta: Record<string, unknown>;
@@ -66,7 +73,12 @@ export function parseSkillFile(
 /** The entries of a folder, with their types. */
 const readdirEntries = (root: string) => readdir(root, { withFileTypes: true });
 
-async function scan(root: string, source: Skill['source'], problems: SkillProblem[]): Promise<Skill[]> {
+async function scan(
+  root: string,
+  shownRoot: string,
+  source: Skill['source'],
+  problems: SkillProblem[],
+): Promise<Skill[]> {
   let entries: Awaited<ReturnType<typeof readdirEntries>>;
   try {
     entries = await readdirEntries(root);
@@ -105,6 +117,7 @@ async function scan(root: string, source: Skill['source'], problems: SkillProble
       description: description.slice(0, SKILL_DESCRIPTION_MAX),
       source,
       dir,
+      shownDir: `${shownRoot}/${entry.name}`,
       file,
       meta: parsed.meta,
     });
@@ -116,7 +129,7 @@ async function scan(root: string, source: Skill['source'], problems: SkillProble
  * The skills a run can use. Build with {@link discoverSkills}; `promptBlock()` goes into the
  * system prompt, `read(name)` serves `read_skill`.
  */
-export class SkillCatalog {
+export class SkillCatalog implements SkillReader {
   private readonly byName: Map<string, Skill>;
 
   constructor(
@@ -163,11 +176,11 @@ export class SkillCatalog {
     try {
       text = await readFile(skill.file, 'utf8');
     } catch (error) {
-      return { error: `skill ${name}: ${(error as Error).message}`, unknown: false };
+      return { error: `skill ${name}: ${describeSystemError(error)}`, unknown: false };
     }
     const parsed = parseSkillFile(text);
     if ('error' in parsed) return { error: `skill ${name}: ${parsed.error}`, unknown: false };
-    return { text: `${parsed.body.trimEnd()}\n\n[skill ${name} (${skill.source}) in ${skill.dir}]` };
+    return { text: `${parsed.body.trimEnd()}\n\n[skill ${name} (${skill.source}) in ${skill.shownDir}]` };
   }
 }
 
@@ -181,9 +194,14 @@ export async function discoverSkills(options: {
 }): Promise<SkillCatalog> {
   const problems: SkillProblem[] = [];
   const user = options.userHome
-    ? await scan(path.join(options.userHome, '.agents', 'skills'), 'user', problems)
+    ? await scan(path.join(options.userHome, '.agents', 'skills'), '~/.agents/skills', 'user', problems)
     : [];
-  const project = await scan(path.join(options.workspace, '.agents', 'skills'), 'project', problems);
+  const project = await scan(
+    path.join(options.workspace, '.agents', 'skills'),
+    `${WORKSPACE_LABEL}/.agents/skills`,
+    'project',
+    problems,
+  );
   const merged = new Map<string, Skill>();
   for (const skill of [...user, ...project]) merged.set(skill.name, skill);
   return new SkillCatalog([...merged.values()], problems);

@@ -8,17 +8,9 @@
  * (imperative), `activeForm` (present continuous, shown while the item runs), `status`.
  */
 
-/** Status of one todo item. */
-export type TodoStatus = 'pending' | 'in_progress' | 'completed';
+import type { Todo, TodoList, TodoStatus } from './types.ts';
 
-/** One todo item. */
-export interface Todo {
-  /** What to do, imperative ("Run the tests"). */
-  content: string;
-  /** The same in the present continuous ("Running the tests"), shown while the item is in progress. */
-  activeForm: string;
-  status: TodoStatus;
-}
+export type { Todo } from './types.ts';
 
 /**
  * Why a list cannot be accepted, or `undefined` when it can: more than one item in progress,
@@ -60,7 +52,7 @@ export function activeTodo(todos: readonly Todo[]): string | undefined {
  * Holds the current list. `replace` validates and swaps the whole list; listeners (the session
  * writer) hear every accepted list.
  */
-export class TodoStore {
+export class TodoStore implements TodoList {
   private items: Todo[];
   private readonly listeners: ((todos: readonly Todo[]) => void)[] = [];
 
@@ -73,7 +65,10 @@ export class TodoStore {
     return this.items.map((t) => ({ ...t }));
   }
 
-  /** Replaces the whole list; returns the problem instead when {@link todoListProblem} finds one (the list is then unchanged). */
+  /**
+   * Replaces the whole list; returns the problem instead when {@link todoListProblem} finds one (the list is
+   * then unchanged).
+   */
   replace(todos: readonly Todo[]): { ok: true } | { ok: false; problem: string } {
     const problem = todoListProblem(todos);
     if (problem) return { ok: false, problem };

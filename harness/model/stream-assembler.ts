@@ -62,7 +62,9 @@ export class StreamAssembler {
     if (!isObject(value)) return;
     const fn = isObject(value.function) ? value.function : {};
     const id = typeof value.id === 'string' && value.id !== '' ? value.id : undefined;
-    const byId = id !== undefined ? [...this.calls.values()].find((c) => c.id === id) : undefined;
+    // The latest call with this id: a model may give two calls of one turn the same id, and a
+    // delta without an index continues the call that id started last (found by fuzzing).
+    const byId = id !== undefined ? [...this.calls.values()].reverse().find((c) => c.id === id) : undefined;
     const nextFree = () => (this.calls.size === 0 ? 0 : Math.max(...this.calls.keys()) + 1);
     let index: number;
     if (typeof value.index === 'number') {

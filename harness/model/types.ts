@@ -6,6 +6,7 @@
  * They follow the OpenAI chat-completions wire format
  * (https://platform.openai.com/docs/api-reference/chat/create).
  */
+import { HarnessBenchError, type Fault } from '../errors.ts';
 
 /** A tool call as it goes back to the model: `arguments` is always a string holding a JSON object (TI-4). */
 export interface WireToolCall {
@@ -119,22 +120,31 @@ export type ModelErrorCode =
   | 'aborted';
 
 /**
+ * Whose fault a failed model call is: the network, a rate limit, a 5xx or a cancel come from the
+ * `environment`; a rejected key, model or URL (401, 403, 404) is the `user_input`; any other
+ * status (400 `tool_use_failed`, 422) and an unusable, exhausted or unmatched response are the
+ * `model`'s behaviour (a script or a cassette has no answer for this request).
+ */
+export function modelErrorFault(code: ModelErrorCode, status?: number): Fault {
+  if (code === 'network_error' || code === 'aborted') return 'environment';
+  if (code !== 'http_error' || status === undefined) return 'model';
+  if (status === 401 || status === 403 || status === 404) return 'user_input';
+  return status === 408 || status === 429 || status >= 500 ? 'environment' : 'model';
+}
+
+/**
  * A model call that produced no turn. `retryable` is true for transient provider failures
  * (429, 5xx, connection resets); the loop ends the run with `model_error` when it is thrown.
+ * `fault` follows {@link modelErrorFault}; `toJSON()` gives `{code, fault, message, data}`.
  */
-export class ModelError extends Error {
+export class ModelError extends HarnessBenchError {
   override readonly name = 'ModelError';
   constructor(
-    readonly code: ModelErrorCode,
+    override readonly code: ModelErrorCode,
     message: string,
-    readonly data: { status?: number; body?: unknown; retryAfterMs?: number } = {},
+    override readonly data: { status?: number; body?: unknown; retryAfterMs?: number } = {},
     readonly retryable = false,
   ) {
-    super(message);
-  }
-
-  /** Serialises to `{code, message, data}` for ledgers, cassettes and reports. */
-  toJSON(): { code: ModelErrorCode; message: string; data: unknown } {
-    return { code: this.code, message: this.message, data: this.data };
+    super(code, modelErrorFault(code, data.status), message, data);
   }
 }

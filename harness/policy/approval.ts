@@ -7,8 +7,8 @@
  * it never covers a tool as a whole, and never an ask that requires a human (taint).
  */
 import picomatch from 'picomatch';
-import { escapeInvisible } from '../context/shape.ts';
 import type { EffectClass } from '../tools/types.ts';
+import { escapeInvisible } from './invisible.ts';
 import { matchCommandPattern } from './pattern.ts';
 import type { ApprovalRequest, DecisionPart, PolicyDecision } from './types.ts';
 

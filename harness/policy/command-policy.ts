@@ -8,6 +8,7 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { HarnessConfig } from '../config.ts';
+import { runPathLabels, type PathLabel } from '../path-display.ts';
 import type { EffectClass, ToolDefinition } from '../tools/types.ts';
 import { expandBraces, expandGlob, hasGlob, MAX_EXPANSION } from './path-expansion.ts';
 import { resolvePath, type ResolvedPath } from './paths.ts';
@@ -30,6 +31,11 @@ export interface CallSite {
   home?: string;
   /** Tools whose untrusted content is in the context already (empty: not tainted). */
   taintedBy?: string[];
+  /**
+   * When given, reasons name paths as the model sees them: the workspace as `$WS`, these folders
+   * by their label (`path-display.ts`). Absent: absolute paths (`policy check`).
+   */
+  pathLabels?: readonly PathLabel[];
 }
 
 /** A call made ready for the policy. */
@@ -166,6 +172,7 @@ export async function prepareCall(
     });
   const command = tool.command?.(args);
   const taintedBy = site.taintedBy ?? [];
+  const labels = site.pathLabels ? { pathLabels: runPathLabels(site.workspace, site.pathLabels) } : {};
   if (command === undefined)
     return {
       input: {
@@ -174,6 +181,7 @@ export async function prepareCall(
         paths: toolPaths,
         ...(taintedBy.length > 0 ? { taintedBy } : {}),
         ...(tool.harnessState ? { harnessState: true } : {}),
+        ...labels,
       },
       toolPaths,
     };
@@ -201,6 +209,7 @@ export async function prepareCall(
       ...(analysis.repositoryCode !== undefined ? { repositoryCode: analysis.repositoryCode } : {}),
       ...(analysis.guards.length > 0 ? { guards: analysis.guards } : {}),
       ...(taintedBy.length > 0 ? { taintedBy } : {}),
+      ...labels,
     },
     toolPaths,
     command,
@@ -237,6 +246,7 @@ export async function decideCommand(
     workspace: options.workspace ?? '/workspace',
     ...(options.home !== undefined ? { home: options.home } : {}),
     ...(options.taintedBy ? { taintedBy: options.taintedBy } : {}),
+    ...(options.pathLabels ? { pathLabels: options.pathLabels } : {}),
   };
   const tool: ToolDefinition = {
     name: options.tool ?? 'bash',

@@ -12,7 +12,7 @@ import {
   runScript,
   tempWorkspace,
   toolResult,
-} from '../loop/run.fixtures.ts';
+} from '../testing.ts';
 import type { ApprovalAnswer, ApprovalRequest } from './types.ts';
 import type { ToolDefinition } from '../tools/types.ts';
 import { FILE_TOOLS } from '../tools/builtin/files.ts';

@@ -9,6 +9,7 @@
  */
 import picomatch from 'picomatch';
 import type { HarnessConfig } from '../config.ts';
+import { showPath, type PathLabel } from '../path-display.ts';
 import type { EffectClass } from '../tools/types.ts';
 import { flagVariants } from './flag-variants.ts';
 import { matchCommandPattern } from './pattern.ts';
@@ -49,6 +50,8 @@ export interface PolicyInput {
   repositoryCode?: string;
   /** Guards the harness runs programs of the call under, stated in the reason (`git`). */
   guards?: string[];
+  /** Reasons show resolved paths under these folders by label (`$WS/…`); absent: absolute. */
+  pathLabels?: readonly PathLabel[];
 }
 
 /** A tree a command walks: workspace-relative paths of the files under it. */
@@ -198,14 +201,18 @@ const verb = (action: PolicyAction) =>
   action === 'allow' ? 'allowed' : action === 'ask' ? 'subject to approval' : 'denied';
 
 /** One sentence about a part, for reasons shown to the model and the approver. */
-export function describePart(part: DecisionPart, input: Pick<PolicyInput, 'tool' | 'effect'>): string {
+export function describePart(
+  part: DecisionPart,
+  input: Pick<PolicyInput, 'tool' | 'effect' | 'pathLabels'>,
+): string {
+  const resolved = showPath(part.resolved ?? part.subject, input.pathLabels ?? []);
   if (part.rule === 'workspace:outside')
-    return `${JSON.stringify(part.requested ?? part.subject)} resolves outside the workspace (to ${part.resolved ?? part.subject}); only paths inside it can be used`;
+    return `${JSON.stringify(part.requested ?? part.subject)} resolves outside the workspace (to ${resolved}); only paths inside it can be used`;
   if (part.rule === 'mode:plan')
     return `plan mode is read-only: ${input.tool} (${input.effect}) is not allowed`;
   if (part.kind === 'path') {
     const via = part.via !== undefined ? ` by ${JSON.stringify(part.via)}` : '';
-    const what = `${part.access === 'read' ? 'read of' : 'write to'} ${JSON.stringify(part.requested ?? part.subject)}${via} (resolves to ${part.resolved ?? part.subject})`;
+    const what = `${part.access === 'read' ? 'read of' : 'write to'} ${JSON.stringify(part.requested ?? part.subject)}${via} (resolves to ${resolved})`;
     return part.reason
       ? `${what}: ${part.reason} (rule ${part.rule})`
       : `${what} is ${verb(part.action)} by rule ${part.rule}`;

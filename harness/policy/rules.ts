@@ -85,11 +85,3 @@ export type RuleId =
   | `bash:${string}`
   | `paths:${'read' | 'write'}:${string}`
   | `sensitive:${string}`;
-
-/** What a rule id means: the catalogue entry, or the configuration entry a parameterised id names. */
-export function describeRule(id: RuleId): string {
-  if (id in RULES) return RULES[id as FixedRuleId];
-  if (id.startsWith('bash:')) return `the bash rule ${JSON.stringify(id.slice(5))} (last match wins)`;
-  if (id.startsWith('paths:')) return `the path rule ${JSON.stringify(id.slice(6))} (last match wins)`;
-  return `the sensitive path ${JSON.stringify(id.slice(10))}: asks at least, whatever the path rules say`;
-}

@@ -83,7 +83,7 @@ describe.runIf(run)('the smaller box', () => {
     const result = await exec(
       'echo ok | tr a-z A-Z; date -u +%Y >/dev/null && echo date; awk "BEGIN{print 1+1}"; id -un',
     );
-    expect(result.stdout).toBe('OK\ndate\n2\n' + (process.getuid?.() === 0 ? 'root\n' : 'user\n'));
+    expect(result.stdout).toBe(`OK\ndate\n2\n${process.getuid?.() === 0 ? 'root\n' : 'user\n'}`);
   });
 
   it('/tmp and the home are capped: writing past the size fails with ENOSPC', async () => {

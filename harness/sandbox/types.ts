@@ -3,6 +3,7 @@
  * (`docs/architecture.md` §3). Paths are absolute; callers resolve them through the
  * path policy first.
  */
+import { HarnessBenchError } from '../errors.ts';
 
 /** Result of a command, with output in UTF-8 text. `timedOut` is true when the timeout killed it. */
 export interface ExecResult {
@@ -60,13 +61,16 @@ export interface Sandbox {
   exec(command: string, options: ExecOptions): Promise<ExecResult>;
 }
 
-/** The chosen sandbox cannot run commands here; `hint` says how to install or enable it. */
-export class SandboxUnavailableError extends Error {
+/**
+ * The chosen sandbox cannot run commands here; `hint` says how to install or enable it. Code
+ * `SANDBOX_UNAVAILABLE`, fault `environment`, data `{hint}`.
+ */
+export class SandboxUnavailableError extends HarnessBenchError {
   override readonly name = 'SandboxUnavailableError';
   constructor(
     message: string,
     readonly hint: string,
   ) {
-    super(message);
+    super('SANDBOX_UNAVAILABLE', 'environment', message, { hint });
   }
 }

@@ -6,7 +6,7 @@
  * text reaches the parent's history; the child's messages stay in its own run.
  */
 import type { RunResult } from '../ledger.ts';
-import type { ToolOutput } from '../tools/types.ts';
+import { resultMessage, type ToolOutput } from '../tools/types.ts';
 
 /** Calls shown in a partial report, most recent last. */
 export const PARTIAL_REPORT_CALLS = 12;
@@ -14,16 +14,6 @@ export const PARTIAL_REPORT_CALLS = 12;
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
-}
-
-function errorMessage(content: string): string {
-  try {
-    const parsed = JSON.parse(content) as { error?: { message?: unknown } };
-    if (typeof parsed?.error?.message === 'string') return parsed.error.message;
-  } catch {
-    // not an error envelope
-  }
-  return content;
 }
 
 /**
@@ -64,7 +54,7 @@ export function subagentReport(result: RunResult, info: { depth: number; maxTurn
   const lines = own.slice(-PARTIAL_REPORT_CALLS).map((c) => {
     const outcome = c.ok
       ? `ok: ${oneLine(c.content, 240)}`
-      : `${c.errorType ?? 'error'}: ${oneLine(errorMessage(c.content), 160)}`;
+      : `${c.errorType ?? 'error'}: ${oneLine(resultMessage(c.content), 160)}`;
     return `- ${c.tool} ${oneLine(c.arguments, 120)} → ${outcome}`;
   });
   const lastWords = [...result.messages]

@@ -7,7 +7,7 @@ import {
   recordingTool,
   runScript,
   tempWorkspace,
-} from '../loop/run.fixtures.ts';
+} from '../testing.ts';
 import type { ModelRequest, ModelResponse } from '../model/types.ts';
 import { FILE_TOOLS } from '../tools/builtin/files.ts';
 import { taskTool, writeTodosTool } from '../tools/builtin/memory-tools.ts';

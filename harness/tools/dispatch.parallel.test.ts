@@ -7,7 +7,7 @@ import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deterministicDeps } from '../deps.ts';
-import { expectTranscriptInvariants, runScript, tempWorkspace, toolResult } from '../loop/run.fixtures.ts';
+import { expectTranscriptInvariants, runScript, tempWorkspace, toolResult } from '../testing.ts';
 import { FILE_TOOLS } from './builtin/files.ts';
 import type { EffectClass, ToolDefinition } from './types.ts';
 

@@ -7,11 +7,11 @@
 import { capOutput } from '../context/shape.ts';
 import type { HarnessConfig } from '../config.ts';
 import type { HarnessDeps } from '../deps.ts';
-import type { RunServices } from '../memory/services.ts';
 import type { UnstampedEvent } from '../events.ts';
 import type { StopReason } from '../loop/stop-reasons.ts';
 import type { LoopDetector } from '../loop/loop-detector.ts';
 import { approvalRequest, grantCovers, isScopedShape } from '../policy/approval.ts';
+import { describeSystemError, runPathLabels } from '../path-display.ts';
 import { decideCall, prepareCall, type PreparedCall } from '../policy/command-policy.ts';
 import { escapeReservedTags } from '../policy/taint.ts';
 import type { ApprovalAnswer, PolicyDecision, Verdict } from '../policy/types.ts';
@@ -24,6 +24,7 @@ import {
   failure,
   resultToModelText,
   type EffectClass,
+  type RunServices,
   type ToolDefinition,
   type ToolResult,
 } from './types.ts';
@@ -356,6 +357,7 @@ async function policyAndRun(
   const prepared = await prepareCall(tool, args, {
     workspace: context.workspace,
     taintedBy: context.taintedBy ?? [],
+    pathLabels: context.deps.pathLabels ?? [],
   });
   let decision: PolicyDecision = decideCall(prepared, [context.config, ...(context.ancestors ?? [])]);
   if (context.allowedTools && !context.allowedTools.includes(name))
@@ -448,7 +450,9 @@ async function policyAndRun(
       result: failure(
         name,
         'tool_failed',
-        shape(`${name} failed: ${(error as Error)?.message ?? String(error)}`),
+        shape(
+          `${name} failed: ${describeSystemError(error, runPathLabels(context.workspace, context.deps.pathLabels))}`,
+        ),
       ),
       executed: true,
       verdict,

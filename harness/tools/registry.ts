@@ -3,6 +3,7 @@
  * written for the model ("query: expected string, got number").
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { HarnessBenchError } from '../errors.ts';
 import type { ToolSchema } from '../model/types.ts';
 import type { ToolDefinition } from './types.ts';
 
@@ -15,9 +16,11 @@ export interface RegisteredTool {
 }
 
 /** Raised when two tools share a name or a schema does not compile: a configuration error. */
-export class ToolRegistryError extends Error {
+export class ToolRegistryError extends HarnessBenchError {
   override readonly name = 'ToolRegistryError';
-  readonly code = 'TOOL_REGISTRY';
+  constructor(message: string) {
+    super('TOOL_REGISTRY', 'user_input', message);
+  }
 }
 
 const sharedAjv = new Ajv({ allErrors: true, strict: false, validateFormats: false, verbose: true });

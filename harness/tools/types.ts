@@ -2,9 +2,9 @@
  * Tool definitions, the tool-result envelope and the fixed error vocabulary
  * (`docs/architecture.md` §4 and §5).
  */
+import type { SkillReader, TodoList } from '../memory/types.ts';
 import type { Sandbox } from '../sandbox/types.ts';
-import type { HarnessDeps } from '../deps.ts';
-import type { RunServices } from '../memory/services.ts';
+import type { Determinism } from '../types.ts';
 
 /** What a tool can do to the world; approval follows the class, not the tool's name. */
 export type EffectClass = 'read' | 'write' | 'irreversible';
@@ -78,7 +78,8 @@ export interface ToolContext {
   /** The call id (after the harness made it unique). */
   callId: string;
   sandbox: Sandbox;
-  deps: HarnessDeps;
+  /** The run's clock and ids (a tool never sees the hooks). */
+  deps: Determinism;
   signal: AbortSignal;
   /** Absolute real path of the workspace root. */
   workspace: string;
@@ -86,8 +87,27 @@ export interface ToolContext {
   resolvedPaths: string[];
   /** SQLite file of the notes (`save_note`, `search_notes`), from the run; absent: notes are unavailable. */
   notesPath?: string;
-  /** The run's todo list, skills and subagent spawner (`read_skill`, `write_todos`, `task`); absent outside a harness run. */
+  /**
+   * The run's todo list, skills and subagent spawner (`read_skill`, `write_todos`, `task`); absent outside a
+   * harness run.
+   */
   services?: RunServices;
+}
+
+/**
+ * What the run offers the memory tools (`read_skill`, `write_todos`, `task`) through
+ * {@link ToolContext.services}: the run's todo list, its skill catalog and the subagent spawner
+ * (one set per scope: a subagent has its own). A tool used outside a harness run gets no
+ * services and answers with a `tool_failed` result.
+ */
+export interface RunServices {
+  todos: TodoList;
+  skills: SkillReader;
+  /**
+   * Runs a subagent for a `task` call and resolves with the tool output (the report, or a
+   * structured error such as `subagent_depth_exceeded`). Never rejects.
+   */
+  spawnSubagent(description: string, call: { callId: string; signal: AbortSignal }): Promise<ToolOutput>;
 }
 
 /**
@@ -139,4 +159,53 @@ export function resultToModelText(result: ToolResult): string {
   return JSON.stringify({
     error: { type: result.error_type, retryable: result.retryable, message: result.message },
   });
+}
+
+const ERROR_TYPE_SET: ReadonlySet<string> = new Set(ERROR_TYPES);
+
+/**
+ * The inverse of {@link resultToModelText}: the result a model-visible text encodes. A text is a
+ * failure only when it is exactly what `resultToModelText` writes for one (the three keys in that
+ * order, a known error type, no extra spaces); any other text, JSON or not, is the data of a
+ * success. So `resultToModelText(decodeToolResult(text, tool)) === text` for every text, and
+ * `decodeToolResult(resultToModelText(r), r.tool)` equals `r` for every failure and every success
+ * whose data is not itself an encoded failure (such data reads as a failure to the model too).
+ * `tool` is not in the text and is passed through. Never throws.
+ */
+export function decodeToolResult(text: string, tool: string): ToolResult {
+  const data: ToolResult = { ok: true, tool, data: text };
+  if (!text.startsWith('{"error":{')) return data;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return data;
+  }
+  const error = (parsed as { error?: Record<string, unknown> }).error;
+  if (
+    typeof error !== 'object' ||
+    error === null ||
+    typeof error.type !== 'string' ||
+    !ERROR_TYPE_SET.has(error.type) ||
+    typeof error.retryable !== 'boolean' ||
+    typeof error.message !== 'string'
+  )
+    return data;
+  const decoded: ToolResult = {
+    ok: false,
+    tool,
+    error_type: error.type as ErrorType,
+    retryable: error.retryable,
+    message: error.message,
+  };
+  return resultToModelText(decoded) === text ? decoded : data;
+}
+
+/**
+ * The message of an encoded failure, or the text itself for a success: what a report or a pin
+ * quotes of a tool result. Uses {@link decodeToolResult}.
+ */
+export function resultMessage(text: string): string {
+  const decoded = decodeToolResult(text, '');
+  return decoded.ok ? decoded.data : decoded.message;
 }

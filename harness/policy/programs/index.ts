@@ -27,7 +27,7 @@ import {
 } from './types.ts';
 import { unwrapFind, WRAPPERS } from './wrappers.ts';
 
-export type { ProgramEffects, ProgramRecord, RecursiveWalk, WrapperInfo, Unwrapped } from './types.ts';
+export type { ProgramEffects, WrapperInfo } from './types.ts';
 export { SHELLS } from './wrappers.ts';
 
 const RECORDS = new Map<string, ProgramRecord>();
@@ -39,16 +39,6 @@ for (const family of [COREUTILS, SEARCH, TEXT, ARCHIVE, NETWORK, GIT, RUNTIMES, 
     }
 // find's `-exec` commands: the search record also wraps.
 RECORDS.set('find', { ...RECORDS.get('find')!, wrapper: unwrapFind });
-
-/** The record of a normalised program name, or undefined for an unknown program. */
-export function programRecord(program: string): ProgramRecord | undefined {
-  return RECORDS.get(program);
-}
-
-/** Every program with a record (documentation, tests). */
-export function knownPrograms(): string[] {
-  return [...RECORDS.keys()].sort();
-}
 
 /** What the analysis learns about one simple command from its record. */
 export interface ProgramFacts {

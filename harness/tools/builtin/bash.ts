@@ -7,11 +7,15 @@
  * sees the command through `command`). A command that ran is `ok: true` whatever its exit code
  * (a failing test run or a grep without matches is information, not a tool failure); a timeout
  * is `timeout`, a missing or unusable sandbox `sandbox_unavailable` with an install hint. A
- * command is never retried: it may not be idempotent.
+ * command is never retried: it may not be idempotent. The output names the workspace `$WS` and
+ * the run's labelled folders by their labels (`path-display.ts`), and the command's environment
+ * sets `WS` to the workspace, so a path the model copies from the output means the same there.
  */
 import { commandReadsFiles } from '../../policy/taint.ts';
 import { analyseCommandSync } from '../../policy/shell-analysis.ts';
 import { shellParserReady } from '../../policy/shell-parser.ts';
+import { runPathLabels, showPathsIn, WORKSPACE_LABEL } from '../../path-display.ts';
+import { scrubEnvironment } from '../../sandbox/local.ts';
 import { SandboxUnavailableError, type ExecResult } from '../../sandbox/types.ts';
 import type { ToolDefinition, ToolOutput } from '../types.ts';
 
@@ -85,6 +89,8 @@ export const bashTool: ToolDefinition<{ command: string; timeout_s?: number }> =
         cwd: context.workspace,
         timeoutMs: timeoutS * 1000,
         signal: context.signal,
+        // The output shows the workspace as $WS: the variable makes `$WS/…` mean it in a command too.
+        env: { ...scrubEnvironment(process.env), [WORKSPACE_LABEL.slice(1)]: context.workspace },
       });
     } catch (error) {
       if (error instanceof SandboxUnavailableError)
@@ -99,6 +105,12 @@ export const bashTool: ToolDefinition<{ command: string; timeout_s?: number }> =
         message: `bash could not run the command: ${(error as Error)?.message ?? String(error)}`,
       };
     }
+    const labels = runPathLabels(context.workspace, context.deps.pathLabels);
+    result = {
+      ...result,
+      stdout: showPathsIn(result.stdout, labels),
+      stderr: showPathsIn(result.stderr, labels),
+    };
     const details = {
       exitCode: result.exitCode,
       stdoutChars: result.stdout.length,

@@ -11,6 +11,7 @@
  * untrusted (`ToolOutput.untrusted`; the configuration's `taint.untrustedFiles` decides).
  */
 import type { Sandbox } from '../../sandbox/types.ts';
+import { describeSystemError } from '../../path-display.ts';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../types.ts';
 
 /** Absolute paths the file tools created in each sandbox (a run or a chat), by sandbox. */
@@ -51,7 +52,7 @@ function nodeError(error: unknown, shown: string): ToolOutput {
           ? `${shown}: a component of the path is not a directory`
           : code === 'ELOOP'
             ? `${shown}: a symbolic link is in the path now (it changed since the path was checked); refused — links are not followed below the workspace`
-            : `${shown}: ${(error as Error).message}`;
+            : `${shown}: ${describeSystemError(error)}`;
   return { ok: false, errorType: 'tool_failed', message };
 }
 

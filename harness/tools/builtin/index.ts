@@ -1,6 +1,7 @@
 /**
  * The built-in tools by their fixed names. `builtinTools(names)` picks the enabled ones.
  */
+import { HarnessBenchError } from '../../errors.ts';
 import type { ToolDefinition } from '../types.ts';
 import { bashTool } from './bash.ts';
 import { FILE_TOOLS } from './files.ts';
@@ -22,11 +23,14 @@ export const BUILTIN_TOOLS: Readonly<Record<string, ToolDefinition>> = {
   search_notes: asTool(searchNotesTool),
 };
 
-/** Raised for a tool name that is not built in: a configuration error. */
-export class UnknownBuiltinToolError extends Error {
+/** Raised for a tool name that is not built in: a configuration error (`UNKNOWN_TOOL`, `user_input`). */
+export class UnknownBuiltinToolError extends HarnessBenchError {
   override readonly name = 'UnknownBuiltinToolError';
   constructor(readonly toolName: string) {
-    super(`no built-in tool named "${toolName}"; built-in tools: ${Object.keys(BUILTIN_TOOLS).join(', ')}`);
+    const known = Object.keys(BUILTIN_TOOLS).join(', ');
+    super('UNKNOWN_TOOL', 'user_input', `no built-in tool named "${toolName}"; built-in tools: ${known}`, {
+      tool: toolName,
+    });
   }
 }
 

@@ -7,6 +7,7 @@
  * rather than through the sandbox.
  */
 import Database from 'better-sqlite3';
+import { describeSystemError } from '../../path-display.ts';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../types.ts';
 
 /** Longest note in characters. */
@@ -89,12 +90,12 @@ function withNotes<T>(
   try {
     db = openNotes(context.notesPath);
   } catch (error) {
-    return fail(`the notes database could not be opened: ${(error as Error).message}`);
+    return fail(`the notes database could not be opened: ${describeSystemError(error)}`);
   }
   try {
     return { ok: true, value: use(db) };
   } catch (error) {
-    return fail(`the notes could not be ${doing}: ${(error as Error).message}`);
+    return fail(`the notes could not be ${doing}: ${describeSystemError(error)}`);
   } finally {
     db.close();
   }

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_SENSITIVE_PATHS, sensitiveMatch } from '../../policy/sensitive-paths.ts';
+import { describeSystemError } from '../../path-display.ts';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../types.ts';
 
 /** Matching lines returned at most. */
@@ -126,7 +127,7 @@ export const searchCodeTool: ToolDefinition<{ pattern: string; path?: string; gl
         message:
           code === 'ENOENT'
             ? `${shownRoot}: no such file or directory`
-            : `${shownRoot}: ${(error as Error).message}`,
+            : `${shownRoot}: ${describeSystemError(error)}`,
       };
     }
     const lines: string[] = [];

@@ -1,0 +1,94 @@
+/**
+ * The documentation names only what exists: every repository path a page mentions (a file or a
+ * folder under one of the top-level folders, or a root file) is in the repository, and every
+ * relative Markdown link resolves. `docs/how-a-run-works.md` must name a real file for each step.
+ * Patterns (`harness/*\/types.ts`, `<id>.json`) and generated output (`reports/latest/`) are not
+ * paths and are skipped.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PAGES = [
+  'docs/how-a-run-works.md',
+  'docs/architecture.md',
+  'docs/scenario-format.md',
+  'docs/conventions.md',
+  'cases/README.md',
+  'CONTRIBUTING.md',
+  'AGENTS.md',
+];
+const FOLDERS = 'harness|eval|cli|reports|scenarios|recordings|configs|bench|docs|scripts|cases|bin|\\.ci';
+const ROOT_FILES =
+  'README\\.md|CONTRIBUTING\\.md|AGENTS\\.md|package\\.json|biome\\.json|knip\\.jsonc|tsconfig\\.json|' +
+  'vitest\\.config\\.ts|test-setup\\.ts|\\.dependency-cruiser\\.cjs|\\.dependency-cruiser-known-violations\\.json';
+const PATH = new RegExp(`(?<![\\w./~-])((?:${FOLDERS})/[\\w./-]*|(?:${ROOT_FILES})(?![\\w-]|\\.\\w))`, 'g');
+/** What a path-looking token is followed by when it is a pattern or a placeholder, not a path. */
+const PATTERN_NEXT = /^[*<{…$[]/;
+/** Output folders that runs create and git ignores. */
+const GENERATED = /^(reports\/(latest|out)|bench\/results|\.harness-bench)(\/|$)/;
+
+/** Every repository path of `text`, trailing sentence punctuation removed. */
+function pathsIn(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(PATH)) {
+    const next = text.slice(match.index + match[0].length, match.index + match[0].length + 1);
+    if (PATTERN_NEXT.test(next)) continue;
+    const token = match[1]!.replace(/[.,:;]+$/, '');
+    if (!GENERATED.test(token)) found.push(token);
+  }
+  return found;
+}
+
+function missing(page: string): string[] {
+  const text = readFileSync(path.join(ROOT, page), 'utf8');
+  const out: string[] = [];
+  for (const token of pathsIn(text)) {
+    const full = path.join(ROOT, token);
+    if (!existsSync(full) || (token.endsWith('/') && !statSync(full).isDirectory())) out.push(token);
+  }
+  for (const link of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+    const target = link[1]!;
+    if (/^[a-z]+:/.test(target)) continue;
+    if (!existsSync(path.resolve(path.dirname(path.join(ROOT, page)), target))) out.push(`link ${target}`);
+  }
+  return out;
+}
+
+describe('documentation paths', () => {
+  it('the detector finds paths and skips patterns, placeholders and generated output', () => {
+    expect(
+      pathsIn(
+        'see `harness/loop/run.ts`, harness/policy/ and (eval/suite.ts). Also `harness/*/types.ts`, ' +
+          'recordings/real/<id>.json, `reports/latest/results.json`, README.md, package.json.',
+      ),
+    ).toEqual(['harness/loop/run.ts', 'harness/policy/', 'eval/suite.ts', 'README.md', 'package.json']);
+  });
+
+  it.each(PAGES)('%s names only paths that exist', (page) => {
+    expect(missing(page)).toEqual([]);
+  });
+
+  it('how-a-run-works names a real file for every step, from the command to the report', () => {
+    const paths = new Set(pathsIn(readFileSync(path.join(ROOT, 'docs/how-a-run-works.md'), 'utf8')));
+    for (const step of [
+      'bin/harness-bench.js',
+      'cli/run-command.ts',
+      'eval/suite.ts',
+      'eval/run-scenario.ts',
+      'harness/loop/run.ts',
+      'harness/tools/dispatch.ts',
+      'harness/policy/policy.ts',
+      'harness/sandbox/bwrap.ts',
+      'harness/context/prepare.ts',
+      'harness/loop/stop-reasons.ts',
+      'harness/ledger.ts',
+      'eval/results.ts',
+      'reports/write.ts',
+    ])
+      expect(paths.has(step), step).toBe(true);
+    expect(paths.size).toBeGreaterThan(60);
+  });
+});

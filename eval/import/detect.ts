@@ -1,0 +1,149 @@
+/**
+ * One detector for every recording format, by content (never by file name): it returns the
+ * format and the parsed document, or an error that says what it saw and which formats it
+ * knows. Order of the checks:
+ * 1. SSE: the first non-empty line is an SSE field (`data:`, `event:`, `id:`, `retry:`) or comment;
+ * 2. JSON (the whole text): a harness-bench cassette (no import needed), a HAR (`log.entries`,
+ *    Polly.JS included), nock definitions (array of `{ scope, method }`), one chunk object;
+ * 3. a chunk log: several lines, the first a chat-completion chunk object;
+ * 4. YAML: VCR.py (`interactions`), Ruby VCR (`http_interactions`), a HAR written as YAML
+ *    (Polly's `recording.har.yaml`).
+ */
+import { InputError } from '../errors.ts';
+import { CASSETTE_FORMAT, type ImportFormat } from '../cassette/types.ts';
+import { looksLikeSse } from './common.ts';
+import { isHarDocument } from './har.ts';
+import { isNockDocument } from './nock.ts';
+import { isRubyVcrDocument, isVcrDocument, parseVcrYaml } from './vcr.ts';
+
+/** What the detector found: the format and, when it parsed the text, the document. */
+export interface DetectedRecording {
+  format: ImportFormat;
+  doc?: unknown;
+}
+
+/** The formats the detector knows, as one sentence for messages. */
+export const KNOWN_FORMATS =
+  'VCR.py YAML ("interactions", pydantic-ai\'s "parsed_body" too), Ruby VCR YAML ("http_interactions"), ' +
+  'HAR / Polly.JS ("log.entries", JSON or YAML), nock definitions (a JSON array of { scope, method, path }), ' +
+  'a chunk log (one chat.completion.chunk JSON object per line) and raw SSE ("data:" lines)';
+
+type Obj = Record<string, unknown>;
+
+const isObj = (value: unknown): value is Obj =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function keysOf(value: Obj): string {
+  const keys = Object.keys(value);
+  if (keys.length === 0) return 'no keys';
+  const shown = keys.slice(0, 6).map((key) => JSON.stringify(key));
+  return `key${keys.length === 1 ? '' : 's'} ${shown.join(', ')}${keys.length > 6 ? ', …' : ''}`;
+}
+
+/** A short description of a parsed value, for "unknown format" messages. */
+function describe(value: unknown, kind: 'JSON' | 'YAML'): string {
+  if (Array.isArray(value)) {
+    const first = value[0];
+    return `a ${kind} list of ${value.length} item${value.length === 1 ? '' : 's'}${isObj(first) ? ` (the first has ${keysOf(first)})` : ''}`;
+  }
+  if (isObj(value)) {
+    if (isObj(value.log))
+      return `a ${kind} object with "log" (${keysOf(value.log)}) but no "log.entries" list`;
+    return `a ${kind} ${kind === 'JSON' ? 'object' : 'mapping'} with ${keysOf(value)}`;
+  }
+  return `text starting with ${JSON.stringify(String(value).slice(0, 40))}`;
+}
+
+function unknown(file: string, saw: string): InputError {
+  return new InputError([
+    { file, path: '', reason: `unknown recording format: ${saw}. Known formats: ${KNOWN_FORMATS}` },
+  ]);
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function isChunkObject(value: unknown): boolean {
+  return isObj(value) && (Array.isArray(value.choices) || value.object === 'chat.completion.chunk');
+}
+
+/**
+ * Detects the format of a recording from its text (see the module comment for the order).
+ *
+ * @throws InputError naming the file and what was seen: an empty file, an already-imported
+ *   harness-bench cassette, YAML or JSON of no known format (its top-level keys), or text
+ *   that is neither.
+ */
+export function detectRecording(text: string, file: string): DetectedRecording {
+  const body = text.replace(/^\uFEFF/, '');
+  const lines = body.split(/\r?\n/).filter((line) => line.trim() !== '');
+  if (lines.length === 0) throw new InputError([{ file, path: '', reason: 'empty recording' }]);
+  if (looksLikeSse(body)) return { format: 'sse' };
+  const json = parseJson(body);
+  if (json.ok) {
+    const value = json.value;
+    if (isObj(value) && value.format === CASSETTE_FORMAT)
+      throw new InputError([
+        {
+          file,
+          path: '/format',
+          reason: `already a harness-bench cassette ("format": "${CASSETTE_FORMAT}"): run or replay it directly, no import needed`,
+        },
+      ]);
+    if (isHarDocument(value)) return { format: 'har', doc: value };
+    if (isNockDocument(value)) return { format: 'nock', doc: value };
+    if (isChunkObject(value)) return { format: 'chunk-log' };
+    throw unknown(file, describe(value, 'JSON'));
+  }
+  const firstLine = parseJson(lines[0]!.trim());
+  if (firstLine.ok && isChunkObject(firstLine.value)) return { format: 'chunk-log' };
+  if (firstLine.ok && isObj(firstLine.value) && lines.length > 1) {
+    const type =
+      typeof firstLine.value.type === 'string' ? `, type ${JSON.stringify(firstLine.value.type)}` : '';
+    throw unknown(
+      file,
+      `one JSON object per line, but not chat-completion chunks (the first has ${keysOf(firstLine.value)}${type}; no "choices")`,
+    );
+  }
+  let doc: unknown;
+  try {
+    doc = parseVcrYaml(body, file);
+  } catch (error) {
+    const why = error instanceof InputError ? (error.problems[0]?.reason.split('\n')[0] ?? '') : '';
+    const key = /^(http_interactions|interactions|log):/m.exec(body)?.[1];
+    if (key)
+      throw new InputError([
+        {
+          file,
+          path: '',
+          reason: `a recording by its "${key}:" key, but ${why.replace(/:$/, '') || 'not valid YAML'}`,
+        },
+      ]);
+    throw unknown(
+      file,
+      `text that is neither JSON nor YAML, starting with ${JSON.stringify(lines[0]!.slice(0, 40))}`,
+    );
+  }
+  if (isRubyVcrDocument(doc)) return { format: 'ruby-vcr-yaml', doc };
+  if (isVcrDocument(doc)) {
+    const parsedBody = doc.interactions.some(
+      (i) =>
+        isObj(i) &&
+        ((isObj(i.request) && 'parsed_body' in i.request) ||
+          (isObj(i.response) && 'parsed_body' in i.response)),
+    );
+    return { format: parsedBody ? 'vcr-yaml-parsed-body' : 'vcr-yaml', doc };
+  }
+  if (isHarDocument(doc)) return { format: 'har', doc };
+  throw unknown(file, describe(doc, 'YAML'));
+}
+
+/** The format of a recording ({@link detectRecording} without the document). @throws InputError */
+export function detectFormat(text: string, file: string): ImportFormat {
+  return detectRecording(text, file).format;
+}
