@@ -79,6 +79,13 @@ describe('hard links', () => {
     expect(await decision('echo x > hard.txt')).toBe('deny path:hard-link');
     expect(await decision('cat hard.txt')).toBe('ask path:hard-link');
   });
+
+  it('a walk that reads content asks for a hard-linked file under it; a walk of names only does not', async () => {
+    expect(await decision('grep -r x hard.txt')).toBe('ask path:hard-link');
+    expect(await decision('chmod -R 644 hard.txt')).toBe('deny path:hard-link');
+    const listed = await decideCommand('ls -R .', cfg, { workspace: ws });
+    expect(listed.parts.filter((p) => p.rule === 'path:hard-link')).toEqual([]);
+  });
 });
 
 describe('exfiltration through redirection is treated like naming the file', () => {

@@ -350,6 +350,8 @@ function treeParts(tree: PolicyTree, config: HarnessConfig): DecisionPart[] {
       rule: 'path:tree-too-large',
       reason: `${JSON.stringify(tree.root)} holds too many files to check one by one for links out of the workspace and sensitive files`,
     });
+  // Names and sizes only (`ls -R`, `find`, `du`): neither another name of a file nor a sensitive file leaks.
+  if (!tree.content && tree.access === 'read') return parts;
   let reported = 0;
   for (const file of tree.hardLinked) {
     if (reported >= MAX_TREE_PARTS) break;
@@ -362,7 +364,6 @@ function treeParts(tree: PolicyTree, config: HarnessConfig): DecisionPart[] {
       reason: `${JSON.stringify(file)} (under ${JSON.stringify(tree.root)}) has more than one hard link: another name may be outside the workspace`,
     });
   }
-  if (!tree.content && tree.access === 'read') return parts;
   for (const file of tree.files) {
     if (reported >= MAX_TREE_PARTS) break;
     const sensitive = sensitiveMatch(file, tree.access, config.permissions.sensitivePaths);

@@ -52,7 +52,7 @@ try {
 }
 
 /** The argument vectors of the `P` commands bash runs for `probe`, one line each. */
-function bashRuns(probe: string): string {
+function bashRuns(probe: string, attempt = 1): string {
   const run = spawnSync(
     bash!,
     ['--norc', '--noprofile', '-c', `P() { printf '<%s>' "$@"; echo; }\n${probe}`],
@@ -62,6 +62,9 @@ function bashRuns(probe: string): string {
       env: { PATH: '/usr/bin:/bin', LC_ALL: 'C.UTF-8' },
     },
   );
+  // A loaded machine can refuse the fork (EAGAIN): try again, then say why.
+  if (run.error && attempt < 3) return bashRuns(probe, attempt + 1);
+  if (run.error) throw run.error;
   return run.stdout.trimEnd();
 }
 
