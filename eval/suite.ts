@@ -14,6 +14,7 @@ import { InputError, type InputProblem } from './errors.ts';
 import { summarise, type CaseResult, type ResultsFile } from './results.ts';
 import { explainMissingSandbox, type PrerequisitePolicy } from './requirements.ts';
 import { isImported, runRecording } from './run-recording.ts';
+import { loadSidecar, type ToolEffectRule } from './replay/tool-effects.ts';
 import { runScenario } from './run-scenario.ts';
 import { loadScenarios } from './scenario/load.ts';
 import type { LoadedScenario } from './scenario/types.ts';
@@ -25,6 +26,8 @@ import { byCodeUnit } from './order.ts';
 export interface LoadedCassette {
   file: string;
   cassette: Cassette;
+  /** Tool-effect rules of the cassette's sidecar `<cassette>.tools.json`, when it has one. */
+  toolEffects?: ToolEffectRule[];
 }
 
 /** One planned case. */
@@ -59,7 +62,8 @@ export interface SuiteOptions {
 
 /**
  * Loads the cassettes named by `patterns`: a file path, a folder (every `.json` under it) or a
- * glob. A file named explicitly must be a cassette: anything else is a problem whose reason
+ * glob, each with its tool-effects sidecar (`<cassette>.tools.json`, never taken for a cassette
+ * itself). A file named explicitly must be a cassette: anything else is a problem whose reason
  * begins with "not a cassette" and, for a foreign recording, names its format and the import
  * command. Files matched by a folder or glob that do not declare themselves cassettes
  * (`SOURCES.md`, source recordings, `results.json`) are skipped and passed to `onSkipped`;
@@ -85,7 +89,7 @@ export async function loadCassettes(
     const matched = await glob(expanded, {
       cwd,
       absolute: true,
-      ignore: ['**/node_modules/**', '**/schema/**'],
+      ignore: ['**/node_modules/**', '**/schema/**', '**/*.tools.json'],
     });
     const cassettes = matched.filter((file) => {
       if (files.get(file)) return true;
@@ -108,7 +112,12 @@ export async function loadCassettes(
   for (const [file, explicit] of [...files].sort(([a], [b]) => byCodeUnit(a, b))) {
     const shown = path.relative(cwd, file) || file;
     try {
-      out.push({ file: shown, cassette: loadCassette(file) });
+      const toolEffects = loadSidecar(file);
+      out.push({
+        file: shown,
+        cassette: loadCassette(file),
+        ...(toolEffects.length > 0 ? { toolEffects } : {}),
+      });
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       problems.push(
@@ -190,8 +199,13 @@ async function runPlanned(
 ): Promise<{ result: CaseResult; run?: RunResult }> {
   if (planned.kind === 'scenario') return runScenario(planned.scenario, planned.config, policy);
   const started = performance.now();
-  const { cassette, file } = planned.recording;
-  const { result, run } = await runRecording(cassette, file, planned.config);
+  const { cassette, file, toolEffects } = planned.recording;
+  const { result, run } = await runRecording(
+    cassette,
+    file,
+    planned.config,
+    toolEffects ? { toolEffects } : {},
+  );
   if (isImported(cassette)) return { result, run };
   const context = { ...policy, sandboxKind: planned.config.config.sandbox.kind, declared: [] };
   return { result: await explainMissingSandbox(result, run, context, started), run };

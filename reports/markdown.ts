@@ -1,6 +1,7 @@
 /** The markdown report: summary, then one table row per case (for PR comments and CI summaries). */
 import type { ResultsFile } from '../eval/results.ts';
 import { countsText, skipGroups } from './table.ts';
+import { findingsNote } from './findings-note.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -16,9 +17,7 @@ export function renderMarkdown(results: ResultsFile): string {
     '|---|---|---|---|---|---|---|---|',
   ];
   for (const c of results.cases) {
-    const findings = c.findings
-      ? `${c.findings.divergenceCount} divergences, ${c.findings.schemaInvalidCalls.length} schema-invalid, ${c.findings.unusedExchanges} unused`
-      : '';
+    const findings = findingsNote(c);
     lines.push(
       `| ${cell(c.id)} | ${c.kind} | ${c.config} | ${c.status} | ${c.stopReason ?? '-'} | ${c.usage.turns} | ${c.usage.toolCalls} | ${cell(c.skip ? `needs ${c.skip.requires.join(', ')}: ${c.skip.reason}` : (c.firstFailure ?? findings))} |`,
     );

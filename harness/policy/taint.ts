@@ -11,6 +11,7 @@
 import type { HarnessConfig } from '../config.ts';
 import type { ChatMessage } from '../model/types.ts';
 import type { ToolDefinition } from '../tools/types.ts';
+import { contentText } from '../model/content.ts';
 import type { CommandAnalysis } from './shell-analysis.ts';
 
 /** Where a message came from. */
@@ -115,7 +116,9 @@ export function messageOrigins(
       case 'system':
         return { kind: 'system' };
       case 'user':
-        return message.content.startsWith(HARNESS_MARKER) ? { kind: 'harness' } : { kind: 'user' };
+        return contentText(message.content).startsWith(HARNESS_MARKER)
+          ? { kind: 'harness' }
+          : { kind: 'user' };
       case 'assistant':
         for (const call of message.tool_calls ?? []) toolByCall.set(call.id, call.function.name);
         return { kind: 'model' };
