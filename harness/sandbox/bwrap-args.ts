@@ -147,7 +147,8 @@ export function bwrapArguments(input: BwrapInput): string[] {
     args.push('--ro-bind', input.git.real, BOX_GIT);
     for (const target of input.git.replace) args.push('--ro-bind', input.git.shim, target);
   }
-  args.push('--bind', input.workspace, input.workspace, '--chdir', input.cwd, '--');
+  // The root built from nothing (and the /etc and /var made in it) is read-only once every mount point exists.
+  args.push('--bind', input.workspace, input.workspace, '--remount-ro', '/', '--chdir', input.cwd, '--');
   const limited = ['prlimit', ...prlimitArguments(limits), '--'];
   const shell = ['bash', '-c', input.command];
   if (input.bound === 'rlimit') return [...args, ...limited, ...shell];

@@ -62,7 +62,11 @@ describe('bwrapArguments', () => {
     );
     const mounts: string[] = [];
     for (let i = 0; i < args.indexOf('--'); i += 1)
-      if (['--ro-bind', '--symlink', '--dir', '--dev', '--proc', '--tmpfs', '--bind'].includes(args[i]!))
+      if (
+        ['--ro-bind', '--symlink', '--dir', '--dev', '--proc', '--tmpfs', '--bind', '--remount-ro'].includes(
+          args[i]!,
+        )
+      )
         mounts.push(
           `${args[i]} ${args[i + 1]}${args[i] === '--ro-bind' || args[i] === '--symlink' ? ` ${args[i + 2]}` : ''}`,
         );
@@ -82,8 +86,11 @@ describe('bwrapArguments', () => {
       '--ro-bind /usr/bin/git /run/hb-git/git',
       '--ro-bind /tmp/guard/git /usr/bin/git',
       '--bind /tmp/hb-ws-1',
+      '--remount-ro /',
     ]);
-    expect(args).not.toContain('/');
+    // The host's root is never bound: `/` appears only as the box's own root made read-only.
+    expect(args.filter((a) => a === '/')).toEqual(['/']);
+    expect(args[args.indexOf('/') - 1]).toBe('--remount-ro');
     expect(args.slice(args.indexOf('--bind'), args.indexOf('--bind') + 3)).toEqual([
       '--bind',
       '/tmp/hb-ws-1',
