@@ -12,6 +12,8 @@ import { palette, useColor } from '../reports/color.ts';
 import { renderTable } from '../reports/table.ts';
 import { writeReportDir, writeResultsJson } from '../reports/write.ts';
 import type { CliIo } from './io.ts';
+import { outputPathProblems } from './output-paths.ts';
+import { runOutputTargets } from './run-plan.ts';
 
 /** Flags of `merge`. */
 export interface MergeFlags {
@@ -25,7 +27,7 @@ export async function mergeCommand(files: readonly string[], flags: MergeFlags, 
     throw new InputError([
       { file: '(flags)', path: '--out', reason: 'say where to write: --out DIR and/or --json FILE' },
     ]);
-  const problems: InputProblem[] = [];
+  const problems: InputProblem[] = outputPathProblems(runOutputTargets(flags, undefined, io.cwd), io.cwd);
   const inputs: MergeInput[] = [];
   for (const file of files) {
     try {

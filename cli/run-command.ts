@@ -1,28 +1,31 @@
-/**
- * `harness-bench run`: load every input first (any invalid file → exit 2, nothing run or
- * written), run the cases with a progress line, print the table, write results.
- */
 import path from 'node:path';
-import { loadConfig, DEFAULT_CONFIG_FILE, PACKAGE_ROOT, type NamedConfig } from '../eval/config-load.ts';
-import { InputError, type InputProblem } from '../eval/errors.ts';
 import { isCI } from '../eval/requirements.ts';
-import { loadCassettes, loadScenarioFiles, planCases, runSuite, type LoadedCassette } from '../eval/suite.ts';
-import type { LoadedScenario } from '../eval/scenario/types.ts';
+import { planCases, runSuite, shardPlan } from '../eval/suite.ts';
 import { parseShard } from '../eval/shard.ts';
 import { describeTracing, suiteTracing, traceTarget } from '../eval/trace/cli-tracing.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { renderTable } from '../reports/table.ts';
 import { writeReportDir, writeResultsJson } from '../reports/write.ts';
 import { type CliIo, VERSION } from './io.ts';
+import { prepareRun } from './run-plan.ts';
+import { listLines } from './select.ts';
+
+export { loadConfigs } from './config-specs.ts';
 
 /** Flags of `run`. */
 export interface RunFlags {
   scenarios?: string[];
   recordings?: string[];
+  /** `-c FILE`, `-c NAME=FILE` or `-c NAME` (`cli/config-specs.ts`), repeatable. */
   config?: string[];
   json?: string;
   out?: string;
-  filter?: string;
+  /** Repeatable; a case whose id contains any of them (`cli/select.ts`). */
+  filter?: string[];
+  /** Repeatable; a case with any of these tags, none of the `!TAG` ones (`cli/select.ts`). */
+  tag?: string[];
+  /** Print the cases that would run, with their tags, and exit 0. */
+  list?: boolean;
   concurrency: string;
   bail?: boolean;
   /** `i/n`: run only shard i of n (`eval/shard.ts`). */
@@ -33,69 +36,21 @@ export interface RunFlags {
   traceContent?: boolean;
 }
 
-/** Loads every configuration; collects every problem before failing. @throws InputError */
-export function loadConfigs(files: readonly string[] | undefined, cwd: string): NamedConfig[] {
-  const problems: InputProblem[] = [];
-  const configs: NamedConfig[] = [];
-  for (const file of files && files.length > 0 ? files : [DEFAULT_CONFIG_FILE]) {
-    try {
-      const loaded = loadConfig(path.resolve(cwd, file));
-      if (configs.some((c) => c.name === loaded.name))
-        problems.push({ file, path: '', reason: `two configurations are named "${loaded.name}"` });
-      configs.push(loaded);
-    } catch (error) {
-      if (error instanceof InputError) problems.push(...error.problems.map((p) => ({ ...p, file })));
-      else throw error;
-    }
-  }
-  if (problems.length > 0) throw new InputError(problems);
-  return configs;
-}
-
-/** Runs the `run` command and returns its exit code. @throws InputError (exit 2) */
+/**
+ * Runs the `run` command and returns its exit code: every input and output path is checked
+ * first (`cli/run-plan.ts`). @throws InputError (exit 2)
+ */
 export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
-  const bothDefault = !flags.scenarios && !flags.recordings;
-  const base = bothDefault ? PACKAGE_ROOT : io.cwd;
-  const problems: InputProblem[] = [];
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   const trace = traceTarget(flags, io.env);
-  const configs = (() => {
-    try {
-      return loadConfigs(flags.config, io.cwd);
-    } catch (error) {
-      if (error instanceof InputError) problems.push(...error.problems);
-      else throw error;
-      return [];
-    }
-  })();
-  let scenarios: LoadedScenario[] = [];
-  let recordings: LoadedCassette[] = [];
-  try {
-    scenarios =
-      flags.scenarios || bothDefault ? await loadScenarioFiles(flags.scenarios ?? ['scenarios'], base) : [];
-  } catch (error) {
-    if (error instanceof InputError) problems.push(...error.problems);
-    else throw error;
+  const prepared = await prepareRun(flags, io.cwd);
+  const { configs, scenarios, recordings } = prepared;
+  const whole = planCases({ configs, scenarios, recordings });
+  const planned = shard ? shardPlan(whole, shard, VERSION, configs).cases : whole;
+  if (flags.list) {
+    io.stdout(`${listLines(planned, configs).join('\n')}\n`);
+    return 0;
   }
-  try {
-    recordings =
-      flags.recordings || bothDefault ? await loadCassettes(flags.recordings ?? ['recordings'], base) : [];
-  } catch (error) {
-    if (error instanceof InputError) problems.push(...error.problems);
-    else throw error;
-  }
-  if (problems.length > 0) throw new InputError(problems);
-  if (
-    planCases({ configs, scenarios, recordings, ...(flags.filter ? { filter: flags.filter } : {}) })
-      .length === 0
-  )
-    throw new InputError([
-      {
-        file: flags.filter ? `--filter ${JSON.stringify(flags.filter)}` : 'run',
-        path: '',
-        reason: `no case to run (${scenarios.length} scenarios and ${recordings.length} recordings loaded${flags.filter ? ', none whose id contains the filter' : ''}); a suite that runs nothing must not pass`,
-      },
-    ]);
 
   const color = useColor({ isTTY: io.isTTY }, io.env);
   const c = palette(color);
@@ -106,7 +61,6 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     configs,
     scenarios,
     recordings,
-    ...(flags.filter ? { filter: flags.filter } : {}),
     concurrency: Number(flags.concurrency),
     ...(flags.bail ? { bail: true } : {}),
     ...(isCI(io.env) ? { ci: true } : {}),
@@ -135,11 +89,15 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   const envColumns = Number(io.env.COLUMNS);
   const width = io.columns ?? (Number.isInteger(envColumns) && envColumns > 0 ? envColumns : undefined);
   io.stdout(`${renderTable(results, { color, ...(width ? { width } : {}) })}\n`);
+  if (results.cases.length < planned.length)
+    io.stderr(
+      `${c.yellow(`--bail: stopped after the first failure; ${planned.length - results.cases.length} of ${planned.length} cases did not run`)}\n`,
+    );
   const written: string[] = [];
-  if (flags.out) written.push(...writeReportDir(path.resolve(io.cwd, flags.out), results));
-  if (flags.json) {
-    writeResultsJson(path.resolve(io.cwd, flags.json), results);
-    written.push(path.resolve(io.cwd, flags.json));
+  if (prepared.out) written.push(...writeReportDir(prepared.out, results));
+  if (prepared.json) {
+    writeResultsJson(prepared.json, results);
+    written.push(prepared.json);
   }
   for (const file of written) io.stdout(`${c.dim(`wrote ${path.relative(io.cwd, file) || file}`)}\n`);
   // Skipped cases (a prerequisite missing here) are neither passes nor failures: exit 0 when every case that ran passed.

@@ -141,6 +141,10 @@ function importedResult(
       pass: !(imported && mismatch),
       expected: 'the run ends without a harness error',
       observed: mismatch?.stopDetail ?? run.stopDetail ?? run.stopReason,
+      reason:
+        imported && mismatch
+          ? `the replay broke off: ${mismatch.stopDetail ?? mismatch.stopReason}`
+          : `the replay ran to ${run.stopReason}`,
     },
     {
       name: 'replay.validResponses',
@@ -150,6 +154,10 @@ function importedResult(
         model.invalid.length === 0
           ? 'all valid'
           : `${model.invalid.length} invalid; first: ${model.invalid[0]!.message}`,
+      reason:
+        model.invalid.length === 0
+          ? 'every recorded response decoded'
+          : `${model.invalid.length} recorded response${model.invalid.length === 1 ? '' : 's'} did not decode to a turn; first: ${model.invalid[0]!.message}`,
     },
   ];
   if (imported)
@@ -164,15 +172,27 @@ function importedResult(
           : model.modelExchanges.length === 0
             ? `the recording holds no model exchange${replay.nonModel.length > 0 ? ` (only non-model traffic: ${replay.nonModel.map(describeNonModel).join(', ')})` : ''}`
             : 'none served',
+      reason:
+        model.served + model.raised > 0
+          ? 'the replay served recorded model responses to the harness'
+          : 'hollow replay: no recorded model response reached the harness, so nothing it did was checked',
     });
   else {
+    const count = countDivergences(divergences);
     checks.push({
       name: 'replay.divergences',
-      pass: countDivergences(divergences) === 0,
+      pass: count === 0,
       expected: 0,
-      observed: countDivergences(divergences),
+      observed: count,
+      reason: `${count} requests differ from the recording${divergences[0] ? `; first: exchange ${divergences[0].exchange} ${divergences[0].path}` : ''}`,
     });
-    checks.push({ name: 'replay.unusedExchanges', pass: unused === 0, expected: 0, observed: unused });
+    checks.push({
+      name: 'replay.unusedExchanges',
+      pass: unused === 0,
+      expected: 0,
+      observed: unused,
+      reason: `${unused} recorded exchanges were never requested`,
+    });
   }
   return {
     ...caseFromRun({ ...caseBase, divergences }, run, checks, started),
@@ -213,18 +233,24 @@ function ownRecordingResult(
         comparison.ledgerDifferences.length === 0
           ? 'the recorded ledger'
           : `${comparison.ledgerDifferences.length} differences; first: ${comparison.headline}`,
+      reason:
+        comparison.ledgerDifferences.length === 0
+          ? 'every decision matches the recorded ledger'
+          : `${comparison.ledgerDifferences.length} decisions differ from the recording; first: ${comparison.headline}`,
     });
     checks.push({
       name: 'replay.divergences',
       pass: divergenceCount === 0,
       expected: 0,
       observed: divergenceCount,
+      reason: `${divergenceCount} requests differ from the recording`,
     });
     checks.push({
       name: 'replay.unusedExchanges',
       pass: comparison.unusedExchanges === 0,
       expected: 0,
       observed: comparison.unusedExchanges,
+      reason: `${comparison.unusedExchanges} recorded exchanges were never requested`,
     });
   }
   checks.push({
@@ -232,6 +258,10 @@ function ownRecordingResult(
     pass: match !== 'counterfactual' || !broke,
     expected: 'the run ends without a replay error',
     observed: run.stopDetail ?? run.stopReason,
+    reason:
+      match === 'counterfactual' && broke
+        ? `the replay broke off: ${run.stopDetail ?? run.stopReason}`
+        : `the replay ran to ${run.stopReason}`,
   });
   return {
     ...caseFromRun({ ...caseBase, divergences: comparison.requestDivergences }, run, checks, started),

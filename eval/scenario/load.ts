@@ -8,7 +8,11 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { glob } from 'tinyglobby';
 import { LineCounter, parseDocument, type Document } from 'yaml';
+import { knownKeysAt, unknownKeyReason } from '../did-you-mean.ts';
 import { InputError, jsonSyntaxProblem, type InputProblem } from '../errors.ts';
+import { expectationBlocks, expectationProblems, namedCallIds } from '../expect/validate.ts';
+import { foldTypedAnyOf } from './any-of-errors.ts';
+import { inputSizeProblem } from '../input-limits.ts';
 import { REQUIREMENT_NAMES } from '../requirements.ts';
 import { SCENARIO_SCHEMA } from './schema.ts';
 import { contentLength } from './workspace.ts';
@@ -52,7 +56,8 @@ export function scenarioValidator(): ValidateFunction {
  * folder is skipped; a pattern that matches no file is a problem.
  * @returns the scenarios sorted by file path.
  * @throws InputError carrying every problem of every file (parse errors with line and column,
- *   schema errors with the JSON path, semantic errors, duplicate ids across files).
+ *   schema errors with the JSON path, semantic errors, duplicate ids across files, files over the
+ *   size limit of `input-limits.ts`).
  */
 export async function loadScenarios(
   globs: readonly string[],
@@ -77,6 +82,11 @@ export async function loadScenarios(
     const file = rel.startsWith('..') || isAbsolute(rel) ? absolutePath : rel.split(sep).join('/');
     if (!EXTENSIONS.some((ext) => absolutePath.endsWith(ext))) {
       problems.push({ file, path: '', reason: 'a scenario file ends in .json, .yaml or .yml' });
+      continue;
+    }
+    const tooLarge = inputSizeProblem(absolutePath, 'scenario', file);
+    if (tooLarge) {
+      problems.push(tooLarge);
       continue;
     }
     let text: string;
@@ -284,6 +294,7 @@ export function validateScenario(
     }
   }
   checkScript(root, add);
+  for (const [block, at] of expectationBlocks(root)) expectationProblems(block, at, add);
   return dedupe(problems);
 }
 
@@ -319,18 +330,7 @@ function checkScript(root: Record<string, unknown>, add: (path: string, reason: 
       '/model',
       `the script expands to ${turns} model turns (after repeat); the limit is ${MAX_SCRIPT_TURNS}`,
     );
-  const expect = asRecord(root.expect);
-  const named: [string, string][] = [];
-  for (const key of ['executed', 'notExecuted'] as const)
-    if (Array.isArray(expect[key]))
-      for (const [i, id] of (expect[key] as unknown[]).entries())
-        if (typeof id === 'string') named.push([id, `/expect/${key}/${i}`]);
-  for (const key of ['results', 'permissions'] as const)
-    for (const id of Object.keys(asRecord(expect[key]))) named.push([id, pointerChild(`/expect/${key}`, id)]);
-  const goals = asRecord(expect.attack).goalCalls;
-  if (Array.isArray(goals))
-    for (const [i, id] of goals.entries())
-      if (typeof id === 'string') named.push([id, `/expect/attack/goalCalls/${i}`]);
+  const named = expectationBlocks(root).flatMap(([block, at]) => namedCallIds(block, at));
   for (const [id, at] of named)
     if (!ids.has(id) && !ASSIGNED_ID.test(id))
       add(
@@ -374,7 +374,7 @@ export function describeSchemaErrors(
   data: unknown,
 ): { path: string; reason: string }[] {
   const out: { path: string; reason: string }[] = [];
-  for (const error of errors) {
+  for (const error of foldTypedAnyOf(errors, data, (at) => at.startsWith('#/definitions/content'))) {
     const path = error.instancePath || '/';
     const params = error.params as Record<string, unknown>;
     const schemaPath = error.schemaPath;
@@ -467,7 +467,7 @@ function basic(
       const key = String(params.additionalProperty);
       return {
         path: pointerChild(path, key),
-        reason: `unknown key "${key}" (keys are case-sensitive; is it a typo?)`,
+        reason: unknownKeyReason(key, knownKeysAt(SCENARIO_SCHEMA, error.instancePath)),
       };
     }
     case 'enum':
