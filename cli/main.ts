@@ -227,7 +227,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .description(
       'Explain how a command (or, with a file tool, a path) is decided: JSON on stdout, exit 0 whatever the verdict.',
     )
-    .argument('<command...>', 'the command to check, after --')
+    .argument('[command...]', 'the command to check, after --')
+    .option(
+      '--batch <file>',
+      'JSON lines of checks ({tool, command|path, mode?, taintedBy?, id?}; - for stdin): one verdict per line out',
+    )
     .option('-c, --config <file>', 'harness configuration (default: configs/default.json)')
     .option('--tool <name>', 'bash (default) or a built-in file tool, whose operand is a path', 'bash')
     .option('-w, --workspace <dir>', 'the workspace paths are resolved in (default: the current folder)')

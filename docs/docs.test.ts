@@ -17,6 +17,7 @@ const PAGES = [
   'docs/scenario-format.md',
   'docs/results-format.md',
   'docs/conventions.md',
+  'docs/policy.md',
   'cases/README.md',
   'CONTRIBUTING.md',
   'AGENTS.md',

@@ -136,12 +136,15 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
     ...ctx.dispatch,
   };
   // Content of an untrusted tool that ran (output or error text) taints the rest of the run.
-  const noteTaint = (results: readonly DispatchedCall[]) =>
-    recordTaint(
+  const noteTaint = (results: readonly DispatchedCall[]) => {
+    const executed = results.filter((r) => r.executed);
+    return recordTaint(
       taint,
-      results.filter((r) => r.executed).map((r) => registry.get(r.call.name)?.definition),
+      executed.map((r) => registry.get(r.call.name)?.definition),
       config,
+      executed.map((r) => r.untrusted),
     );
+  };
   const totals = {
     turns: 0,
     modelCalls: 0,

@@ -80,3 +80,17 @@ describe('messageOrigins and recordTaint', () => {
     expect(messageOrigins([{ role: 'user', content: parts }], () => false)).toEqual([{ kind: 'user' }]);
   });
 });
+
+describe('taint by default (taint.untrustedFiles)', () => {
+  it('content of files the run did not write taints it when untrustedFiles is on, and not when it is off', () => {
+    const on = mergeConfig(DEFAULT_CONFIG, {});
+    const off = mergeConfig(DEFAULT_CONFIG, { taint: { untrustedFiles: false } });
+    const tool = { name: 'read_file' };
+    const a: TaintState = { sources: [] };
+    expect(recordTaint(a, [tool], on, ['read_file:README.md'])).toBe(true);
+    expect(a.sources).toEqual(['read_file:README.md']);
+    const b: TaintState = { sources: [] };
+    expect(recordTaint(b, [tool], off, ['read_file:README.md'])).toBe(false);
+    expect(recordTaint(b, [tool], on, [undefined])).toBe(false);
+  });
+});

@@ -18,6 +18,7 @@ import type { ApprovalAnswer, PolicyDecision, Verdict } from '../policy/types.ts
 import type { Sandbox } from '../sandbox/types.ts';
 import { SandboxUnavailableError } from '../sandbox/types.ts';
 import type { AssembledCall } from './assemble.ts';
+import { claimOf, OverlapScheduler, type PathClaim } from './overlap.ts';
 import { describeValidationErrors, type ToolRegistry } from './registry.ts';
 import {
   failure,
@@ -64,7 +65,7 @@ export interface DispatchContext {
    * Runs one call's execution (set per call by {@link dispatchTurn}): a `read` starts at once and
    * may overlap other reads; anything else waits for every earlier call. Absent: run at once.
    */
-  schedule?: <T>(effect: EffectClass, run: () => Promise<T>) => Promise<T>;
+  schedule?: <T>(effect: EffectClass, run: () => Promise<T>, claim?: PathClaim) => Promise<T>;
 }
 
 /** One call's result, ready to append. */
@@ -74,6 +75,8 @@ export interface DispatchedCall {
   content: string;
   /** The call passed policy and approval and was handed to the tool. */
   executed: boolean;
+  /** The content came from files this run did not write (`ToolOutput.untrusted`). */
+  untrusted?: string;
 }
 
 /** The results of a turn and, when a call ends the run, the stop reason. */
@@ -110,6 +113,8 @@ export async function dispatchTurn(
   let stop: TurnOutcome['stop'];
   const writtenPaths = new Set<string>();
   let overlapping: Promise<unknown>[] = [];
+  // Concurrent reads never run alongside a command that may change their paths (`overlap.ts`).
+  const overlap = new OverlapScheduler();
   const finish = (slot: (typeof slots)[number], outcome: OneOutcome) => {
     if (outcome.stop && !stop) stop = outcome.stop;
     const content = resultToModelText(outcome.result);
@@ -133,7 +138,13 @@ export async function dispatchTurn(
       content,
       durationMs: context.deps.now() - slot.started,
     });
-    results.push({ call: slot.call, result: outcome.result, content, executed: outcome.executed });
+    results.push({
+      call: slot.call,
+      result: outcome.result,
+      content,
+      executed: outcome.executed,
+      ...(outcome.untrusted !== undefined ? { untrusted: outcome.untrusted } : {}),
+    });
   };
   /** Waits for the overlapping reads, then finishes every call not finished yet, in call order. */
   const join = async (upTo: number) => {
@@ -160,11 +171,11 @@ export async function dispatchTurn(
     const handedOff = new Promise<'overlapping'>((resolve) => (handOff = () => resolve('overlapping')));
     let overlaps = false;
     const alone = context.registry.get(call.name)?.definition.runsAlone === true;
-    const schedule = async <T>(effect: EffectClass, run: () => Promise<T>): Promise<T> => {
+    const schedule = async <T>(effect: EffectClass, run: () => Promise<T>, claim?: PathClaim): Promise<T> => {
       if (effect === 'read' && !alone) {
         overlaps = true;
         handOff();
-        return run();
+        return claim ? overlap.run(claim, run) : run();
       }
       await join(index);
       return run();
@@ -195,6 +206,7 @@ interface OneOutcome {
   stop?: TurnOutcome['stop'];
   /** The call passed the loop check: its outcome goes to the loop detector. */
   recordLoop?: boolean;
+  untrusted?: string;
 }
 
 async function runOne(
@@ -424,7 +436,9 @@ async function policyAndRun(
         ...(context.notesPath !== undefined ? { notesPath: context.notesPath } : {}),
         ...(context.services ? { services: context.services } : {}),
       });
-    output = await (context.schedule ? context.schedule(prepared.input.effect, execute) : execute());
+    output = await (context.schedule
+      ? context.schedule(prepared.input.effect, execute, claimOf(prepared))
+      : execute());
   } catch (error) {
     if (error instanceof SandboxUnavailableError)
       return {
@@ -453,7 +467,12 @@ async function policyAndRun(
         ...(output.fullText !== undefined ? { fullText: shape(output.fullText) } : {}),
       })
     : capOutput(shape(output.content), context.config.context.toolOutputMaxChars).text;
-  return { result: { ok: true, tool: name, data }, executed: true, verdict };
+  return {
+    result: { ok: true, tool: name, data },
+    executed: true,
+    verdict,
+    ...(output.untrusted !== undefined ? { untrusted: output.untrusted } : {}),
+  };
 }
 
 /**

@@ -1,35 +1,18 @@
 /**
  * Wrapper commands: programs that run another command given as their arguments (`sudo`, `env`,
- * `timeout`, `nice`, `nohup`, `command`, `exec`, `xargs`, `find -exec`, …) or as a script
- * string (`sh -c`, `bash -lc`, `eval`, `su -c`, `watch`, `env -S`, `trap`, `mapfile -C`). Unwrapping them exposes the
- * command that really runs, so a rule for `rm *` also sees `timeout 5 rm -rf x`. Reports of the
- * bypass: claude-code#37662 (E02) and its related threads; the wrapper list follows the GNU
- * coreutils, sudo, findutils and util-linux manuals.
+ * `timeout`, `nice`, `nohup`, `command`, `exec`, `xargs`, `flock`, …) or as a script string (`sh -c`,
+ * `bash -lc`, `eval`, `su -c`, `watch`, `env -S`, `trap`, `mapfile -C`, `alias`). Unwrapping them
+ * exposes the command that really runs, so a rule for `rm *` also sees `timeout 5 rm -rf x`.
+ * Reports of the bypass: claude-code#37662 (E02) and its related threads; the wrapper list
+ * follows the GNU coreutils, sudo, findutils and util-linux manuals.
  */
-import { hasOption, optionValue, scanOptions, type OptionSpec } from './shell-options.ts';
-import { literalWord, type ShellWord } from './shell-words.ts';
+import { hasOption, optionValue, scanOptions, type OptionSpec } from '../shell-options.ts';
+import { literalWord, type ShellWord } from '../shell-words.ts';
+import type { ProgramRecord, Unwrapped, WrapperInfo } from './types.ts';
 
-/** What a wrapper runs. */
-export type Unwrapped =
-  /** An argument vector (`timeout 5 rm x` → `rm x`). */
-  | { kind: 'argv'; words: ShellWord[] }
-  /** A script string to parse (`sh -c 'rm x; ls'`). */
-  | { kind: 'script'; script: string }
-  /** The wrapped command depends on an expansion (`sh -c "$CMD"`): unknowable. */
-  | { kind: 'dynamic'; reason: string };
-
-/** The result of unwrapping one command: zero or more wrapped commands and side facts. */
-export interface WrapperInfo {
-  inner: Unwrapped[];
-  /** `env NAME=value …` assignments made for the wrapped command. */
-  assignments: { name: string; value?: ShellWord }[];
-  /** The wrapper changes the working directory of what it runs (`env -C`, `git -C`). */
-  changesDirectory?: boolean;
-  /** A shell invoked without `-c`: it reads its script from stdin or a file. */
-  readsStdin?: boolean;
-  /** `git -c name=value`: configuration that can run programs (core.pager, core.sshCommand, alias.*). */
-  configOverride?: boolean;
-}
+const V = 'value' as const;
+const R = 'read' as const;
+const W = 'write' as const;
 
 /** Shells whose `-c` argument is a script. */
 export const SHELLS = new Set([
@@ -153,11 +136,8 @@ function unwrapEnv(args: readonly ShellWord[]): WrapperInfo {
   if (optionValue(scan, '-C', '--chdir')) info.changesDirectory = true;
   const split = optionValue(scan, '-S', '--split-string');
   let i = scan.index;
-  while (
-    i < args.length &&
-    args[i]!.value !== undefined &&
-    /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!.value!)
-  ) {
+  // GNU env takes every operand holding `=` as an assignment, whatever the name (`X#=1`).
+  while (i < args.length && args[i]!.value !== undefined && /^[^=]+=/.test(args[i]!.value!)) {
     const text = args[i]!.value!;
     const eq = text.indexOf('=');
     info.assignments.push({ name: text.slice(0, eq), value: literalWord(text.slice(eq + 1)) });
@@ -216,7 +196,8 @@ function unwrapXargs(args: readonly ShellWord[]): WrapperInfo {
   };
 }
 
-function unwrapFind(args: readonly ShellWord[]): WrapperInfo {
+/** `find … -exec CMD {} ;`: each `-exec`, `-execdir`, `-ok`, `-okdir` command. */
+export function unwrapFind(args: readonly ShellWord[]): WrapperInfo {
   const inner: Unwrapped[] = [];
   for (let i = 0; i < args.length; i += 1) {
     const value = args[i]!.value;
@@ -227,32 +208,6 @@ function unwrapFind(args: readonly ShellWord[]): WrapperInfo {
     i = end;
   }
   return { inner, assignments: [] };
-}
-
-const GIT_GLOBAL: OptionSpec = {
-  short: 'Cc',
-  long: [
-    'git-dir',
-    'work-tree',
-    'namespace',
-    'exec-path',
-    'super-prefix',
-    'config-env',
-    'list-cmds',
-    'attr-source',
-  ],
-};
-
-function unwrapGit(args: readonly ShellWord[]): WrapperInfo {
-  const scan = scanOptions(args, GIT_GLOBAL);
-  if (scan.index === 0 || scan.index >= args.length) return none();
-  const info: WrapperInfo = {
-    inner: [{ kind: 'argv', words: [literalWord('git'), ...args.slice(scan.index)] }],
-    assignments: [],
-  };
-  if (hasOption(scan, '-C', '--git-dir', '--work-tree')) info.changesDirectory = true;
-  if (hasOption(scan, '-c', '--config-env', '--exec-path')) info.configOverride = true;
-  return info;
 }
 
 function unwrapFlock(args: readonly ShellWord[]): WrapperInfo {
@@ -289,50 +244,118 @@ function unwrapWatch(args: readonly ShellWord[]): WrapperInfo {
   return { inner: joinedScript(args.slice(scan.index), 'the watch command'), assignments: [] };
 }
 
-/**
- * Unwraps one command given its normalised program name and its arguments (the words after
- * the program). Returns no inner command for programs that are not wrappers.
- */
-export function unwrap(program: string, args: readonly ShellWord[]): WrapperInfo {
-  if (SHELLS.has(program)) return unwrapShell(args);
-  switch (program) {
-    case 'env':
-      return unwrapEnv(args);
-    case 'su':
-    case 'runuser':
-      return unwrapSu(args);
-    case 'xargs':
-      return unwrapXargs(args);
-    case 'find':
-      return unwrapFind(args);
-    case 'git':
-      return unwrapGit(args);
-    case 'flock':
-      return unwrapFlock(args);
-    case 'watch':
-      return unwrapWatch(args);
-    case 'eval':
-      return { inner: joinedScript(args, 'the eval string'), assignments: [] };
-    case 'trap':
-      return unwrapTrap(args);
-    case 'mapfile':
-    case 'readarray':
-      return unwrapMapfile(args);
-    case 'alias':
-      return {
-        inner: args.flatMap((w) =>
-          w.value?.includes('=')
-            ? [{ kind: 'script' as const, script: w.value.slice(w.value.indexOf('=') + 1) }]
-            : [],
-        ),
-        assignments: [],
-      };
-    default:
-      break;
-  }
-  const simple = SIMPLE[program];
-  if (!simple) return none();
-  const scan = scanOptions(args, simple.spec);
-  if (simple.noCommandWith && hasOption(scan, ...simple.noCommandWith)) return none();
-  return { inner: argvFrom(args, scan.index + (simple.skip ?? 0)), assignments: [] };
+/** A simple wrapper's unwrapping from its {@link SIMPLE} spec. */
+function simpleWrapper(name: string): (args: readonly ShellWord[]) => WrapperInfo {
+  const simple = SIMPLE[name]!;
+  return (args) => {
+    const scan = scanOptions(args, simple.spec);
+    if (simple.noCommandWith && hasOption(scan, ...simple.noCommandWith)) return none();
+    return { inner: argvFrom(args, scan.index + (simple.skip ?? 0)), assignments: [] };
+  };
+}
+
+/** Option tables of wrappers whose options name files (their operands are the wrapped command). */
+const OPTIONS: Record<string, ProgramRecord['options']> = {
+  sudo: {
+    short: { u: V, g: V, C: V, D: R, h: V, p: V, r: V, t: V, T: V, U: V },
+    long: {
+      user: V,
+      group: V,
+      'close-from': V,
+      chdir: R,
+      host: V,
+      prompt: V,
+      role: V,
+      type: V,
+      'command-timeout': V,
+      'other-user': V,
+    },
+    permute: false,
+  },
+  time: { short: { o: W, f: V }, long: { output: W, format: V }, permute: false },
+  strace: {
+    short: { o: W, e: V, O: V, p: V, P: V, s: V, S: V, u: V, I: V, b: V, X: V, E: V },
+    long: { output: W, signal: V, trace: V },
+    permute: false,
+  },
+  ltrace: {
+    short: { o: W, e: V, O: V, p: V, s: V, u: V, a: V, A: V, n: V, D: V, l: V, x: V },
+    permute: false,
+  },
+};
+
+/** The wrapper records. */
+export const WRAPPERS: readonly ProgramRecord[] = [
+  ...Object.keys(SIMPLE).map(
+    (name): ProgramRecord => ({
+      names: [name],
+      wrapper: simpleWrapper(name),
+      ...(OPTIONS[name] ? { options: OPTIONS[name] } : {}),
+      ...(name === 'sudo' || name === 'doas' ? { effect: 'write' as const } : {}),
+    }),
+  ),
+  {
+    names: ['env'],
+    wrapper: unwrapEnv,
+    effect: (call) => (call.args.length === 0 ? 'read' : 'write'),
+    environment: (call) => call.args.length === 0,
+    options: {
+      short: { u: V, C: R, S: V },
+      long: {
+        unset: V,
+        chdir: R,
+        'split-string': V,
+        'block-signal': V,
+        'default-signal': V,
+        'ignore-signal': V,
+      },
+      permute: false,
+    },
+  },
+  { names: [...SHELLS], wrapper: unwrapShell, repositoryCode: shellScriptFile },
+  { names: ['su', 'runuser'], wrapper: unwrapSu },
+  {
+    names: ['xargs'],
+    wrapper: unwrapXargs,
+    options: {
+      short: { a: R, d: V, E: V, I: V, L: V, n: V, P: V, s: V },
+      shortOptional: { i: V, e: V, l: V },
+      long: {
+        'arg-file': R,
+        delimiter: V,
+        replace: V,
+        'max-lines': V,
+        'max-args': V,
+        'max-procs': V,
+        'max-chars': V,
+        'process-slot-var': V,
+      },
+      longOptional: { eof: V },
+      permute: false,
+    },
+  },
+  { names: ['flock'], wrapper: unwrapFlock },
+  { names: ['watch'], wrapper: unwrapWatch },
+  { names: ['eval'], wrapper: (args) => ({ inner: joinedScript(args, 'the eval string'), assignments: [] }) },
+  { names: ['trap'], wrapper: unwrapTrap },
+  { names: ['mapfile', 'readarray'], wrapper: unwrapMapfile },
+  {
+    names: ['alias'],
+    wrapper: (args) => ({
+      inner: args.flatMap((w) =>
+        w.value?.includes('=')
+          ? [{ kind: 'script' as const, script: w.value.slice(w.value.indexOf('=') + 1) }]
+          : [],
+      ),
+      assignments: [],
+    }),
+  },
+];
+
+/** `bash script.sh`: a shell given a script file runs the repository's code. */
+function shellScriptFile(call: { args: readonly ShellWord[] }): string | undefined {
+  const scan = scanOptions(call.args, { short: 'oO', long: ['rcfile', 'init-file'] });
+  if (scan.options.some((o) => o.name === '-c' || o.name === '-s')) return undefined;
+  const file = call.args[scan.index]?.value;
+  return file !== undefined && file !== '-' ? `the shell runs the script file ${file}` : undefined;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { awkProgramRisk, sedScriptEffects } from './script-programs.ts';
+import { awkProgramRisk, sedScriptEffects } from './scripts.ts';
 
 describe('sedScriptEffects', () => {
   it.each([

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { programEffects } from './file-operands.ts';
-import { scanProgramArgs } from './program-options.ts';
-import { analyseCommandSync } from './shell-analysis.ts';
-import { loadShellParser } from './shell-parser.ts';
-import { literalWord } from './shell-words.ts';
+import { programEffects } from './index.ts';
+import { scanProgramArgs } from './options.ts';
+import { analyseCommandSync } from '../shell-analysis.ts';
+import { loadShellParser } from '../shell-parser.ts';
+import { literalWord } from '../shell-words.ts';
 
 beforeAll(async () => {
   await loadShellParser();
@@ -76,7 +76,7 @@ describe('file operands of read programs (red-team P1)', () => {
     ['chmod 777 /etc/shadow', ['write:/etc/shadow']],
     ['chmod -R u+x,go-w d e', ['write:d', 'write:e']],
     ['chmod --reference=/etc/x f', ['read:/etc/x', 'write:f']],
-    ['chown root:root /etc/x', ['write:root:root', 'write:/etc/x']],
+    ['chown root:root /etc/x', ['write:/etc/x']],
     ['gzip -k /etc/x', ['write:/etc/x']],
     ['zcat /var/log/x.gz', ['read:/var/log/x.gz']],
     ['zip -r /tmp/x.zip docs', ['write:/tmp/x.zip', 'read:docs']],
@@ -191,9 +191,21 @@ describe('options that write files or run commands (red-team P1)', () => {
 
 describe('programEffects', () => {
   it('unknown programs have no files and run nothing', () => {
-    expect(programEffects('make', [literalWord('-f'), literalWord('/etc/x')])).toEqual({
+    expect(programEffects('frobnicate', [literalWord('-f'), literalWord('/etc/x')])).toEqual({
       files: [],
       runs: [],
+      walks: [],
     });
+  });
+
+  it('make reads the makefile -f names and enters the folder -C names', () => {
+    expect(
+      programEffects('make', [
+        literalWord('-f'),
+        literalWord('/etc/x'),
+        literalWord('-C'),
+        literalWord('d'),
+      ]).files.map((f) => `${f.access}:${f.word.value}`),
+    ).toEqual(['read:/etc/x', 'read:d']);
   });
 });
