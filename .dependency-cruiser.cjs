@@ -16,7 +16,7 @@
 
 const TESTS = '\\.test\\.ts$|\\.test-helpers\\.ts$';
 /** The vocabulary every layer shares: declarations, constant tables, the result envelope, errors. */
-const TYPES = '^harness/(types|events|errors|loop/stop-reasons|[^/]+/types)\\.ts$';
+const TYPES = '^harness/(types|events|errors|loop/stop-reasons|policy/rules|[^/]+/types)\\.ts$';
 
 /** The layers of `harness/` from the bottom up; `types` files are never part of a later layer. */
 const LAYERS = [

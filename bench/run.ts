@@ -6,7 +6,8 @@
  *   loop, the Vercel AI SDK and the OpenAI Agents SDK, interleaved (`per-step.ts`);
  * - bash policy decisions per second, cold and cached (`policy.bench.ts`);
  * - replay throughput of the bundled recordings, cases per second (`replay.ts`);
- * - peak resident memory of a 1,000-step run, each system in a fresh process (`rss.ts`).
+ * - peak resident memory of a 1,000-step run, each system in a fresh process (`rss.ts`);
+ * - token counting, seconds per task (`tokens.bench.ts`).
  *
  * Writes `bench/results/latest.json` and prints the tables.
  *
@@ -24,6 +25,7 @@ import { CONTENDERS, measurePerStep, type PerStepRow } from './per-step.ts';
 import { addPolicyBenchmarks, decisionsPerSecond } from './policy.bench.ts';
 import { replayThroughput } from './replay.ts';
 import { peakRss, type RssRow } from './rss.ts';
+import { runTokenBench } from './tokens.bench.ts';
 import { STEP_COUNTS } from './workload.ts';
 
 const args = process.argv.slice(2);
@@ -161,3 +163,6 @@ console.log(`wrote ${path.relative(process.cwd(), out)}`);
 function round2(x: number): number {
   return Math.round(x * 100) / 100;
 }
+
+// Seconds per task: a separate bench of three iterations each (bench/tokens.bench.ts).
+await runTokenBench();

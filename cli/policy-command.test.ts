@@ -103,3 +103,51 @@ describe('harness-bench policy check', () => {
     }
   });
 });
+
+describe('harness-bench policy check --batch', () => {
+  it('one JSON verdict per line, in order, with the rule ids of every part; mode and taint per line', async () => {
+    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-batch-')));
+    const file = path.join(dir, 'checks.jsonl');
+    writeFileSync(
+      file,
+      [
+        '{"command":"ls -la","id":"a"}',
+        '',
+        '# a comment',
+        '{"command":"git push","mode":"auto"}',
+        '{"tool":"read_file","path":"../outside.txt"}',
+        '{"command":"echo $((x))","mode":"plan"}',
+        '{"command":"pytest -q","mode":"auto","taintedBy":"get_issue"}',
+      ].join('\n'),
+    );
+    const r = await check(PACKAGE_ROOT, '--batch', file, '--workspace', dir);
+    expect(r.code).toBe(0);
+    const lines = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l.line, l.verdict, l.rule])).toEqual([
+      [1, 'allow', 'bash:ls *'],
+      [4, 'deny', 'bash:git push'],
+      [5, 'deny', 'workspace:outside'],
+      [6, 'deny', 'mode:plan'],
+      [7, 'ask', 'bash:*'],
+    ]);
+    expect(lines[0]).toMatchObject({ id: 'a', rules: ['bash:ls *'], effect: 'read' });
+    expect(lines[3]!.rules).toContain('shell:arithmetic');
+    expect(lines[4]).toMatchObject({ requiresHuman: true });
+    expect(lines[4]!.rules).toContain('taint:untrusted-content');
+  });
+
+  it('a bad line is exit 2 with file, line and reason, and nothing on stdout', async () => {
+    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-batch-')));
+    const file = path.join(dir, 'bad.jsonl');
+    writeFileSync(file, '{"command":"ls"}\nnot json\n{"command":"x","mode":"yolo"}\n{"cmd":"ls"}\n');
+    const r = await check(PACKAGE_ROOT, '--batch', file);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toContain(`${file}: line 2: not JSON`);
+    expect(r.err).toContain('line 3: mode: must be one of');
+    expect(r.err).toContain('line 4: unknown key "cmd"');
+  });
+});

@@ -17,6 +17,7 @@ import {
   withChecks,
   type CassetteExpectations,
 } from './expect/cassette.ts';
+import { compareConfigs } from './compare/index.ts';
 import { caseMetrics } from './metrics/case-facts.ts';
 import { errorCase, summarise, type CaseResult, type ResultsFile } from './results.ts';
 import { explainMissingSandbox, type PrerequisitePolicy } from './requirements.ts';
@@ -67,12 +68,14 @@ export interface SuiteOptions {
   /** Run only this shard of the plan (`--shard i/n`, `eval/shard.ts`); the file records it. */
   shard?: Shard;
   version: string;
+  /** The configuration the others are compared with (`comparisons`). @default the first */
+  reference?: string;
 }
 
 /**
  * Loads the cassettes named by `patterns`: a file path, a folder (every `.json` under it) or a
- * glob, each with its tool-effects sidecar (`<cassette>.tools.json`, never taken for a cassette
- * itself). A file named explicitly must be a cassette: anything else is a problem whose reason
+ * glob, each with its tool-effects sidecar (`<cassette>.tools.json`) and its expectations
+ * (`<cassette>.expect.json`), neither ever taken for a cassette itself. A file named explicitly must be a cassette: anything else is a problem whose reason
  * begins with "not a cassette" and, for a foreign recording, names its format and the import
  * command. Files matched by a folder or glob that do not declare themselves cassettes
  * (`SOURCES.md`, source recordings, `results.json`) are skipped and passed to `onSkipped`;
@@ -305,6 +308,13 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
   const concurrency = Math.max(1, options.concurrency ?? 2);
   await Promise.all(Array.from({ length: Math.min(concurrency, planned.length) }, worker));
   const cases = results.filter((r): r is CaseResult => r !== undefined);
+  const summary = summarise(cases);
+  const comparisons = compareConfigs(
+    options.configs.map((c) => c.name),
+    cases,
+    summary.metrics,
+    options.reference ? { reference: options.reference } : {},
+  );
   return {
     format: 'harness-bench.results',
     version: 1,
@@ -316,7 +326,8 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
       file: path.relative(process.cwd(), c.file) || c.file,
     })),
     cases,
-    summary: summarise(cases),
+    summary,
+    ...(comparisons ? { comparisons } : {}),
     ...(sharded ? { shard: sharded.info } : {}),
   };
 }

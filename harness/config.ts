@@ -133,6 +133,12 @@ export interface HarnessConfig {
      * for repositories you do not trust).
      */
     untrustedTools: string[];
+    /**
+     * Content of files this run did not write counts as untrusted: `read_file` and `search_code`
+     * of a file that existed before the run, and the output of a bash command that reads files
+     * (a repository, an issue attachment or a dependency can carry instructions).
+     */
+    untrustedFiles: boolean;
   };
   /** Prices by model name; `*` applies to models not listed. */
   pricing: Record<string, Price>;
@@ -194,7 +200,7 @@ export const DEFAULT_CONFIG: HarnessConfig = {
   },
   sandbox: { kind: 'auto' },
   subagent: { maxTurns: 10, maxDepth: 1, maxConcurrency: 1, maxTotal: 16 },
-  taint: { enabled: true, onTainted: 'ask', untrustedTools: [] },
+  taint: { enabled: true, onTainted: 'ask', untrustedTools: [], untrustedFiles: true },
   pricing: { '*': { inputUsdPerMTok: 1, outputUsdPerMTok: 4 } },
   textToolCalls: 'correct',
   replay: { toolEffects: DEFAULT_TOOL_EFFECTS.map((rule) => ({ ...rule })), unknownToolEffect: 'write' },
@@ -343,6 +349,7 @@ export const CONFIG_SCHEMA = {
         enabled: { type: 'boolean' },
         onTainted: { enum: ['ask', 'deny'] },
         untrustedTools: { type: 'array', items: { type: 'string', minLength: 1 } },
+        untrustedFiles: { type: 'boolean' },
       },
     },
     pricing: {

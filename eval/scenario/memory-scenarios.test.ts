@@ -35,8 +35,9 @@ describe('shipped scenarios (context, session, subagent)', async () => {
       const matching = scenarios.filter(({ scenario }) => scenario.tags?.includes(c.id));
       expect(matching.length, `no scenario tagged ${c.id}`).toBeGreaterThan(0);
       expect(
-        matching.every(({ scenario }) => scenario.source === c.source),
-        `a scenario for ${c.id} does not name ${c.source}`,
+        // Variations of the same fault may name another public thread about it (the fault library).
+        matching.some(({ scenario }) => scenario.source === c.source),
+        `no scenario for ${c.id} names ${c.source}`,
       ).toBe(true);
     }
   });

@@ -87,7 +87,9 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
   let loaded: LoadedSession | undefined;
   let writer: SessionWriter | undefined;
   if (!memory.subagent && (sessionConfig.resume || sessionConfig.enabled)) {
-    const store = new SessionStore(path.resolve(options.workspace, sessionConfig.dir), deps.now);
+    const store = new SessionStore(path.resolve(options.workspace, sessionConfig.dir), deps.now, {
+      root: options.workspace,
+    });
     if (sessionConfig.resume) ({ loaded, writer } = await store.resume(sessionConfig.resume));
     else writer = await store.create(deps.newId('session_'), { cwd: options.workspace, runId });
   }

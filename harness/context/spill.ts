@@ -105,7 +105,10 @@ export async function shapeOutput(
       spillFileName(options.callId),
     );
     try {
-      await options.spill.sandbox.writeFile(path.join(options.spill.workspace, relative), text);
+      // Below the workspace without following links: a `.harness-bench` link cannot redirect the spill file.
+      await options.spill.sandbox.writeFile(path.join(options.spill.workspace, relative), text, {
+        root: options.spill.workspace,
+      });
       spillFile = relative;
     } catch (error) {
       spillNote = ` (the full output could not be saved: ${describeSystemError(error)})`;
@@ -157,7 +160,7 @@ export async function spillWhole(
 ): Promise<string | undefined> {
   const relative = path.posix.join(target.folder.split(path.sep).join('/'), spillFileName(target.callId));
   try {
-    await target.sandbox.writeFile(path.join(target.workspace, relative), text);
+    await target.sandbox.writeFile(path.join(target.workspace, relative), text, { root: target.workspace });
     return relative;
   } catch {
     return undefined;

@@ -250,10 +250,12 @@ async function takeTurn(run: Run): Promise<TurnOutcome> {
   for (const item of outcome.results)
     state.messages.push({ role: 'tool', tool_call_id: item.call.callId, content: item.content });
   // Content of an untrusted tool that ran (output or error text) taints the rest of the run.
+  const executed = outcome.results.filter((r) => r.executed);
   recordTaint(
     state.taint,
-    outcome.results.filter((r) => r.executed).map((r) => run.registry.get(r.call.name)?.definition),
+    executed.map((r) => run.registry.get(r.call.name)?.definition),
     config,
+    executed.map((r) => r.untrusted),
   );
   return {
     kind: 'tools',

@@ -6,7 +6,7 @@
  * anthropics/claude-code#50347: one truncated line silently dropped days of messages after it).
  * A damaged header does not hide the session: its id comes from the file name.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { constants, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ChatMessage } from '../model/types.ts';
 import { decodeLine, type SessionHeaderRecord, type SessionRecord } from './session-format.ts';
@@ -152,7 +152,11 @@ export async function loadSessionFile(file: string): Promise<LoadedSession> {
       }),
     );
     try {
-      await writeFile(quarantineFile, `${lines.join('\n')}\n`, 'utf8');
+      // Never through a link planted where the quarantine file goes.
+      await writeFile(quarantineFile, `${lines.join('\n')}\n`, {
+        encoding: 'utf8',
+        flag: constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+      });
     } catch {
       quarantineFile = undefined;
     }

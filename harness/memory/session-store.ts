@@ -4,9 +4,9 @@
  * call in one write, so a crash cuts at most the lines being written, and a file that does not
  * end in a newline gets one before the next record, so a cut line never swallows the next).
  */
-import { appendFileSync } from 'node:fs';
-import { appendFile, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { appendHarnessFile, checkHarnessFile, present } from '../sandbox/harness-files.ts';
 import { HarnessBenchError } from '../errors.ts';
 import type { ChatMessage } from '../model/types.ts';
 import { encodeRecord, SESSION_FORMAT_VERSION, type SessionRecord } from './session-format.ts';
@@ -41,19 +41,22 @@ export interface SessionInfo {
  * writes every message object of `history` it has not written (or been told about) before, so
  * a caller can hand it the working conversation before every model call.
  *
- * Writes are synchronous appends of a few KiB, one per call (`sync` writes its new messages in
- * one): cheaper per turn than the thread-pool round trips of asynchronous appends, and in order
- * by construction. The first write error is kept and raised by {@link SessionWriter.flush};
- * the methods return settled promises, so callers may `void` them.
+ * Writes are chained appends, one per call (`sync` writes its new messages in one), each through
+ * `appendHarnessFile` (below the workspace without following links, `sandbox/harness-files.ts`),
+ * so they land in order. The first write error is kept and raised by {@link SessionWriter.flush};
+ * the returned promises never reject, so callers may `void` them.
  */
 export class SessionWriter {
   private readonly known = new WeakSet<object>();
+  private chain: Promise<void> = Promise.resolve();
   private failure: Error | undefined;
 
+  /** @param root the workspace when the file lives below it: written without following links (`sandbox/harness-files.ts`). */
   constructor(
     readonly id: string,
     readonly file: string,
     private readonly now: () => number,
+    private readonly root?: string,
   ) {}
 
   /** Marks messages as already in the file (loaded ones, or rewritten copies the loader reproduces). */
@@ -62,13 +65,13 @@ export class SessionWriter {
   }
 
   private write(lines: string): Promise<void> {
-    if (lines !== '')
-      try {
-        appendFileSync(this.file, lines, 'utf8');
-      } catch (error) {
-        this.failure ??= error as Error;
-      }
-    return Promise.resolve();
+    if (lines === '') return this.chain;
+    this.chain = this.chain
+      .then(() => appendHarnessFile(this.root, this.file, lines))
+      .catch((error: Error) => {
+        this.failure ??= error;
+      });
+    return this.chain;
   }
 
   private append(record: SessionRecord): Promise<void> {
@@ -136,17 +139,23 @@ export class SessionWriter {
     return this.append({ ...fields, v: SESSION_FORMAT_VERSION, type: 'event', name, atMs: this.now() });
   }
 
-  /** Every record is written when its method returns. @throws the first write error, if any. */
+  /** Waits for every record written so far. @throws the first write error, if any. */
   async flush(): Promise<void> {
+    await this.chain;
     if (this.failure) throw this.failure;
   }
 }
 
 /** Sessions of one folder, by id. */
 export class SessionStore {
+  /**
+   * @param options.root the workspace, when `dir` is below it: session files are then written and
+   *   read without following any link below it (a `.harness-bench` link cannot redirect them).
+   */
   constructor(
     readonly dir: string,
     private readonly now: () => number,
+    private readonly options: { root?: string } = {},
   ) {}
 
   /** The file of a session id. @throws SessionError for an id that is not a plain file name. */
@@ -190,15 +199,14 @@ export class SessionStore {
   /** Creates a new session file with its header. @throws SessionError when the id exists. */
   async create(id: string, header: Record<string, unknown> = {}): Promise<SessionWriter> {
     const file = this.fileOf(id);
-    await mkdir(this.dir, { recursive: true });
-    await ignoreFolder(this.dir);
-    if (await exists(file)) throw new SessionError(`session ${id} exists already; resume it instead`);
-    const writer = new SessionWriter(id, file, this.now);
-    await appendFile(
+    if (await present(file)) throw new SessionError(`session ${id} exists already; resume it instead`);
+    const writer = new SessionWriter(id, file, this.now, this.options.root);
+    await appendHarnessFile(
+      this.options.root,
       file,
       encodeRecord({ ...header, v: SESSION_FORMAT_VERSION, type: 'session', id, createdMs: this.now() }),
-      'utf8',
     );
+    await ignoreFolder(this.dir);
     return writer;
   }
 
@@ -206,6 +214,13 @@ export class SessionStore {
   async load(id: string): Promise<LoadedSession> {
     const file = this.fileOf(id);
     if (!(await exists(file))) throw new SessionError(`no session ${id} in ${this.dir}`);
+    try {
+      await checkHarnessFile(this.options.root, file);
+    } catch (error) {
+      throw new SessionError(
+        `session ${id} cannot be read safely (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): a link or hard link is in the way below the workspace`,
+      );
+    }
     return loadSessionFile(file);
   }
 
@@ -216,8 +231,9 @@ export class SessionStore {
   async resume(id: string): Promise<{ loaded: LoadedSession; writer: SessionWriter }> {
     const loaded = await this.load(id);
     const buffer = await readFile(loaded.file);
-    if (buffer.length > 0 && buffer[buffer.length - 1] !== 0x0a) await appendFile(loaded.file, '\n', 'utf8');
-    const writer = new SessionWriter(loaded.id, loaded.file, this.now);
+    if (buffer.length > 0 && buffer[buffer.length - 1] !== 0x0a)
+      await appendHarnessFile(this.options.root, loaded.file, '\n');
+    const writer = new SessionWriter(loaded.id, loaded.file, this.now, this.options.root);
     writer.markKnown(loaded.messages);
     return { loaded, writer };
   }
@@ -249,5 +265,7 @@ export async function ignoreFolder(dir: string): Promise<void> {
     folder = path.dirname(folder);
   if (path.basename(folder) !== '.harness-bench') return;
   const file = path.join(folder, '.gitignore');
-  if (!(await exists(file))) await appendFile(file, '*\n', 'utf8').catch(() => undefined);
+  // Written below the folder that holds `.harness-bench`, without following links: a `.harness-bench` link is refused.
+  if (!(await present(file)))
+    await appendHarnessFile(path.dirname(folder), file, '*\n').catch(() => undefined);
 }

@@ -351,9 +351,8 @@ describe('the shipped configurations', () => {
         'git status',
         'git diff HEAD',
         'git log -3',
-        'pytest -q',
       ]),
-    ).toEqual(Array(8).fill('allow'));
+    ).toEqual(Array(7).fill('allow'));
     expect(
       await verdicts([
         'rm -rf x',
@@ -366,7 +365,12 @@ describe('the shipped configurations', () => {
         'nc host 80',
       ]),
     ).toEqual(Array(8).fill('deny'));
-    expect(await verdicts(['npm test', 'make', 'python x.py'])).toEqual(Array(3).fill('ask'));
+    // Test runners and build tools run the repository's code: they ask.
+    expect(await verdicts(['npm test', 'make', 'python x.py', 'pytest -q'])).toEqual(Array(4).fill('ask'));
+    // The read-only git commands are allowed because git runs guarded, and the reason says so.
+    expect((await decideCommand('git status', cfg)).reason).toContain(
+      'repository-configured programs disabled',
+    );
   });
 
   it('default: rules are word-bounded, and options that write outside or run commands are caught (red-team P1)', async () => {
@@ -388,7 +392,7 @@ describe('the shipped configurations', () => {
     expect(await decision('find . -fprint /etc/passwd')).toBe('deny workspace:outside');
     expect(await decision('git push')).toBe('deny bash:git push');
     expect(await decision('git pushx')).toBe('ask bash:*');
-    expect(await decision('pytest')).toBe('allow bash:pytest');
+    expect(await decision('pytest')).toBe('ask bash:*');
     expect(await decision('git status')).toBe('allow bash:git status');
   });
 

@@ -12,8 +12,16 @@ import { runPathLabels, type PathLabel } from '../path-display.ts';
 import type { EffectClass, ToolDefinition } from '../tools/types.ts';
 import { expandBraces, expandGlob, hasGlob, MAX_EXPANSION } from './path-expansion.ts';
 import { resolvePath, type PathLookup, type ResolvedPath } from './paths.ts';
-import { combineDecisions, decide, type PolicyFinding, type PolicyInput, type PolicyPath } from './policy.ts';
-import { analyseCommand, type CommandAnalysis, type PathUse } from './shell-analysis.ts';
+import {
+  combineDecisions,
+  decide,
+  type PolicyFinding,
+  type PolicyInput,
+  type PolicyPath,
+  type PolicyTree,
+} from './policy.ts';
+import { analyseCommand, type CommandAnalysis, type PathUse, type TreeWalk } from './shell-analysis.ts';
+import { walkTree } from './tree-walk.ts';
 import type { PolicyDecision } from './types.ts';
 
 /** Where a call runs: the workspace (a real path), the home folder for `~`, and the taint so far. */
@@ -108,6 +116,45 @@ async function resolveUse(use: PathUse, site: CallSite, lexical: boolean): Promi
 }
 
 /**
+ * Walks the tree a recursive command reads or writes (`tree-walk.ts`): the links it follows are
+ * resolved like file operands (one that leaves the workspace is denied), and the files under it
+ * go to the policy, which checks them against the sensitive paths.
+ */
+async function walkUse(
+  walk: TreeWalk,
+  site: CallSite,
+  paths: PolicyPath[],
+  trees: PolicyTree[],
+): Promise<void> {
+  const home = site.home ?? homedir();
+  const requested =
+    walk.root === '~' ? home : walk.root.startsWith('~/') ? path.join(home, walk.root.slice(2)) : walk.root;
+  const root = await resolvePath(site.workspace, requested);
+  if (!root.inside) return; // the root itself is a path of the command, denied there
+  const found = await walkTree(site.workspace, root.absolute, walk.follows);
+  for (const link of found.links) {
+    const resolved = await resolvePath(site.workspace, link);
+    if (!resolved.inside)
+      paths.push({
+        ...resolved,
+        requested: path.relative(site.workspace, link),
+        access: walk.access,
+        via: walk.via,
+      });
+  }
+  const relative = (file: string) => path.relative(site.workspace, file).split(path.sep).join('/');
+  trees.push({
+    root: root.relative,
+    via: walk.via,
+    access: walk.access,
+    content: walk.content,
+    files: found.files.map(relative),
+    hardLinked: found.hardLinked.map(relative),
+    truncated: found.truncated,
+  });
+}
+
+/**
  * Builds the policy input of one call. A tool with a `command` hook is analysed as a shell
  * command; its effect class is then the command's (`ls` is `read`, `curl` is `irreversible`),
  * except that a tool declared `irreversible` stays so.
@@ -150,6 +197,8 @@ export async function prepareCall(
     commandPaths.push(...resolved.paths);
     pathFindings.push(...resolved.findings);
   }
+  const trees: PolicyTree[] = [];
+  if (!lexical) for (const walk of analysis.walks) await walkUse(walk, site, commandPaths, trees);
   const effect =
     tool.effect === 'irreversible' || ORDER[analysis.effect] > ORDER.write ? 'irreversible' : analysis.effect;
   return {
@@ -160,6 +209,9 @@ export async function prepareCall(
       commands: analysis.parts.map((p) => p.text),
       findings: [...analysis.findings, ...pathFindings],
       network: analysis.network,
+      ...(trees.length > 0 ? { trees } : {}),
+      ...(analysis.repositoryCode !== undefined ? { repositoryCode: analysis.repositoryCode } : {}),
+      ...(analysis.guards.length > 0 ? { guards: analysis.guards } : {}),
       ...(taintedBy.length > 0 ? { taintedBy } : {}),
       ...labels,
     },

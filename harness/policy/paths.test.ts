@@ -44,6 +44,7 @@ describe('resolvePath', () => {
       absolute: path.join(ws, 'docs', 'a.md'),
       inside: true,
       relative: 'docs/a.md',
+      links: 1,
     });
     expect(await resolvePath(ws, '.')).toMatchObject({ absolute: ws, inside: true, relative: '.' });
     expect(await resolvePath(ws, 'new/dir/file.txt')).toMatchObject({

@@ -3,8 +3,11 @@
  * (symbolic links followed, `..` applied after the link it follows), and the part of the path
  * that does not exist yet is appended as written. So a dangling link, a link as the last
  * component, or `output/../x` all resolve to where a write would really land (handed cases
- * E07 opencode#43336 and E08 thClaws#204).
+ * E07 opencode#43336 and E08 thClaws#204). A link that changes while it is resolved (a racing
+ * `ln -sfn`) never throws: the component is read again, and a path that cannot be resolved is
+ * reported with `error` (the policy denies it, `path:unresolvable`).
  */
+import { lstatSync, readlinkSync } from 'node:fs';
 import { lstat, readlink } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -14,31 +17,88 @@ export interface ResolvedPath {
   absolute: string;
   inside: boolean;
   relative: string;
+  /** Hard links of the file it resolves to, when that is an existing regular file (`st_nlink`). */
+  links?: number;
+  /** Why the path could not be resolved (a component kept changing, a permission error): the policy denies it. */
+  error?: string;
 }
 
 const MAX_LINK_HOPS = 40;
+/** How often a component that changes between `lstat` and `readlink` is read again. */
+const MAX_RETRIES = 8;
 
-/**
- * The two file-system calls resolution makes, injectable so a caller can serve them from a
- * per-turn cache (`tools/path-cache.ts`). `isLink` fails (throws or rejects) when the path
- * cannot be looked at (missing, not a directory, no permission).
- */
-export interface PathLookup {
-  isLink(file: string): boolean | Promise<boolean>;
-  readlink(file: string): string | Promise<string>;
+/** One component as resolution sees it: missing, a link and its target, or anything else. */
+type Entry =
+  | { kind: 'missing' }
+  | { kind: 'link'; target: string }
+  | { kind: 'other'; links: number; file: boolean };
+
+/** An {@link Entry}, or why the component could not be read. */
+export type PathEntry = Entry | { kind: 'error'; message: string };
+
+/** Reads one component: missing, a link and its target, or anything else. Retries when it changes under us. */
+async function entry(file: string): Promise<Entry | { kind: 'error'; message: string }> {
+  for (let attempt = 0; attempt < MAX_RETRIES; attempt += 1) {
+    let stats: Awaited<ReturnType<typeof lstat>>;
+    try {
+      stats = await lstat(file);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+      return { kind: 'error', message: `${file}: ${code ?? (error as Error).message}` };
+    }
+    if (!stats.isSymbolicLink()) return { kind: 'other', links: stats.nlink, file: stats.isFile() };
+    try {
+      return { kind: 'link', target: await readlink(file) };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // EINVAL: it is no link any more; ENOENT: it is gone. Read it again.
+      if (code !== 'EINVAL' && code !== 'ENOENT') return { kind: 'error', message: `${file}: ${code}` };
+    }
+  }
+  return { kind: 'error', message: `${file} kept changing while it was resolved` };
 }
 
-/** `lstat` and `readlink` of `node:fs/promises`. */
-const NODE_LOOKUP: PathLookup = {
-  isLink: async (file) => (await lstat(file)).isSymbolicLink(),
-  readlink: (file) => readlink(file),
-};
+/** `entry` with synchronous calls, for the per-turn cache (`tools/path-cache.ts`): the same answers. */
+export function entrySync(file: string): PathEntry {
+  for (let attempt = 0; attempt < MAX_RETRIES; attempt += 1) {
+    let stats: ReturnType<typeof lstatSync>;
+    try {
+      stats = lstatSync(file);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+      return { kind: 'error', message: `${file}: ${code ?? (error as Error).message}` };
+    }
+    if (!stats.isSymbolicLink()) return { kind: 'other', links: stats.nlink, file: stats.isFile() };
+    try {
+      return { kind: 'link', target: readlinkSync(file) };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // EINVAL: it is no link any more; ENOENT: it is gone. Read it again.
+      if (code !== 'EINVAL' && code !== 'ENOENT') return { kind: 'error', message: `${file}: ${code}` };
+    }
+  }
+  return { kind: 'error', message: `${file} kept changing while it was resolved` };
+}
+
+/**
+ * How resolution reads a component, injectable so a caller can serve it from a per-turn cache
+ * (`tools/path-cache.ts`). Never throws: failures are `{ kind: 'error' }` entries.
+ */
+export interface PathLookup {
+  entry(file: string): PathEntry | Promise<PathEntry>;
+}
+
+/** `lstat` and `readlink` of `node:fs/promises`, with retries. */
+const NODE_LOOKUP: PathLookup = { entry };
 
 /**
  * Resolves `requested` (relative to `workspace`, or absolute) to its real location.
- * `workspace` must already be a real path. Never throws for missing files; a link loop (more
- * than 40 hops, as Linux's `ELOOP`) resolves to the last position reached and is reported as
- * outside the workspace, so it is denied.
+ * `workspace` must already be a real path. Never throws: a missing file resolves to where it
+ * would be created; a link loop (more than 40 hops, as Linux's `ELOOP`) resolves to the last
+ * position reached and is reported as outside the workspace, so it is denied; an unreadable or
+ * racing component sets `error`.
  */
 export async function resolvePath(
   workspace: string,
@@ -52,8 +112,11 @@ export async function resolvePath(
   let hops = 0;
   let missing = false;
   let loop = false;
+  let links: number | undefined;
+  let error: string | undefined;
   while (queue.length > 0) {
     const part = queue.shift()!;
+    links = undefined;
     if (part === '.') continue;
     if (part === '..') {
       current = path.dirname(current);
@@ -66,15 +129,19 @@ export async function resolvePath(
       current = next;
       continue;
     }
-    let isLink = false;
-    try {
-      isLink = await lookup.isLink(next);
-    } catch {
+    const found = await lookup.entry(next);
+    if (found.kind === 'error') {
+      error = found.message;
+      current = next;
+      break;
+    }
+    if (found.kind === 'missing') {
       missing = true;
       current = next;
       continue;
     }
-    if (!isLink) {
+    if (found.kind === 'other') {
+      if (found.file) links = found.links;
       current = next;
       continue;
     }
@@ -84,13 +151,13 @@ export async function resolvePath(
       current = next;
       break;
     }
-    const target = await lookup.readlink(next);
-    queue.unshift(...target.split(path.sep).filter((p) => p !== ''));
-    if (path.isAbsolute(target)) current = path.parse(target).root || path.sep;
+    queue.unshift(...found.target.split(path.sep).filter((p) => p !== ''));
+    if (path.isAbsolute(found.target)) current = path.parse(found.target).root || path.sep;
   }
   const relative = path.relative(workspace, current);
   const inside =
     !loop &&
+    error === undefined &&
     (relative === '' ||
       (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative)));
   return {
@@ -98,5 +165,7 @@ export async function resolvePath(
     absolute: current,
     inside,
     relative: inside ? relative.split(path.sep).join('/') || '.' : current,
+    ...(links !== undefined && queue.length === 0 ? { links } : {}),
+    ...(error !== undefined ? { error } : {}),
   };
 }

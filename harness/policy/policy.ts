@@ -13,9 +13,10 @@ import { showPath, type PathLabel } from '../path-display.ts';
 import type { EffectClass } from '../tools/types.ts';
 import { flagVariants } from './flag-variants.ts';
 import { matchCommandPattern } from './pattern.ts';
+import { HUMAN_ONLY_RULES } from './rules.ts';
 import type { ResolvedPath } from './paths.ts';
 import { sensitiveMatch } from './sensitive-paths.ts';
-import type { DecisionPart, PolicyAction, PolicyDecision } from './types.ts';
+import type { DecisionPart, FindingRuleId, PolicyAction, PolicyDecision } from './types.ts';
 
 /** A path of a call, resolved, with its access and (for shell commands) the command that uses it. */
 export type PolicyPath = ResolvedPath & { access: 'read' | 'write'; via?: string };
@@ -24,7 +25,7 @@ export type PolicyPath = ResolvedPath & { access: 'read' | 'write'; via?: string
 export interface PolicyFinding {
   subject: string;
   action: PolicyAction;
-  rule: string;
+  rule: FindingRuleId;
   reason: string;
 }
 
@@ -43,9 +44,32 @@ export interface PolicyInput {
   taintedBy?: string[];
   /** The call changes only the harness's own state (todos, notes): decided like a read. */
   harnessState?: boolean;
+  /** Folder trees the command walks recursively, with the files under them (`command-policy.ts`). */
+  trees?: PolicyTree[];
+  /** Why the call runs code the repository contains or configures (test runners, build tools, scripts). */
+  repositoryCode?: string;
+  /** Guards the harness runs programs of the call under, stated in the reason (`git`). */
+  guards?: string[];
   /** Reasons show resolved paths under these folders by label (`$WS/…`); absent: absolute. */
   pathLabels?: readonly PathLabel[];
 }
+
+/** A tree a command walks: workspace-relative paths of the files under it. */
+export interface PolicyTree {
+  root: string;
+  via: string;
+  access: 'read' | 'write';
+  /** The command reads the files' content (not only their names). */
+  content: boolean;
+  files: string[];
+  /** Files under it with more than one hard link. */
+  hardLinked: string[];
+  /** The walk stopped before the end (too many entries). */
+  truncated: boolean;
+}
+
+/** Sensitive files of one tree reported one by one at most (the reason names the rest by count). */
+const MAX_TREE_PARTS = 20;
 
 const STRICTNESS: Record<PolicyAction, number> = { allow: 0, ask: 1, deny: 2 };
 
@@ -128,7 +152,23 @@ function pathPart(p: PolicyPath, config: HarnessConfig): DecisionPart {
     resolved: p.absolute,
     ...(p.via !== undefined ? { via: p.via } : {}),
   };
+  if (p.error !== undefined)
+    return {
+      ...base,
+      subject: p.absolute,
+      action: 'deny',
+      rule: 'path:unresolvable',
+      reason: `the path could not be resolved (${p.error}), so where it leads cannot be checked`,
+    };
   if (!p.inside) return { ...base, subject: p.absolute, action: 'deny', rule: 'workspace:outside' };
+  if (p.links !== undefined && p.links > 1)
+    return {
+      ...base,
+      subject: p.relative,
+      action: p.access === 'write' ? 'deny' : 'ask',
+      rule: 'path:hard-link',
+      reason: `${JSON.stringify(p.relative)} has ${p.links} hard links: a write changes every name, and another name may be outside the workspace${p.access === 'read' ? ' (a read of it may show an outside file)' : ''}`,
+    };
   let part: DecisionPart | undefined;
   for (const rule of config.permissions.paths)
     if (rule.access === p.access && globMatch(rule.pattern, p.relative))
@@ -198,19 +238,28 @@ export function decide(input: PolicyInput, config: HarnessConfig): PolicyDecisio
     parts.push({ subject: f.subject, kind: 'command', action: f.action, rule: f.rule, reason: f.reason });
   for (const command of commands) parts.push(decideSimpleCommand(command, permissions.bash));
   for (const p of input.paths) parts.push(pathPart(p, config));
+  for (const tree of input.trees ?? []) parts.push(...treeParts(tree, config));
+  const secret = exfiltration(input, config);
+  // First, so the reason names it (a hard deny like the analysis's own exfiltration finding).
+  if (secret) parts.unshift(secret);
 
   const tainted =
     (input.taintedBy ?? []).length > 0 &&
     config.taint.enabled &&
-    (input.effect === 'irreversible' || input.network === true);
+    (input.effect === 'irreversible' || input.network === true || input.repositoryCode !== undefined);
   if (tainted) {
     const sources = [...new Set(input.taintedBy)].join(', ');
+    const kind = input.network
+      ? 'network-reaching'
+      : input.effect === 'irreversible'
+        ? 'irreversible'
+        : `repository-code-running (${input.repositoryCode})`;
     parts.push({
       subject: input.tool,
       kind: 'taint',
       action: config.taint.onTainted,
       rule: 'taint:untrusted-content',
-      reason: `untrusted content (from ${sources}) entered the context, so ${input.network ? 'network-reaching' : 'irreversible'} calls ${config.taint.onTainted === 'deny' ? 'are denied' : 'need a human approval'}`,
+      reason: `untrusted content (from ${sources}) entered the context, so ${kind} calls ${config.taint.onTainted === 'deny' ? 'are denied' : 'need a human approval'}`,
     });
   }
 
@@ -250,9 +299,11 @@ export function decide(input: PolicyInput, config: HarnessConfig): PolicyDecisio
   const others = parts
     .filter((p) => p !== decisive && p.action !== 'allow')
     .map((p) => describePart(p, input));
-  const reason = `${describePart(decisive, input)}${others.length > 0 ? `; also: ${others.join('; ')}` : ''}`;
+  const guards = (input.guards ?? []).length > 0 ? `; note: ${input.guards!.join('; ')}` : '';
+  const reason = `${describePart(decisive, input)}${others.length > 0 ? `; also: ${others.join('; ')}` : ''}${guards}`;
   const requiresHuman =
-    decisive.action === 'ask' && parts.some((p) => p.kind === 'taint' && p.action === 'ask');
+    decisive.action === 'ask' &&
+    parts.some((p) => p.action === 'ask' && (p.kind === 'taint' || HUMAN_ONLY_RULES.has(p.rule)));
   return {
     action: decisive.action,
     rule: decisive.rule,
@@ -285,4 +336,65 @@ export function combineDecisions(decisions: readonly PolicyDecision[]): PolicyDe
           parts.push(p);
   const requiresHuman = winner.action === 'ask' && decisions.some((d) => d.requiresHuman);
   return { ...winner, parts, ...(requiresHuman ? { requiresHuman: true } : {}) };
+}
+
+/** The parts of a walked tree: sensitive files read (or written) through it, hard-linked files, a walk cut short. */
+function treeParts(tree: PolicyTree, config: HarnessConfig): DecisionPart[] {
+  const parts: DecisionPart[] = [];
+  const base = { kind: 'path' as const, access: tree.access, via: tree.via };
+  if (tree.truncated)
+    parts.push({
+      ...base,
+      subject: tree.root,
+      action: 'ask',
+      rule: 'path:tree-too-large',
+      reason: `${JSON.stringify(tree.root)} holds too many files to check one by one for links out of the workspace and sensitive files`,
+    });
+  // Names and sizes only (`ls -R`, `find`, `du`): neither another name of a file nor a sensitive file leaks.
+  if (!tree.content && tree.access === 'read') return parts;
+  let reported = 0;
+  for (const file of tree.hardLinked) {
+    if (reported >= MAX_TREE_PARTS) break;
+    reported += 1;
+    parts.push({
+      ...base,
+      subject: file,
+      action: tree.access === 'write' ? 'deny' : 'ask',
+      rule: 'path:hard-link',
+      reason: `${JSON.stringify(file)} (under ${JSON.stringify(tree.root)}) has more than one hard link: another name may be outside the workspace`,
+    });
+  }
+  for (const file of tree.files) {
+    if (reported >= MAX_TREE_PARTS) break;
+    const sensitive = sensitiveMatch(file, tree.access, config.permissions.sensitivePaths);
+    if (!sensitive) continue;
+    reported += 1;
+    parts.push({
+      ...base,
+      subject: file,
+      requested: file,
+      action: 'ask',
+      rule: `sensitive:${sensitive.pattern}`,
+      reason: `${JSON.stringify(file)} is a sensitive path, ${tree.access === 'read' ? 'read' : 'changed'} by a recursive walk of ${JSON.stringify(tree.root)} (it needs the approval a direct access needs)`,
+    });
+  }
+  return parts;
+}
+
+/** Credentials (a sensitive path of access `any`) read by a call that also reaches the network: a hard deny. */
+function exfiltration(input: PolicyInput, config: HarnessConfig): DecisionPart | undefined {
+  if (input.network !== true) return undefined;
+  const credential = (file: string) =>
+    config.permissions.sensitivePaths.some((e) => e.access === 'any' && globMatch(e.pattern, file));
+  const read =
+    input.paths.find((p) => p.access === 'read' && p.inside && credential(p.relative))?.relative ??
+    input.trees?.flatMap((t) => (t.content ? t.files : [])).find(credential);
+  if (read === undefined) return undefined;
+  return {
+    subject: input.tool,
+    kind: 'command',
+    action: 'deny',
+    rule: 'exfil:secret-to-network',
+    reason: `reads the credential ${JSON.stringify(read)} and reaches a network host in one call; a hard deny, not overridable by auto-approve, rules or approvals`,
+  };
 }

@@ -12,13 +12,15 @@
  * command string.
  */
 import type { EffectClass } from '../tools/types.ts';
-import { commandEffect, isNetwork, readsSecrets } from './command-classes.ts';
-import { programEffects } from './file-operands.ts';
+import type { FindingRuleId } from './rules.ts';
+import { programFacts, SHELLS } from './programs/index.ts';
+import { isSecretPath, SECRET_NAME } from './programs/secrets.ts';
 import { extractCommands, type Assignment } from './shell-extract.ts';
+import { builtinEvaluation, evaluationFindings } from './shell-arith.ts';
+import { ambiguousBytes, parserDifferential } from './shell-bytes.ts';
 import { loadShellParser, parseShell } from './shell-parser.ts';
 import { substitutionsInText } from './shell-sweep.ts';
 import { displayWord, normaliseProgram, type ShellWord } from './shell-words.ts';
-import { SHELLS, unwrap } from './shell-wrappers.ts';
 
 /** One simple command after unwrapping and normalisation: what rules are matched against. */
 export interface CommandPart {
@@ -30,6 +32,12 @@ export interface CommandPart {
   depth: number;
   /** This command runs other commands (they follow it as parts of their own). */
   wrapper: boolean;
+  /**
+   * The argument vector as bash will pass it, program first: each word's value, `null` where
+   * it depends on an expansion, a glob, braces or a tilde (the differential oracle compares it
+   * with bash's own trace).
+   */
+  argv: (string | null)[];
   effect: EffectClass;
   network: boolean;
 }
@@ -38,8 +46,8 @@ export interface CommandPart {
 export interface Finding {
   subject: string;
   action: 'ask' | 'deny';
-  /** `analysis:unparseable`, `program:dynamic`, `program:eval`, `program:source`, `program:path`, `path:dynamic`, `path:cwd-changed`, `env:dangerous-variable`, `git:config-override`, `analysis:too-deep`, `shell:unanalysed-substitution`, `program:runs-command`, `exfil:secret-to-network`. */
-  rule: string;
+  /** One of the finding rules of the catalogue (`rules.ts`). */
+  rule: FindingRuleId;
   reason: string;
 }
 
@@ -63,6 +71,21 @@ export interface CommandAnalysis {
   effect: EffectClass;
   /** Some part reaches another host. */
   network: boolean;
+  /** Folder trees the command walks (`grep -r`, `tar c`, `cp -r`): the policy checks every file and link under them. */
+  walks: TreeWalk[];
+  /** Why the command runs code the repository contains or configures (a test runner, a script), when it does. */
+  repositoryCode?: string;
+  /** The harness guards some program of the command runs under (`git`: repository-configured programs disabled). */
+  guards: string[];
+}
+
+/** A tree walked by a command, its root as written (relative to the working directory). */
+export interface TreeWalk {
+  root: string;
+  follows: 'all' | 'roots' | 'none';
+  content: boolean;
+  access: 'read' | 'write';
+  via: string;
 }
 
 /** Scripts nested deeper than this (`sh -c "sh -c …"`) are not analysed further: ask. */
@@ -86,16 +109,23 @@ interface Accumulator {
   paths: PathUse[];
   secrets: string[];
   network: string[];
+  /** Parts that run code given inline (`python -c`): they may reach the network for the exfiltration rule. */
+  inlineCode: string[];
+  walks: TreeWalk[];
+  repositoryCode: string[];
+  guards: string[];
   cwdChanged: boolean;
   /** How many paths were recorded when the directory first changed: later relative paths are unknowable. */
   cwdChangedAt: number;
+  /** Scripts rewritten the way bash reads them and analysed already (`shell-bytes.ts`). */
+  repaired: Set<string>;
 }
 
 function finding(
   acc: Accumulator,
   subject: string,
   action: 'ask' | 'deny',
-  rule: string,
+  rule: FindingRuleId,
   reason: string,
 ): void {
   if (!acc.findings.some((f) => f.rule === rule && f.subject === subject))
@@ -128,6 +158,8 @@ function addPath(acc: Accumulator, word: ShellWord, access: 'read' | 'write', vi
     return;
   }
   if (/^\/dev\/(tcp|udp)\//.test(value)) acc.network.push(via);
+  // A secrets-shaped file read by any part (`nc host < .env`, `curl -T .env`) is a secret for the exfiltration rule.
+  if (access === 'read' && isSecretPath(value)) acc.secrets.push(via);
   acc.paths.push({ path: value, access, via, ...(word.expands ? { glob: true } : {}) });
 }
 
@@ -187,6 +219,43 @@ function checkAssignments(
   }
 }
 
+/** A word's value as bash passes it, or null when expansion decides it. */
+function argvValue(word: ShellWord): string | null {
+  if (word.value === undefined || word.expands) return null;
+  if (word.plain && /(^|[=:])~/.test(word.value)) return null;
+  return word.value;
+}
+
+/** `env -i`, `env -u NAME`, `unset NAME`, `export -n NAME`: dropping the environment the harness set (the git guard, PATH). */
+function environmentChanges(acc: Accumulator, name: string, args: readonly ShellWord[], text: string): void {
+  const values = args.map((a) => a.value);
+  let dropped: string | undefined;
+  if (name === 'env') {
+    if (
+      values.some(
+        (v) =>
+          v === '-i' || v === '--ignore-environment' || v === '-' || (v !== undefined && /^-[^-]*i/.test(v)),
+      )
+    )
+      dropped = 'the whole environment';
+    values.forEach((v, i) => {
+      const unset =
+        v === '-u' || v === '--unset' ? values[i + 1] : v?.startsWith('--unset=') ? v.slice(8) : undefined;
+      if (unset !== undefined && DANGEROUS_VARIABLE.test(unset)) dropped = unset;
+    });
+  } else if (name === 'unset' || (name === 'export' && values.includes('-n'))) {
+    dropped = values.find((v) => v !== undefined && DANGEROUS_VARIABLE.test(v));
+  }
+  if (dropped !== undefined)
+    finding(
+      acc,
+      text,
+      'ask',
+      'env:dangerous-variable',
+      `${name} drops ${dropped === 'the whole environment' ? dropped : `${dropped}, which`} the harness set for commands (the git guard, PATH), so later commands may run what it disables`,
+    );
+}
+
 /** Returns true when the command is a shell reading its script from stdin. */
 function processCommand(
   acc: Accumulator,
@@ -213,7 +282,15 @@ function processCommand(
   if (first.text === '' && words.length === 1) return false;
   if (first.value === undefined || first.expands || first.value === '') {
     const text = words.map(displayWord).join(' ');
-    acc.parts.push({ text, program: first.text, depth, wrapper: false, effect: 'write', network: false });
+    acc.parts.push({
+      text,
+      program: first.text,
+      depth,
+      wrapper: false,
+      effect: 'write',
+      network: false,
+      argv: words.map(argvValue),
+    });
     finding(
       acc,
       text,
@@ -233,15 +310,25 @@ function processCommand(
       'program:path',
       `runs ${nonstandardPath}, outside the system's program folders`,
     );
-  const info = unwrap(name, args);
+  const facts = programFacts(name, args);
+  const info = facts.wrapper;
   const wrapper = info.inner.length > 0;
-  const network = isNetwork(name, args);
-  const effect: EffectClass = wrapper
+  const network = facts.network;
+  let effect: EffectClass = wrapper
     ? name === 'sudo' || name === 'doas' || name === 'su' || name === 'runuser'
       ? 'write'
       : 'read'
-    : commandEffect(name, args);
-  acc.parts.push({ text, program: name, depth, wrapper, effect, network });
+    : facts.effect;
+  if (effect === 'read' && facts.effects.files.some((f) => f.access === 'write')) effect = 'write';
+  acc.parts.push({
+    text,
+    program: name,
+    depth,
+    wrapper,
+    effect,
+    network,
+    argv: [first.value, ...args.map(argvValue)],
+  });
   if (name === 'eval') finding(acc, text, 'ask', 'program:eval', 'eval runs a string as a command');
   if (name === 'source' || name === '.')
     finding(
@@ -259,9 +346,41 @@ function processCommand(
       'git:config-override',
       'git -c and --exec-path can make git run other programs',
     );
-  if (readsSecrets(name, args)) acc.secrets.push(text);
+  if (facts.secrets) acc.secrets.push(text);
   if (network) acc.network.push(text);
-  const effects = programEffects(name, args);
+  if (facts.inlineCode) acc.inlineCode.push(text);
+  if (facts.repositoryCode) acc.repositoryCode.push(facts.repositoryCode);
+  else if (nonstandardPath || (first.value.includes('/') && !first.value.startsWith('/')))
+    acc.repositoryCode.push(`${first.value} is a program of the workspace`);
+  if (facts.guard && !acc.guards.includes(facts.guard)) acc.guards.push(facts.guard);
+  if (name === 'git' && first.value.includes('/'))
+    finding(
+      acc,
+      text,
+      'ask',
+      'git:unguarded',
+      `git run by its path (${first.value}) may bypass the harness's git guard, which sandboxes other than bubblewrap put first on PATH`,
+    );
+  environmentChanges(acc, name, args, text);
+  const effects = facts.effects;
+  for (const w of effects.walks)
+    for (const root of w.roots)
+      if (root.value !== undefined && !root.expands)
+        acc.walks.push({
+          root: root.value,
+          follows: w.follows,
+          content: w.content,
+          access: w.access,
+          via: text,
+        });
+      else
+        finding(
+          acc,
+          text,
+          'ask',
+          'path:dynamic',
+          `the tree ${root.text} ${name} walks depends on an expansion and cannot be checked before it runs`,
+        );
   for (const file of effects.files) addPath(acc, file.word, file.access, text);
   // The folder `cd` (or `git -C`, `env -C`) enters was just checked as a read; paths after it are relative to it.
   if ((name === 'cd' || name === 'pushd' || name === 'popd' || info.changesDirectory) && !acc.cwdChanged) {
@@ -276,6 +395,7 @@ function processCommand(
     else finding(acc, text, 'ask', run.rule, run.reason);
   }
   checkAssignments(acc, info.assignments, text, depth);
+  for (const f of builtinEvaluation(name, args, text)) finding(acc, text, 'ask', f.rule, f.reason);
   if (EVALUATING_BUILTINS.has(name)) for (const arg of args) checkReevaluated(acc, arg.value, text, depth);
   for (const inner of info.inner) {
     if (inner.kind === 'argv')
@@ -302,10 +422,31 @@ function analyseScript(acc: Accumulator, script: string, depth: number): void {
   const tree = parseShell(script);
   let extraction: ReturnType<typeof extractCommands>;
   try {
+    const ambiguous = ambiguousBytes(tree.rootNode, script);
+    if (ambiguous)
+      finding(acc, script, 'ask', 'shell:ambiguous-bytes', `the command cannot be checked: ${ambiguous}`);
+    const differs = parserDifferential(tree.rootNode, script);
+    if (differs) {
+      finding(
+        acc,
+        script,
+        'ask',
+        'shell:parser-differential',
+        `the command cannot be checked: ${differs.reason}`,
+      );
+      // Still decide what bash runs, read as bash reads it, so a deny rule still denies.
+      if (differs.repaired !== undefined && !acc.repaired.has(differs.repaired)) {
+        acc.repaired.add(differs.repaired);
+        analyseScript(acc, differs.repaired, depth + 1);
+      }
+      for (const body of substitutionsInText(script).scripts) analyseScript(acc, body, depth + 1);
+    }
+    for (const f of evaluationFindings(tree.rootNode)) finding(acc, f.text, 'ask', f.rule, f.reason);
     extraction = extractCommands(tree.rootNode, script);
   } finally {
     tree.delete();
   }
+  for (const f of extraction.evaluations) finding(acc, f.text, 'ask', f.rule, f.reason);
   if (extraction.syntaxError)
     finding(
       acc,
@@ -354,6 +495,11 @@ export function analyseCommandSync(command: string): CommandAnalysis {
     network: [],
     cwdChanged: false,
     cwdChangedAt: 0,
+    repaired: new Set(),
+    inlineCode: [],
+    walks: [],
+    repositoryCode: [],
+    guards: [],
   };
   if (command.length > MAX_COMMAND_CHARS)
     finding(
@@ -388,12 +534,19 @@ export function analyseCommandSync(command: string): CommandAnalysis {
       'path:cwd-changed',
       'the command changes directory, so its relative file targets cannot be resolved before it runs',
     );
-  if (acc.secrets.length > 0 && acc.network.length > 0)
+  // A variable that holds a credential, mentioned anywhere (a here-string, a here-document, an argument), is a secret too.
+  for (const m of command.matchAll(/\$\{?!?([A-Za-z_][A-Za-z0-9_]*)/g))
+    if (SECRET_NAME.test(m[1]!)) {
+      acc.secrets.push(`$${m[1]}`);
+      break;
+    }
+  const reach = [...acc.network, ...acc.inlineCode];
+  if (acc.secrets.length > 0 && reach.length > 0)
     acc.findings.unshift({
       subject: command,
       action: 'deny',
       rule: 'exfil:secret-to-network',
-      reason: `sends environment data or credentials (read by ${JSON.stringify(acc.secrets[0])}) to a network host (via ${JSON.stringify(acc.network[0])}); a hard deny, not overridable by auto-approve, rules or approvals`,
+      reason: `sends environment data or credentials (read by ${JSON.stringify(acc.secrets[0])}) to a network host (via ${JSON.stringify(reach[0])}); a hard deny, not overridable by auto-approve, rules or approvals`,
     });
   let effect: EffectClass = 'read';
   for (const part of acc.parts) if (ORDER[part.effect] > ORDER[effect]) effect = part.effect;
@@ -406,6 +559,9 @@ export function analyseCommandSync(command: string): CommandAnalysis {
     paths: acc.paths,
     effect,
     network: acc.network.length > 0,
+    walks: acc.walks,
+    ...(acc.repositoryCode.length > 0 ? { repositoryCode: acc.repositoryCode[0]! } : {}),
+    guards: acc.guards,
   };
   cache.set(command, analysis);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);

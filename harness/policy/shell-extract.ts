@@ -8,6 +8,9 @@
  * `shell-sweep.ts` finds the substitutions the walk did not reach. Handed cases E01–E04 (claude-code#16180, #37662, gemini-cli#2658,
  * #9181) are each one of these shapes.
  */
+import type { FindingRuleId } from './rules.ts';
+import { evaluationFindings } from './shell-arith.ts';
+import { ambiguousBytes, parserDifferential } from './shell-bytes.ts';
 import type { ShellNode } from './shell-parser.ts';
 import { substitutionKey, sweepTree, type Unanalysed } from './shell-sweep.ts';
 import { findSubstitutions, literalWord, wordOf, type ShellWord } from './shell-words.ts';
@@ -51,6 +54,12 @@ export interface Extraction {
   unanalysed: Unanalysed[];
   /** Keys of the substitution nodes extracted so far in the tree being walked (bookkeeping for the sweep). */
   seen: Set<string>;
+  /** Findings in fragments the sweep parsed on its own: arithmetic and indirection (`shell-arith.ts`), bytes and structures bash reads differently (`shell-bytes.ts`). */
+  evaluations: { text: string; rule: FindingRuleId; reason: string }[];
+  /** Called by the sweep for every fragment it parses on its own. */
+  onFragment: (root: ShellNode) => void;
+  /** Words after a redirection target that belong to the last command of a pipeline (by node id). */
+  extraWords: Map<number, ShellWord[]>;
 }
 
 /** The text of the tree `node` belongs to, padded so that node indices point into it (the root node's own text omits leading blanks). */
@@ -74,6 +83,27 @@ export function extractCommands(root: ShellNode, source?: string): Extraction {
     syntaxError: root.hasError,
     unanalysed: [],
     seen: new Set(),
+    evaluations: [],
+    extraWords: new Map(),
+    onFragment: (fragment) => {
+      out.evaluations.push(...evaluationFindings(fragment));
+      // A fragment is parsed on its own: the bytes and structures the two readers disagree on are checked there too.
+      const text = fragment.tree.rootNode.text;
+      const bytes = ambiguousBytes(fragment.tree.rootNode, text);
+      const structure = bytes === undefined ? parserDifferential(fragment.tree.rootNode, text) : undefined;
+      if (bytes)
+        out.evaluations.push({
+          text,
+          rule: 'shell:ambiguous-bytes',
+          reason: `the substitution cannot be checked: ${bytes}`,
+        });
+      else if (structure)
+        out.evaluations.push({
+          text,
+          rule: 'shell:parser-differential',
+          reason: `the substitution cannot be checked: ${structure.reason}`,
+        });
+    },
   };
   visit(root, out);
   sweepTree(root, out, visit, source ?? treeText(root));
@@ -183,8 +213,11 @@ function commandOf(
       words.push(wordOf(inner));
     } else if (REDIRECTS.has(child.type)) redirectOf(child, node.text, out, extraWords, later);
     else if (child.isNamed && child.type !== 'comment') words.push(wordOf(child));
+    // Arguments the grammar keeps as anonymous tokens (a lone `$`, `==`, `=~`) are literal words for bash.
+    else if (!child.isNamed && node.fieldNameForChild(i) === 'argument')
+      words.push({ text: child.text, value: child.text, substitutions: [], expands: false, plain: true });
   }
-  words.push(...extraWords);
+  words.push(...extraWords, ...(out.extraWords.get(node.id) ?? []));
   out.commands.push({ words, assignments, source: node.text });
   for (const word of words) later.push(...word.substitutions);
   visitLater(later, out);
@@ -264,11 +297,26 @@ function visit(node: ShellNode, out: Extraction): void {
         if (child && REDIRECTS.has(child.type)) redirectOf(child, node.text, out, extraWords, later);
       if (body?.type === 'command') commandOf(body, out, extraWords, later);
       else {
+        // `a | b > f x`, `! b > f x`: bash gives the words after the target to the last simple command.
+        const last = body ? lastCommand(body) : undefined;
+        if (last && extraWords.length > 0) out.extraWords.set(last.id, extraWords);
         if (body) visit(body, out);
         visitLater(later, out);
       }
       return;
     }
+    case 'test_command':
+      // `[ … ]` is the `[` builtin for bash, a command of its own (`[[ … ]]` is a keyword).
+      if (node.child(0)?.type === '[') {
+        const words = testWords(node);
+        out.commands.push({ words, assignments: [], source: node.text });
+        const later: ShellNode[] = [];
+        for (const word of words) later.push(...word.substitutions);
+        visitLater(later, out);
+        return;
+      }
+      for (const child of node.namedChildren) if (child) visit(child, out);
+      return;
     case 'pipeline': {
       // Text echoed into the next stage is a candidate script for a shell reading stdin (`echo "rm x" | sh`).
       const stages = node.namedChildren.filter((c): c is ShellNode => c !== null);
@@ -296,4 +344,37 @@ function visit(node: ShellNode, out: Extraction): void {
     default:
       for (const child of node.namedChildren) if (child) visit(child, out);
   }
+}
+
+const TEST_EXPRESSIONS = new Set([
+  'unary_expression',
+  'binary_expression',
+  'parenthesized_expression',
+  'negated_expression',
+]);
+
+/** The words bash passes to `[`: every operand and operator of the test, in order, `[` and `]` included. */
+function testWords(node: ShellNode): ShellWord[] {
+  const words: ShellWord[] = [];
+  const walk = (n: ShellNode) => {
+    for (const child of n.children) {
+      if (!child) continue;
+      if (TEST_EXPRESSIONS.has(child.type)) walk(child);
+      else if (!child.isNamed || child.type === 'test_operator')
+        words.push({ text: child.text, value: child.text, substitutions: [], expands: false, plain: true });
+      else words.push(wordOf(child));
+    }
+  };
+  walk(node);
+  return words;
+}
+
+/** The last simple command of a pipeline or negated command (the one a trailing redirection belongs to). */
+function lastCommand(node: ShellNode): ShellNode | undefined {
+  if (node.type === 'command') return node;
+  if (node.type === 'pipeline' || node.type === 'negated_command') {
+    const last = node.namedChildren.filter((c): c is ShellNode => c !== null).at(-1);
+    return last ? lastCommand(last) : undefined;
+  }
+  return undefined;
 }

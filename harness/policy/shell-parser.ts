@@ -29,6 +29,11 @@ export function loadShellParser(): Promise<Parser> {
   return loading;
 }
 
+/** True once {@link loadShellParser} has finished, so {@link parseShell} can run synchronously. */
+export function shellParserReady(): boolean {
+  return ready !== undefined;
+}
+
 /**
  * Parses a bash script. The caller must `delete()` the tree when done (wasm memory).
  * @throws Error when the parser is not loaded yet (await {@link loadShellParser} first) or the

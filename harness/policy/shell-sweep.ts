@@ -28,6 +28,8 @@ export interface SweepTarget {
   seen: Set<string>;
   /** Substitutions that could not be analysed: their text and why. */
   unanalysed: Unanalysed[];
+  /** Called with the root of every fragment parsed on its own (arithmetic checks). */
+  onFragment?: (root: ShellNode) => void;
 }
 
 /** A substitution the analysis could not see into. */
@@ -197,6 +199,7 @@ function walkFragment<T extends SweepTarget>(
   const saved = out.seen;
   out.seen = new Set();
   try {
+    out.onFragment?.(node);
     if (visitRoot) visit(node, out);
     walk(node, out, visit, {
       expansion: false,

@@ -102,16 +102,16 @@ function piece(node: ShellNode): Piece {
       return { value: decodeAnsiC(node.text.slice(2, -1)), expands: false, plain: false };
     case 'string':
     case 'translated_string': {
-      let value = '';
-      for (const child of node.children) {
-        if (!child) continue;
-        if (child.type === 'string_content') value += unescapeDoubleQuoted(child.text);
-        else if (EXPANSIONS.has(child.type)) return { expands: false, plain: false };
-        else if (child.type === '"' || child.type === '$"') continue;
-        else if (child.isNamed) return { expands: false, plain: false };
-        else value += child.text;
-      }
-      return { value, expands: false, plain: false };
+      // The value is the text between the quotes: the grammar leaves some characters (a newline, a
+      // carriage return) out of every child, so the children do not spell the whole string.
+      for (const child of node.namedChildren)
+        if (child && child.type !== 'string_content') return { expands: false, plain: false };
+      const open = node.text.startsWith('$"') ? 2 : 1;
+      const body =
+        node.text.endsWith('"') && node.text.length > open
+          ? node.text.slice(open, -1)
+          : node.text.slice(open);
+      return { value: unescapeDoubleQuoted(body), expands: false, plain: false };
     }
     case 'concatenation': {
       let value = '';

@@ -27,6 +27,7 @@ const config = mergeConfig(DEFAULT_CONFIG, {
         'git status*',
         'echo *',
         'true*',
+        '[ *',
         'wc *',
         'timeout *',
         'nice *',
@@ -256,8 +257,9 @@ describe('command policy (property)', () => {
   });
 
   it('a composition of allowed commands with allowed wrappers is allowed (no false alarms from the structure itself)', async () => {
-    // eval always asks (what it runs is a string), a bare `bash` reading stdin and `unset` are commands of their own, and
-    // `ls ${x%…}` lists a folder known only when it runs: left out here.
+    // eval always asks (what it runs is a string), a bare `bash` reading stdin and `unset` are commands of their own,
+    // `ls ${x%…}` lists a folder known only when it runs, and subscripts and arithmetic with a substitution are
+    // arithmetic contexts with non-literal operands, which ask by design (shell-arith.ts): left out here.
     const onlyAllowed = compositions(leaf(ALLOWED)).filter(
       (n) =>
         !n.text.includes('eval ') &&
@@ -269,7 +271,15 @@ describe('command policy (property)', () => {
     await fc.assert(
       fc.asyncProperty(onlyAllowed, async (n) => {
         const d = await decideCommand(n.text, config);
-        expect(d.action, `${JSON.stringify(n.text)} → ${d.rule}: ${d.reason}`).toBe('allow');
+        const unexpected = d.parts.filter(
+          (p) =>
+            p.action !== 'allow' &&
+            !(p.rule === 'shell:arithmetic' && /\[|\(\(/.test(n.text)) &&
+            // A composition that puts `&& b` on a here-document's end line is not what it looks like for bash: the
+            // end line must hold the delimiter alone, so bash reads the rest as here-document (shell-bytes.ts).
+            !(p.rule === 'shell:parser-differential' && /\nEOF[^\n]/.test(n.text)),
+        );
+        expect(unexpected, `${JSON.stringify(n.text)} → ${d.rule}: ${d.reason}`).toEqual([]);
       }),
       { numRuns: 300 },
     );

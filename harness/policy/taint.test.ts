@@ -74,4 +74,23 @@ describe('messageOrigins and recordTaint', () => {
       ),
     ).toBe(false);
   });
+
+  it('takes a user message of recorded content parts as the user (a replay sends them as recorded)', () => {
+    const parts = [{ type: 'text', text: 'hello' }] as unknown as string;
+    expect(messageOrigins([{ role: 'user', content: parts }], () => false)).toEqual([{ kind: 'user' }]);
+  });
+});
+
+describe('taint by default (taint.untrustedFiles)', () => {
+  it('content of files the run did not write taints it when untrustedFiles is on, and not when it is off', () => {
+    const on = mergeConfig(DEFAULT_CONFIG, {});
+    const off = mergeConfig(DEFAULT_CONFIG, { taint: { untrustedFiles: false } });
+    const tool = { name: 'read_file' };
+    const a: TaintState = { sources: [] };
+    expect(recordTaint(a, [tool], on, ['read_file:README.md'])).toBe(true);
+    expect(a.sources).toEqual(['read_file:README.md']);
+    const b: TaintState = { sources: [] };
+    expect(recordTaint(b, [tool], off, ['read_file:README.md'])).toBe(false);
+    expect(recordTaint(b, [tool], on, [undefined])).toBe(false);
+  });
 });

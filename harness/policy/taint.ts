@@ -12,6 +12,7 @@ import type { HarnessConfig } from '../config.ts';
 import type { ChatMessage } from '../model/types.ts';
 import type { ToolDefinition } from '../tools/types.ts';
 import { contentText } from '../model/content.ts';
+import type { CommandAnalysis } from './shell-analysis.ts';
 
 /** Where a message came from. */
 export type MessageOrigin =
@@ -35,20 +36,67 @@ export interface TaintState {
   sources: string[];
 }
 
-/** Records that results of `tools` entered the context; returns true when this tainted the run further. */
+/**
+ * Records that results of `tools` entered the context; returns true when this tainted the run
+ * further. `provenance[i]` is what the i-th result says about its content (`ToolOutput.untrusted`,
+ * e.g. `read_file:README.md`, content of a file this run did not write): it taints the run when
+ * `taint.untrustedFiles` is on.
+ */
 export function recordTaint(
   state: TaintState,
   tools: readonly (Pick<ToolDefinition, 'name' | 'untrusted'> | undefined)[],
   config: HarnessConfig,
+  provenance: readonly (string | undefined)[] = [],
 ): boolean {
   if (!config.taint.enabled) return false;
   let changed = false;
-  for (const tool of tools)
-    if (tool && isUntrusted(tool, config) && !state.sources.includes(tool.name)) {
-      state.sources.push(tool.name);
-      changed = true;
-    }
+  const add = (source: string) => {
+    if (state.sources.includes(source)) return;
+    state.sources.push(source);
+    changed = true;
+  };
+  tools.forEach((tool, i) => {
+    if (tool && isUntrusted(tool, config)) add(tool.name);
+    else if (config.taint.untrustedFiles && provenance[i] !== undefined) add(provenance[i]!);
+  });
   return changed;
+}
+
+/** Programs whose output holds no file content (their arguments and the clock only). */
+const CONTENT_FREE = new Set([
+  'echo',
+  'printf',
+  'true',
+  'false',
+  ':',
+  'pwd',
+  'date',
+  'sleep',
+  'mkdir',
+  'touch',
+  'cd',
+  'whoami',
+  'id',
+  'uname',
+  'which',
+  'type',
+  'seq',
+  'test',
+  '[',
+  'export',
+  'basename',
+  'dirname',
+]);
+
+/**
+ * True when a command's output may carry the content (or the names) of files: it reads a file,
+ * walks a tree, or runs a program other than the content-free ones. Its output is then untrusted
+ * under `taint.untrustedFiles`.
+ */
+export function commandReadsFiles(analysis: Pick<CommandAnalysis, 'parts' | 'paths' | 'walks'>): boolean {
+  if (analysis.walks.length > 0) return true;
+  if (analysis.paths.some((p) => p.access === 'read')) return true;
+  return analysis.parts.some((p) => !p.wrapper && !CONTENT_FREE.has(p.program));
 }
 
 /** Marker the harness puts at the start of its own notes. */

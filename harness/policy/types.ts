@@ -4,6 +4,9 @@
  * I/O beyond path resolution, and `ask` goes to the injected approver.
  */
 import type { EffectClass } from '../tools/types.ts';
+import type { RuleId } from './rules.ts';
+
+export type { FindingRuleId, RuleId } from './rules.ts';
 
 /** What the policy decides for one call. */
 export type PolicyAction = 'allow' | 'ask' | 'deny';
@@ -21,8 +24,8 @@ export interface DecisionPart {
   subject: string;
   kind: 'command' | 'path' | 'effect' | 'taint';
   action: PolicyAction;
-  /** The rule that matched, e.g. `bash:rm *` or `paths:write:src/**`, or the default that applied. */
-  rule: string;
+  /** The rule that matched, e.g. `bash:rm *` or `paths:write:src/**`, or the default that applied (`rules.ts`). */
+  rule: RuleId;
   /** Why, when the rule name alone does not say it (analysis findings, taint). */
   reason?: string;
   /** Paths: the access, the path as requested and its resolved absolute location. */
@@ -41,13 +44,15 @@ export interface DecisionPart {
  */
 export interface PolicyDecision {
   action: PolicyAction;
-  rule: string;
+  /** The decisive part's rule (`rules.ts`). */
+  rule: RuleId;
   reason: string;
   errorType?: 'policy_violation' | 'path_outside_workspace';
   parts: DecisionPart[];
   /**
    * Set on an `ask` that only a human may answer: `auto` mode does not approve it and session
-   * grants do not cover it (an irreversible or network call after untrusted content).
+   * grants do not cover it (an irreversible or network call after untrusted content, a command
+   * bash reads differently from the checker, run-time re-evaluation: `rules.ts` HUMAN_ONLY_RULES).
    */
   requiresHuman?: boolean;
 }
@@ -73,8 +78,15 @@ export interface ApprovalRequest {
    * one; answer `{ approveShape }` with it (or a narrower one) to stop being asked for it.
    */
   shape?: string;
-  decision: PolicyDecision;
+  /** The decision, escaped for display (rule ids become display text). */
+  decision: ShownDecision;
 }
+
+/** A decision as the approver is shown it: every string escaped, rule ids as display text. */
+export type ShownDecision = Omit<PolicyDecision, 'rule' | 'parts'> & {
+  rule: string;
+  parts: (Omit<DecisionPart, 'rule'> & { rule: string })[];
+};
 
 /** An approver's answer. `approve_shape` approves and grants the same shape for the session. */
 export type ApprovalAnswer = 'approve' | 'deny' | { approveShape: string };

@@ -10,6 +10,7 @@ import {
   planBox,
   type BwrapInput,
 } from './bwrap.ts';
+import { syntheticEtc } from './bwrap-args.ts';
 import { DEFAULT_SANDBOX_LIMITS, hasPerNamespacePidMax, prlimitArguments } from './limits.ts';
 import { SandboxUnavailableError } from './types.ts';
 
@@ -46,21 +47,50 @@ describe('bwrapArguments', () => {
     expect(args).not.toContain('--share-net');
   });
 
-  it('mounts the read-only root first, then /dev, /proc, the private /tmp and the hidden folders, and binds the workspace last', () => {
-    const args = bwrapArguments(input());
+  it('builds the root from the system folders and a minimal /etc, then /dev, /proc, the tmpfs mounts, the git guard, and binds the workspace last', () => {
+    const args = bwrapArguments(
+      input({
+        system: [
+          { kind: 'bind', path: '/usr' },
+          { kind: 'symlink', path: '/bin', target: 'usr/bin' },
+        ],
+        etc: ['/etc/ld.so.cache'],
+        etcFiles: { passwd: '/tmp/box/passwd' },
+        git: { real: '/usr/bin/git', shim: '/tmp/guard/git', replace: ['/usr/bin/git'] },
+        sizes: true,
+      }),
+    );
     const mounts: string[] = [];
     for (let i = 0; i < args.indexOf('--'); i += 1)
-      if (['--ro-bind', '--dev', '--proc', '--tmpfs', '--bind'].includes(args[i]!))
-        mounts.push(`${args[i]} ${args[i + 1]}`);
+      if (
+        ['--ro-bind', '--symlink', '--dir', '--dev', '--proc', '--tmpfs', '--bind', '--remount-ro'].includes(
+          args[i]!,
+        )
+      )
+        mounts.push(
+          `${args[i]} ${args[i + 1]}${args[i] === '--ro-bind' || args[i] === '--symlink' ? ` ${args[i + 2]}` : ''}`,
+        );
     expect(mounts).toEqual([
-      '--ro-bind /',
+      '--ro-bind /usr /usr',
+      '--symlink usr/bin /bin',
+      '--dir /etc',
+      '--ro-bind /etc/ld.so.cache /etc/ld.so.cache',
+      '--ro-bind /tmp/box/passwd /etc/passwd',
       '--dev /dev',
       '--proc /proc',
       '--tmpfs /tmp',
+      '--dir /var',
+      '--symlink ../tmp /var/tmp',
       '--tmpfs /root',
       '--tmpfs /run',
+      '--ro-bind /usr/bin/git /run/hb-git/git',
+      '--ro-bind /tmp/guard/git /usr/bin/git',
       '--bind /tmp/hb-ws-1',
+      '--remount-ro /',
     ]);
+    // The host's root is never bound: `/` appears only as the box's own root made read-only.
+    expect(args.filter((a) => a === '/')).toEqual(['/']);
+    expect(args[args.indexOf('/') - 1]).toBe('--remount-ro');
     expect(args.slice(args.indexOf('--bind'), args.indexOf('--bind') + 3)).toEqual([
       '--bind',
       '/tmp/hb-ws-1',
@@ -70,6 +100,32 @@ describe('bwrapArguments', () => {
       '--chdir',
       '/tmp/hb-ws-1',
     ]);
+  });
+
+  it('caps the tmpfs mounts with --size when bwrap has it: /tmp and the home by the limits', () => {
+    const args = bwrapArguments(input({ sizes: true }));
+    const tmp = args.indexOf('/tmp');
+    expect(args.slice(tmp - 3, tmp)).toEqual(['--size', String(DEFAULT_SANDBOX_LIMITS.tmpBytes), '--tmpfs']);
+    const root = args.indexOf('/root');
+    expect(args.slice(root - 3, root)).toEqual([
+      '--size',
+      String(DEFAULT_SANDBOX_LIMITS.homeBytes),
+      '--tmpfs',
+    ]);
+    expect(bwrapArguments(input({ sizes: false }))).not.toContain('--size');
+  });
+
+  it('the synthetic /etc names no host user: root, the box user, nobody; localhost only', () => {
+    const etc = syntheticEtc({ uid: 1000, gid: 1000, home: '/home/dev' });
+    expect(
+      etc.passwd
+        .trim()
+        .split('\n')
+        .map((l) => l.split(':')[0]),
+    ).toEqual(['root', 'user', 'nobody']);
+    expect(etc.passwd).toContain(':1000:1000:sandbox user:/home/dev:');
+    expect(etc.hosts).toContain('127.0.0.1\tlocalhost');
+    expect(etc.passwd).not.toContain(process.env.USER ?? 'no-such-user-name');
   });
 
   it('never hides /, /tmp twice or the workspace itself', () => {

@@ -1,13 +1,17 @@
 /**
  * `BwrapSandbox`: commands under Debian's bubblewrap (https://github.com/containers/bubblewrap).
  *
- * What the box is: the host root read-only; a private `/tmp`, an empty `$HOME` and an empty
- * `/run` (no Docker, D-Bus or database sockets) mounted *before* the workspace is bound
- * read-write, because temp workspaces live under `/tmp` and the home may contain the workspace;
- * its own user, network (loopback only, not the host's), PID, IPC and UTS namespaces;
- * `--die-with-parent`, so killing bwrap on a timeout tears the PID namespace down with every
- * process inside, `setsid` ones included; `--new-session` (no TIOCSTI into the harness's
- * terminal); no capabilities; resource limits ({@link SandboxLimits}); the scrubbed environment.
+ * What the box is (`bwrap-args.ts`): a root built from nothing, with only `/usr`, the `/bin`,
+ * `/sbin`, `/lib*` links into it and a minimal `/etc` (synthetic `passwd`, `group`, `hosts`)
+ * from the host, read-only — no home folder, `/root`, `/etc/shadow`, `/var`, `/opt`, `/srv` or
+ * socket is there; a private `/tmp` and an empty home and `/run` (tmpfs, size-capped), mounted
+ * *before* the workspace is bound read-write, because temp workspaces live under `/tmp` and the
+ * home may contain the workspace; git replaced by the guard (`git-guard.ts`); its own user,
+ * network (loopback only, not the host's), PID, IPC and UTS namespaces; `--die-with-parent`, so
+ * killing bwrap on a timeout tears the PID namespace down with every process inside, `setsid`
+ * ones included; `--new-session` (no TIOCSTI into the harness's terminal); no capabilities;
+ * resource limits ({@link SandboxLimits}; the whole command's memory in a cgroup of its own when
+ * the host delegates one, `cgroup.ts`); the scrubbed environment plus the git guard's.
  *
  * bwrap keeps every capability when it is started by root (it only drops them for unprivileged
  * callers), and root inside can then remount `/` read-write: the capabilities are always dropped
@@ -17,17 +21,15 @@
  * shell holds no capabilities, caches the answer, and when it fails every `exec` rejects with
  * `SandboxUnavailableError` carrying bwrap's own message and an install hint. Nothing runs unboxed.
  */
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, lstatSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { bwrapArguments, etcEntries, syntheticEtc, systemMounts, type ProcessBound } from './bwrap-args.ts';
+import { createCommandCgroup, inCgroup, planCgroup, type CgroupPlan } from './cgroup.ts';
+import { gitGuardEnv, gitShimFolder, hostGit } from './git-guard.ts';
 import { HostFileSandbox } from './host-files.ts';
-import {
-  DEFAULT_SANDBOX_LIMITS,
-  hasPerNamespacePidMax,
-  MIN_PID_MAX,
-  prlimitArguments,
-  type SandboxLimits,
-} from './limits.ts';
+import { DEFAULT_SANDBOX_LIMITS, hasPerNamespacePidMax, type SandboxLimits } from './limits.ts';
 import { scrubEnvironment } from './local.ts';
 import { runProcess } from './process.ts';
 import { SandboxUnavailableError, type ExecOptions, type ExecResult } from './types.ts';
@@ -40,16 +42,13 @@ export interface HostFacts {
   globalRoot: boolean;
   /** `os.release()`. */
   kernelRelease: string;
-  /** The caller's home folder, hidden behind an empty tmpfs. */
+  /** The caller's home folder, an empty tmpfs in the box. */
   home: string;
+  /** The gid bwrap runs as (the synthetic `/etc/group`). */
+  gid: number;
 }
 
-/**
- * How the process count is bounded: `rlimit` (`RLIMIT_NPROC`, any non-root user) or
- * `pid-namespace` (`pid_max` of the sandbox's PID namespace, for the real root on Linux 6.14+,
- * set by a root-only setup step before the capabilities are dropped with `setpriv`).
- */
-export type ProcessBound = 'rlimit' | 'pid-namespace';
+export { bwrapArguments, DROP_CAPABILITIES, type BwrapInput, type ProcessBound } from './bwrap-args.ts';
 
 /** How to build the box on this host, or why it cannot be built safely. */
 export type BwrapPlan = { ok: true; bound: ProcessBound } | { ok: false; reason: string; hint: string };
@@ -64,8 +63,12 @@ export interface BwrapOptions {
    * workspace must be writable by it. `RLIMIT_NPROC` then bounds the process count.
    */
   runAs?: { uid: number; gid: number };
-  /** More host folders to hide behind an empty tmpfs (besides `$HOME` and `/run`). */
+  /** More folders that exist in the box as an empty tmpfs (besides `$HOME` and `/run`). */
   hide?: string[];
+  /** More host folders bound read-only (a toolchain under `/opt`): nothing outside `/usr` and a minimal `/etc` is there by default. */
+  readOnly?: string[];
+  /** A cgroup v2 folder whose children may be created with the memory controller (`cgroup.ts`). @default HARNESS_BENCH_CGROUP, or none */
+  cgroupParent?: string;
   /** Host facts (tests); detected by default. */
   host?: Partial<HostFacts>;
 }
@@ -85,7 +88,7 @@ export function isGlobalRoot(uid: number, uidMap: string | undefined): boolean {
 }
 
 /** Detects the host facts of this process. */
-export function detectHost(runAs?: { uid: number }): HostFacts {
+export function detectHost(runAs?: { uid: number; gid?: number }): HostFacts {
   const uid = runAs?.uid ?? process.getuid?.() ?? -1;
   let uidMap: string | undefined;
   try {
@@ -93,11 +96,19 @@ export function detectHost(runAs?: { uid: number }): HostFacts {
   } catch {
     uidMap = undefined;
   }
-  return { uid, globalRoot: isGlobalRoot(uid, uidMap), kernelRelease: os.release(), home: os.homedir() };
+  return {
+    uid,
+    gid: runAs?.gid ?? process.getgid?.() ?? uid,
+    globalRoot: isGlobalRoot(uid, uidMap),
+    kernelRelease: os.release(),
+    home: os.homedir(),
+  };
 }
 
 /** Decides how to bound processes on this host; the real root needs Linux 6.14+. */
-export function planBox(host: HostFacts): BwrapPlan {
+export function planBox(
+  host: Pick<HostFacts, 'globalRoot' | 'kernelRelease'> & Partial<HostFacts>,
+): BwrapPlan {
   if (!host.globalRoot) return { ok: true, bound: 'rlimit' };
   if (hasPerNamespacePidMax(host.kernelRelease)) return { ok: true, bound: 'pid-namespace' };
   return {
@@ -105,75 +116,6 @@ export function planBox(host: HostFacts): BwrapPlan {
     reason: `the harness runs as root on Linux ${host.kernelRelease}: the kernel does not apply RLIMIT_NPROC to root and keeps pid_max per PID namespace only from 6.14 on, so a fork bomb could fill the host's process table`,
     hint: 'run the harness as an unprivileged user (or pass runAs), or use Linux 6.14 or later',
   };
-}
-
-/** `setpriv` options that drop every capability for good (bounding set, inheritable, ambient, securebits locked). */
-export const DROP_CAPABILITIES = [
-  '--inh-caps=-all',
-  '--ambient-caps=-all',
-  '--bounding-set=-all',
-  '--securebits=+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+keep_caps_locked',
-  '--no-new-privs',
-];
-
-/** Input of {@link bwrapArguments}. Paths are absolute real paths. */
-export interface BwrapInput {
-  workspace: string;
-  cwd: string;
-  /** Folders mounted as empty tmpfs after `/tmp` and before the workspace (home, /run, …), existing ones only. */
-  hidden: string[];
-  limits: SandboxLimits;
-  bound: ProcessBound;
-  command: string;
-}
-
-/**
- * The bwrap argument vector (after the binary). Mount order matters: later mounts cover earlier
- * ones, so the read-only root comes first, then `/dev`, `/proc`, the private `/tmp` and the
- * hidden folders, and the workspace last (it may live under `/tmp` or the home).
- */
-export function bwrapArguments(input: BwrapInput): string[] {
-  const { limits } = input;
-  const args = [
-    '--unshare-user',
-    '--unshare-ipc',
-    '--unshare-pid',
-    '--unshare-net',
-    '--unshare-uts',
-    '--unshare-cgroup-try',
-    '--die-with-parent',
-    '--new-session',
-    ...(input.bound === 'rlimit' ? ['--cap-drop', 'ALL'] : []),
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
-  ];
-  for (const dir of input.hidden)
-    if (dir !== '/' && dir !== '/tmp' && dir !== input.workspace) args.push('--tmpfs', dir);
-  args.push('--bind', input.workspace, input.workspace, '--chdir', input.cwd, '--');
-  const limited = ['prlimit', ...prlimitArguments(limits), '--'];
-  const shell = ['bash', '-c', input.command];
-  if (input.bound === 'rlimit') return [...args, ...limited, ...shell];
-  const pidMax = Math.max(MIN_PID_MAX, Math.floor(limits.processes));
-  const setup = `echo ${pidMax} > /proc/sys/kernel/pid_max || { echo "sandbox: could not cap processes (pid_max of the PID namespace)" >&2; exit 125; }; exec "$@"`;
-  return [
-    ...args,
-    '/bin/sh',
-    '-c',
-    setup,
-    'hb-sandbox-setup',
-    ...limited,
-    'setpriv',
-    ...DROP_CAPABILITIES,
-    '--',
-    ...shell,
-  ];
 }
 
 /** Exits 0 only when the shell holds no effective capability (pure bash, no other binary). */
@@ -187,6 +129,7 @@ export class BwrapSandbox extends HostFileSandbox {
   private readonly limits: SandboxLimits;
   private readonly host: HostFacts;
   private probed: Promise<{ ok: true } | { ok: false; message: string; hint: string }> | undefined;
+  private cgroup: CgroupPlan | undefined;
 
   /** @param workspace absolute real path of the workspace, bound read-write. */
   constructor(
@@ -199,20 +142,44 @@ export class BwrapSandbox extends HostFileSandbox {
     this.host = { ...detectHost(options.runAs), ...options.host };
   }
 
-  /** The folders hidden behind an empty tmpfs: the home, `/run`, `/var/run` when it is not a link to `/run`, and `hide`. */
+  /** The folders that exist in the box as an empty tmpfs: the home, `/run`, and `hide`. */
   hiddenFolders(): string[] {
-    const candidates = [this.host.home, '/run', '/var/run', ...(this.options.hide ?? [])];
     const out: string[] = [];
-    for (const dir of candidates) {
-      if (!dir || !path.isAbsolute(dir) || out.includes(dir)) continue;
-      try {
-        if (!existsSync(dir) || lstatSync(dir).isSymbolicLink()) continue;
-      } catch {
-        continue;
-      }
-      out.push(dir);
-    }
+    for (const dir of [this.host.home, '/run', ...(this.options.hide ?? [])])
+      if (dir && path.isAbsolute(dir) && !out.includes(dir) && dir !== '/') out.push(dir);
     return out;
+  }
+
+  /** The per-process files of the box (synthetic `/etc` entries), written once in a folder the harness created. */
+  private boxFiles(): Record<string, string> {
+    const key = `${this.host.uid}:${this.host.gid}:${this.host.home}`;
+    let files = boxFileCache.get(key);
+    if (!files) {
+      const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hb-box-')));
+      chmodSync(dir, 0o755);
+      files = {};
+      for (const [name, text] of Object.entries(syntheticEtc(this.host))) {
+        const file = path.join(dir, name);
+        writeFileSync(file, text, { mode: 0o644 });
+        files[name] = file;
+      }
+      boxFileCache.set(key, files);
+    }
+    return files;
+  }
+
+  /** The git guard's binds: the real git and where the shim goes over it. */
+  private gitGuard(): { real: string; shim: string; replace: string[] } | undefined {
+    const real = hostGit();
+    if (!real) return undefined;
+    const replace = ['/usr/bin/git', '/usr/lib/git-core/git', '/usr/local/bin/git'].filter((f) => {
+      try {
+        return lstatSync(f).isFile();
+      } catch {
+        return false;
+      }
+    });
+    return { real, shim: path.join(gitShimFolder('/run/hb-git/git'), 'git'), replace };
   }
 
   /**
@@ -279,10 +246,11 @@ export class BwrapSandbox extends HostFileSandbox {
     return this.spawnBox(command, options, plan.ok ? plan.bound : 'rlimit');
   }
 
-  private spawnBox(command: string, options: ExecOptions, bound: ProcessBound): Promise<ExecResult> {
+  private async spawnBox(command: string, options: ExecOptions, bound: ProcessBound): Promise<ExecResult> {
     const cwd = path.resolve(options.cwd);
     if (cwd !== this.workspace && !cwd.startsWith(this.workspace + path.sep))
-      return Promise.reject(new Error(`cwd ${cwd} is outside the workspace ${this.workspace}`));
+      throw new Error(`cwd ${cwd} is outside the workspace ${this.workspace}`);
+    const git = this.gitGuard();
     const args = bwrapArguments({
       workspace: this.workspace,
       cwd,
@@ -290,19 +258,54 @@ export class BwrapSandbox extends HostFileSandbox {
       limits: this.limits,
       bound,
       command,
+      system: systemMounts(),
+      etc: etcEntries(),
+      etcFiles: this.boxFiles(),
+      readOnly: this.options.readOnly ?? [],
+      ...(git ? { git } : {}),
+      sizes: supportsSize(this.binary),
     });
     const env: Record<string, string> = {
       ...(options.env ?? scrubEnvironment(process.env)),
+      ...gitGuardEnv(),
       HOME: this.host.home,
       TMPDIR: '/tmp',
     };
     env.PATH ??= '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-    return runProcess(this.binary, args, {
-      cwd: this.workspace,
-      env,
-      timeoutMs: options.timeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(this.options.runAs ? { uid: this.options.runAs.uid, gid: this.options.runAs.gid } : {}),
-    });
+    // The whole command's memory in a cgroup of its own, when the host delegates one (otherwise RLIMIT_AS per process).
+    const plan = this.cgroupPlan();
+    const cgroup = plan.ok ? createCommandCgroup(plan.parent, this.limits.memoryBytes) : undefined;
+    const run = cgroup ? inCgroup(cgroup.dir, this.binary, args) : { binary: this.binary, args };
+    try {
+      return await runProcess(run.binary, run.args, {
+        cwd: this.workspace,
+        env,
+        timeoutMs: options.timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(this.options.runAs ? { uid: this.options.runAs.uid, gid: this.options.runAs.gid } : {}),
+      });
+    } finally {
+      cgroup?.remove();
+    }
   }
+
+  /** Where the whole command's memory is capped, or why only each process is (`cgroup.ts`). Cached. */
+  cgroupPlan(): CgroupPlan {
+    this.cgroup ??= planCgroup(this.options.cgroupParent);
+    return this.cgroup;
+  }
+}
+
+const boxFileCache = new Map<string, Record<string, string>>();
+const sizeSupport = new Map<string, boolean>();
+
+/** True when this bwrap understands `--size` (bubblewrap 0.5 and later; its `--help` lists it). */
+function supportsSize(binary: string): boolean {
+  let known = sizeSupport.get(binary);
+  if (known === undefined) {
+    const help = spawnSync(binary, ['--help'], { encoding: 'utf8' });
+    known = `${help.stdout ?? ''}${help.stderr ?? ''}`.includes('--size');
+    sizeSupport.set(binary, known);
+  }
+  return known;
 }

@@ -1,12 +1,15 @@
 /**
  * File operations on the real file system, shared by every sandbox that runs on the host
  * (`none`, `bwrap`, `seatbelt`): the harness process itself is not boxed, so its file tools go
- * through `node:fs` at the paths the path policy resolved. Commands are left to subclasses.
+ * through `node:fs` at the paths the path policy resolved — opened below the workspace without
+ * following links (`beneath.ts`) when the caller gives the root, as the file tools and the
+ * harness's own files do. Commands are left to subclasses.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { DirEntry, ExecOptions, ExecResult, Sandbox } from './types.ts';
+import { listBeneath, readBeneath, writeBeneath } from './beneath.ts';
+import type { DirEntry, ExecOptions, ExecResult, FileAccessOptions, Sandbox } from './types.ts';
 
 /**
  * Regular files up to this size are read synchronously: one blocking read of a few KiB costs less
@@ -43,19 +46,32 @@ function readSmallFileSync(file: string): string | undefined {
 export abstract class HostFileSandbox implements Sandbox {
   abstract readonly kind: string;
 
-  /** UTF-8 text of `file` (links followed); rejects with the Node error (`ENOENT`, `EISDIR`, …). */
-  async readFile(file: string): Promise<string> {
+  /**
+   * UTF-8 text of `file`. With `options.root`, opened below the root without following links and
+   * refusing a hard-linked file unless `allowHardLinks` (`beneath.ts`); without it, links are
+   * followed (a small regular file is read synchronously). Rejects with the Node error
+   * (`ENOENT`, `EISDIR`, `ELOOP`, `EMLINK`, …).
+   */
+  async readFile(file: string, options: FileAccessOptions = {}): Promise<string> {
+    if (options.root !== undefined)
+      return (await readBeneath(options.root, file, () => options.allowHardLinks === true)).text;
     return readSmallFileSync(file) ?? readFile(file, 'utf8');
   }
 
-  /** Creates missing parent folders, then writes UTF-8 text. */
-  async writeFile(file: string, content: string): Promise<void> {
+  /** Creates missing parent folders, then writes (or appends) UTF-8 text. */
+  async writeFile(file: string, content: string, options: FileAccessOptions = {}): Promise<void> {
+    if (options.root !== undefined) {
+      await writeBeneath(options.root, file, content, options.append ? { append: true } : {});
+      return;
+    }
     await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, content, 'utf8');
+    if (options.append) await appendFile(file, content, 'utf8');
+    else await writeFile(file, content, 'utf8');
   }
 
   /** Entries sorted by name; links are reported as `symlink`, not followed; files carry their size in bytes. */
-  async list(dir: string): Promise<DirEntry[]> {
+  async list(dir: string, options: FileAccessOptions = {}): Promise<DirEntry[]> {
+    if (options.root !== undefined) return listBeneath(options.root, dir);
     const entries = await readdir(dir, { withFileTypes: true });
     const out: DirEntry[] = [];
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {

@@ -29,25 +29,41 @@ export interface SandboxLimits {
    * the kernel's minimum there is 301).
    */
   processes: number;
+  /**
+   * Memory of the whole command, every process together, in bytes: the `memory.max` of a cgroup
+   * of its own when the host delegates a cgroup v2 subtree with the memory controller
+   * (`cgroup.ts`); otherwise only `addressSpaceBytes` per process applies (the stated fallback).
+   */
+  memoryBytes: number;
+  /** Size of the box's private `/tmp` (a RAM-backed tmpfs), in bytes. */
+  tmpBytes: number;
+  /** Size of the box's empty home folder (a tmpfs), in bytes. */
+  homeBytes: number;
 }
 
 /**
  * Defaults: 600 CPU seconds (bash's longest timeout), 4 GiB of address space per process (Node,
  * Python and compilers start well below it; V8 and Go reserve virtual memory lazily), 1 GiB per
- * file, 1024 processes/threads.
+ * file, 1024 processes/threads, 4 GiB for the whole command (cgroup), 1 GiB of `/tmp`, 64 MiB of
+ * home.
  */
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   cpuSeconds: 600,
   addressSpaceBytes: 4 * 1024 ** 3,
   fileSizeBytes: 1024 ** 3,
   processes: 1024,
+  memoryBytes: 4 * 1024 ** 3,
+  tmpBytes: 1024 ** 3,
+  homeBytes: 64 * 1024 ** 2,
 };
 
 /** The smallest `pid_max` the kernel accepts (RESERVED_PIDS + 1). */
 export const MIN_PID_MAX = 301;
 
 /** `prlimit` options setting every limit (soft and hard), plus no core dumps. */
-export function prlimitArguments(limits: SandboxLimits): string[] {
+export function prlimitArguments(
+  limits: Pick<SandboxLimits, 'cpuSeconds' | 'addressSpaceBytes' | 'fileSizeBytes' | 'processes'>,
+): string[] {
   return [
     `--cpu=${Math.ceil(limits.cpuSeconds)}`,
     `--as=${Math.floor(limits.addressSpaceBytes)}`,

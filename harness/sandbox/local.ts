@@ -1,9 +1,11 @@
 /**
- * `LocalSandbox`: files through `node:fs` on the real workspace, commands through `sh -c` with
- * no isolation. It is the `sandbox.kind: "none"` implementation; commands run only when the
+ * `LocalSandbox`: files through `node:fs` on the real workspace, commands through `bash -c` (the
+ * shell the policy's analysis reads commands as) with no isolation but the git guard's
+ * environment (`git-guard.ts`). It is the `sandbox.kind: "none"` implementation; commands run only when the
  * configuration asks for `none` explicitly (otherwise `exec` rejects with
  * `SandboxUnavailableError`: the harness fails closed and never runs a command unboxed).
  */
+import { gitGuardPathEnv } from './git-guard.ts';
 import { HostFileSandbox } from './host-files.ts';
 import { runProcess } from './process.ts';
 import { SandboxUnavailableError, type ExecOptions, type ExecResult } from './types.ts';
@@ -31,7 +33,7 @@ export class LocalSandbox extends HostFileSandbox {
   }
 
   /**
-   * Runs `sh -c command` in `cwd` with the scrubbed environment, unboxed; the timeout kills the
+   * Runs `bash -c command` in `cwd` with the scrubbed environment and the git guard, unboxed; the timeout kills the
    * process group (a descendant that called `setsid` escapes it: use a real sandbox).
    * @throws SandboxUnavailableError without `allowExec`.
    */
@@ -44,9 +46,9 @@ export class LocalSandbox extends HostFileSandbox {
             'install bubblewrap (apt-get install -y bubblewrap) or set sandbox.kind to "none" explicitly',
         ),
       );
-    return runProcess('sh', ['-c', command], {
+    return runProcess('bash', ['-c', command], {
       cwd: options.cwd,
-      env: options.env ?? scrubEnvironment(process.env),
+      env: gitGuardPathEnv(options.env ?? scrubEnvironment(process.env)),
       timeoutMs: options.timeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),
     });

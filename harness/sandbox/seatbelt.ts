@@ -14,6 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { HostFileSandbox } from './host-files.ts';
+import { gitGuardPathEnv } from './git-guard.ts';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './limits.ts';
 import { scrubEnvironment } from './local.ts';
 import { runProcess } from './process.ts';
@@ -150,7 +151,11 @@ export class SeatbeltSandbox extends HostFileSandbox {
         this.limits,
         command,
       );
-      const env = { ...(options.env ?? scrubEnvironment(process.env)), HOME: privateTmp, TMPDIR: privateTmp };
+      const env = {
+        ...gitGuardPathEnv(options.env ?? scrubEnvironment(process.env)),
+        HOME: privateTmp,
+        TMPDIR: privateTmp,
+      };
       return await runProcess(this.binary, args, {
         cwd: options.cwd,
         env,

@@ -30,6 +30,20 @@ export interface DirEntry {
   size?: number;
 }
 
+/** How a file operation opens its path (file tools and the harness's own files pass `root`). */
+export interface FileAccessOptions {
+  /**
+   * Open the path below this folder (a real path) without following any link below it, each
+   * component opened relative to its parent (`beneath.ts`): a link at any depth fails with `ELOOP`,
+   * a file with several hard links with `EMLINK`.
+   */
+  root?: string;
+  /** Reads below `root`: accept a file with several hard links (one this run created). */
+  allowHardLinks?: boolean;
+  /** Writes: append instead of replacing. */
+  append?: boolean;
+}
+
 /**
  * File and process operations.
  *
@@ -38,9 +52,9 @@ export interface DirEntry {
  */
 export interface Sandbox {
   readonly kind: string;
-  readFile(path: string): Promise<string>;
-  writeFile(path: string, content: string): Promise<void>;
-  list(path: string): Promise<DirEntry[]>;
+  readFile(path: string, options?: FileAccessOptions): Promise<string>;
+  writeFile(path: string, content: string, options?: FileAccessOptions): Promise<void>;
+  list(path: string, options?: FileAccessOptions): Promise<DirEntry[]>;
   /** Follows links; rejects with `ENOENT` when the path does not exist. */
   realpath(path: string): Promise<string>;
   exists(path: string): Promise<boolean>;

@@ -10,6 +10,7 @@
  */
 import type { AssembledCall } from './assemble.ts';
 import { executeCall } from './execute.ts';
+import { claimOf, OverlapScheduler } from './overlap.ts';
 import { preflight, type CallOutcome, type CallStop, type DispatchContext } from './preflight.ts';
 import { resultToModelText, type ToolResult } from './types.ts';
 
@@ -22,6 +23,8 @@ export interface DispatchedCall {
   content: string;
   /** The call passed policy and approval and was handed to the tool. */
   executed: boolean;
+  /** The content came from files this run did not write (`ToolOutput.untrusted`). */
+  untrusted?: string;
 }
 
 /** The results of a turn and, when a call ends the run, the stop reason. */
@@ -45,7 +48,10 @@ interface Waiting {
  * concurrently with the reads around it (unless its tool `runsAlone`, like the subagent tool
  * `task`); any other call first waits for every earlier call to finish and runs alone, and the
  * next call is checked only after it, so a write cannot change what a later call's path
- * resolves to between its check and its use. Results, loop-detector outcomes and
+ * resolves to between its check and its use. Concurrent reads never run alongside a command
+ * that may change their paths (`overlap.ts`: a command claims the whole workspace), and while
+ * such a command is in flight the path checks of later calls read the file system afresh
+ * instead of the turn's cache. Results, loop-detector outcomes and
  * `tool_call_end` events come in call order whatever the completion order, at points that
  * depend only on the calls' classes (never on timing), so event logs and replays stay
  * reproducible. `durationMs` of a concurrent read runs until its results are joined. A tool is
@@ -60,6 +66,7 @@ export async function dispatchTurn(
   // Path lookups are shared by the checks of this turn only, and dropped after anything but a concurrent read.
   const { lookup } = context;
   lookup?.clear();
+  const overlap = new OverlapScheduler();
   try {
     for (const call of calls) {
       context.emit({
@@ -81,7 +88,14 @@ export async function dispatchTurn(
         continue;
       }
       if (checked.concurrent) {
-        turn.waiting.push({ call, started, outcome: executeCall(checked, context) });
+        const claim = claimOf(checked.prepared);
+        if (claim.writes) lookup?.hold();
+        const running = overlap.run(claim, () => executeCall(checked, context));
+        turn.waiting.push({
+          call,
+          started,
+          outcome: claim.writes && lookup ? running.finally(() => lookup.release()) : running,
+        });
         continue;
       }
       await turn.join();
@@ -130,7 +144,13 @@ class Turn {
       content,
       durationMs: context.deps.now() - started,
     });
-    this.results.push({ call, result, content, executed: outcome.executed });
+    this.results.push({
+      call,
+      result,
+      content,
+      executed: outcome.executed,
+      ...(outcome.untrusted !== undefined ? { untrusted: outcome.untrusted } : {}),
+    });
   }
 
   /** Waits for the reads in flight, then finishes every waiting call, in call order. */

@@ -52,7 +52,10 @@ export async function executeCall(ready: ReadyCall, context: DispatchContext): P
         ...(output.fullText !== undefined ? { fullText: shape(output.fullText, escapeTags) } : {}),
       })
     : capOutput(shape(output.content, escapeTags), context.config.context.toolOutputMaxChars).text;
-  return done({ ok: true, tool: name, data }, verdict);
+  return {
+    ...done({ ok: true, tool: name, data }, verdict),
+    ...(output.untrusted !== undefined ? { untrusted: output.untrusted } : {}),
+  };
 }
 
 /** Tool text must not pose as harness text (reserved tags escaped) while taint tracking is on. */

@@ -69,6 +69,28 @@ describe('TurnPathCache', () => {
   });
 });
 
+describe('TurnPathCache.hold', () => {
+  it('caches nothing while a call that may change the tree is in flight, and forgets what it read then', () => {
+    const root = path.join(base, `held-${(counter += 1)}`);
+    mkdirSync(path.join(root, 'docs'), { recursive: true });
+    const docs = path.join(root, 'docs');
+    const cache = new TurnPathCache();
+    expect(cache.entry(docs).kind).toBe('other');
+    cache.hold();
+    rmSync(docs, { recursive: true });
+    symlinkSync(base, docs);
+    expect(cache.entry(docs).kind).toBe('link');
+    rmSync(docs);
+    mkdirSync(docs);
+    expect(cache.entry(docs).kind).toBe('other');
+    cache.release();
+    // What was read while the call ran is not reused after it.
+    rmSync(docs, { recursive: true });
+    symlinkSync(base, docs);
+    expect(cache.entry(docs).kind).toBe('link');
+  });
+});
+
 describe('the dispatcher and the cache', () => {
   let space: ReturnType<typeof tempWorkspace>;
   beforeEach(() => {

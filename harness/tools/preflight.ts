@@ -70,6 +70,8 @@ export interface CallOutcome {
   stop?: CallStop;
   /** The call passed the loop check: its outcome goes to the loop detector. */
   recordLoop?: boolean;
+  /** The content came from files this run did not write (`ToolOutput.untrusted`). */
+  untrusted?: string;
 }
 
 /** A call that passed every check: only its execution is left. */

@@ -65,6 +65,11 @@ export type ToolOutput =
        * harness keeps it in a spill file the model can page through with `read_file`.
        */
       fullText?: string;
+      /**
+       * The content came from files this run did not write (`read_file:README.md`, `bash`): the
+       * harness counts it as untrusted when `taint.untrustedFiles` is on (`policy/taint.ts`).
+       */
+      untrusted?: string;
     }
   | { ok: false; errorType: ErrorType; message: string; details?: Record<string, unknown> };
 

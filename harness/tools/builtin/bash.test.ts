@@ -119,6 +119,8 @@ describe('bash tool', () => {
       ok: true,
       content: 'exit code: 1\nstderr:\nno match\n',
       details: { exitCode: 1, stdoutChars: 0, stderrChars: 9, timedOut: false },
+      // grep reads files: its output is content this run did not write (taint.untrustedFiles).
+      untrusted: 'bash',
     });
     expect(sandbox.calls).toHaveLength(1);
     expect(sandbox.calls[0]!.options).toMatchObject({ cwd: ws, timeoutMs: BASH_DEFAULT_TIMEOUT_S * 1000 });

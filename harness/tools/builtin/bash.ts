@@ -11,6 +11,9 @@
  * the run's labelled folders by their labels (`path-display.ts`), and the command's environment
  * sets `WS` to the workspace, so a path the model copies from the output means the same there.
  */
+import { commandReadsFiles } from '../../policy/taint.ts';
+import { analyseCommandSync } from '../../policy/shell-analysis.ts';
+import { shellParserReady } from '../../policy/shell-parser.ts';
 import { runPathLabels, showPathsIn, WORKSPACE_LABEL } from '../../path-display.ts';
 import { scrubEnvironment } from '../../sandbox/local.ts';
 import { SandboxUnavailableError, type ExecResult } from '../../sandbox/types.ts';
@@ -130,6 +133,14 @@ export const bashTool: ToolDefinition<{ command: string; timeout_s?: number }> =
       };
     const content = shapeCommandOutput(result);
     const whole = shapeCommandOutput(result, Infinity);
-    return { ok: true, content, details, ...(whole.length > content.length ? { fullText: whole } : {}) };
+    // Output of a command that reads files carries content this run did not write (taint.untrustedFiles).
+    const reads = !shellParserReady() || commandReadsFiles(analyseCommandSync(args.command));
+    return {
+      ok: true,
+      content,
+      details,
+      ...(whole.length > content.length ? { fullText: whole } : {}),
+      ...(reads ? { untrusted: 'bash' } : {}),
+    };
   },
 };

@@ -2,10 +2,39 @@
  * The built-in file tools with their fixed names and arguments (`docs/architecture.md`
  * §5): `read_file {path, offset?, limit?}`, `list_dir {path}`, `write_file {path, content}`,
  * `str_replace {path, old_str, new_str}`. They touch files only through the sandbox, at the
- * paths the policy resolved (`context.resolvedPaths`), never at the path the model wrote.
+ * paths the policy resolved (`context.resolvedPaths`), never at the path the model wrote, and
+ * open them below the workspace without following any link (`sandbox/beneath.ts`): a folder
+ * swapped for a link after the check (by a command of the same turn) fails with a structured
+ * result instead of leading outside. Files with several hard links are refused for writes, and
+ * for reads unless this run created them (a hard link inside the workspace to an outside file
+ * cannot be told apart by its path). Content of a file this run did not create is marked
+ * untrusted (`ToolOutput.untrusted`; the configuration's `taint.untrustedFiles` decides).
  */
+import type { Sandbox } from '../../sandbox/types.ts';
 import { describeSystemError } from '../../path-display.ts';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../types.ts';
+
+/** Absolute paths the file tools created in each sandbox (a run or a chat), by sandbox. */
+const created = new WeakMap<Sandbox, Set<string>>();
+
+/** True when `file` (absolute) was created by `write_file` through `sandbox` in this run. */
+export function createdInRun(sandbox: Sandbox, file: string): boolean {
+  return created.get(sandbox)?.has(file) === true;
+}
+
+function markCreated(sandbox: Sandbox, file: string): void {
+  let set = created.get(sandbox);
+  if (!set) {
+    set = new Set();
+    created.set(sandbox, set);
+  }
+  set.add(file);
+}
+
+const access = (context: ToolContext, file: string) => ({
+  root: context.workspace,
+  allowHardLinks: createdInRun(context.sandbox, file),
+});
 
 /** Lines `read_file` returns when no `limit` is given. */
 export const READ_DEFAULT_LIMIT = 2000;
@@ -21,7 +50,9 @@ function nodeError(error: unknown, shown: string): ToolOutput {
         ? `${shown} is a directory; use list_dir`
         : code === 'ENOTDIR'
           ? `${shown}: a component of the path is not a directory`
-          : `${shown}: ${describeSystemError(error)}`;
+          : code === 'ELOOP'
+            ? `${shown}: a symbolic link is in the path now (it changed since the path was checked); refused — links are not followed below the workspace`
+            : `${shown}: ${describeSystemError(error)}`;
   return { ok: false, errorType: 'tool_failed', message };
 }
 
@@ -47,10 +78,16 @@ export const readFileTool: ToolDefinition<{ path: string; offset?: number; limit
   async execute(args, context: ToolContext) {
     let text: string;
     try {
-      text = await context.sandbox.readFile(context.resolvedPaths[0]!);
+      text = await context.sandbox.readFile(
+        context.resolvedPaths[0]!,
+        access(context, context.resolvedPaths[0]!),
+      );
     } catch (error) {
       return nodeError(error, args.path);
     }
+    const untrusted = createdInRun(context.sandbox, context.resolvedPaths[0]!)
+      ? {}
+      : { untrusted: `read_file:${args.path}` };
     const lines = text.split('\n');
     if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
     const first = (args.offset ?? 1) - 1;
@@ -75,7 +112,12 @@ export const readFileTool: ToolDefinition<{ path: string; offset?: number; limit
     const rest = lines.length - (first + slice.length);
     const footer =
       rest > 0 ? `\n[${rest} more lines: call read_file with offset ${first + slice.length + 1}]` : '';
-    return { ok: true, content: body + footer, details: { lines: slice.length, totalLines: lines.length } };
+    return {
+      ok: true,
+      content: body + footer,
+      details: { lines: slice.length, totalLines: lines.length },
+      ...untrusted,
+    };
   },
 };
 
@@ -100,7 +142,7 @@ export const listDirTool: ToolDefinition<{ path: string }> = {
   paths: pathOnly('read'),
   async execute(args, context) {
     try {
-      const entries = await context.sandbox.list(context.resolvedPaths[0]!);
+      const entries = await context.sandbox.list(context.resolvedPaths[0]!, { root: context.workspace });
       if (entries.length === 0) return { ok: true, content: `${args.path} is empty` };
       const lines = entries.map((e) =>
         e.kind === 'dir'
@@ -140,15 +182,18 @@ export const writeFileTool: ToolDefinition<{ path: string; content: string }> = 
     const target = context.resolvedPaths[0]!;
     let before: string | undefined;
     try {
-      before = await context.sandbox.readFile(target);
-    } catch {
+      before = await context.sandbox.readFile(target, access(context, target));
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'ELOOP' || code === 'EMLINK' || code === 'EISDIR') return nodeError(error, args.path);
       before = undefined;
     }
     try {
-      await context.sandbox.writeFile(target, args.content);
+      await context.sandbox.writeFile(target, args.content, { root: context.workspace });
     } catch (error) {
       return nodeError(error, args.path);
     }
+    if (before === undefined) markCreated(context.sandbox, target);
     const bytes = Buffer.byteLength(args.content, 'utf8');
     const summary =
       before === undefined
@@ -183,7 +228,7 @@ export const strReplaceTool: ToolDefinition<{ path: string; old_str: string; new
     const target = context.resolvedPaths[0]!;
     let text: string;
     try {
-      text = await context.sandbox.readFile(target);
+      text = await context.sandbox.readFile(target, access(context, target));
     } catch (error) {
       return nodeError(error, args.path);
     }
@@ -201,7 +246,7 @@ export const strReplaceTool: ToolDefinition<{ path: string; old_str: string; new
     const at = text.indexOf(args.old_str);
     const next = text.slice(0, at) + args.new_str + text.slice(at + args.old_str.length);
     try {
-      await context.sandbox.writeFile(target, next);
+      await context.sandbox.writeFile(target, next, { root: context.workspace });
     } catch (error) {
       return nodeError(error, args.path);
     }

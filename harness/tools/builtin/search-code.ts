@@ -1,11 +1,14 @@
 /**
  * `search_code {pattern, path?, glob?}`: matching lines as `file:line: text`, capped; matches, not
  * files. Pure TypeScript over the sandbox's `list` and `readFile`, so it works where no command
- * sandbox does. Links are not followed (they may lead outside the workspace), `.git` and
- * `node_modules` are skipped, binary and very large files are skipped and counted.
+ * sandbox does. Links are not followed (they may lead outside the workspace; files are opened below
+ * the workspace without following any link, `sandbox/beneath.ts`), `.git` and `node_modules` are
+ * skipped, binary, very large and hard-linked files and credentials (the built-in sensitive paths
+ * of access `any`: read them with `read_file`, which asks) are skipped and counted.
  */
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { DEFAULT_SENSITIVE_PATHS, sensitiveMatch } from '../../policy/sensitive-paths.ts';
 import { describeSystemError } from '../../path-display.ts';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../types.ts';
 
@@ -36,7 +39,7 @@ async function walk(
   const stack = [root];
   while (stack.length > 0) {
     const dir = stack.pop()!;
-    const entries = await context.sandbox.list(dir);
+    const entries = await context.sandbox.list(dir, { root: context.workspace });
     const subdirs: string[] = [];
     for (const entry of entries) {
       const full = path.join(dir, entry.name);
@@ -108,10 +111,12 @@ export const searchCodeTool: ToolDefinition<{ pattern: string; path?: string; gl
     let files: string[];
     let truncated = false;
     try {
-      const entries = await context.sandbox.list(root).catch(async (error: { code?: string }) => {
-        if (error.code === 'ENOTDIR') return undefined;
-        throw error;
-      });
+      const entries = await context.sandbox
+        .list(root, { root: context.workspace })
+        .catch(async (error: { code?: string }) => {
+          if (error.code === 'ENOTDIR') return undefined;
+          throw error;
+        });
       if (entries === undefined) files = [root];
       else ({ files, truncated } = await walk(context, root, matchGlob));
     } catch (error) {
@@ -128,11 +133,21 @@ export const searchCodeTool: ToolDefinition<{ pattern: string; path?: string; gl
     const lines: string[] = [];
     let total = 0;
     let binary = 0;
+    let sensitive = 0;
+    let refused = 0;
     for (const file of files) {
+      const relative = path.relative(context.workspace, file).split(path.sep).join('/');
+      // Credentials need the approval a direct read_file of them needs: never read them in passing.
+      if (sensitiveMatch(relative, 'read', DEFAULT_SENSITIVE_PATHS)) {
+        sensitive += 1;
+        continue;
+      }
       let text: string;
       try {
-        text = await context.sandbox.readFile(file);
-      } catch {
+        text = await context.sandbox.readFile(file, { root: context.workspace });
+      } catch (error) {
+        // A hard-linked file or a link that appeared since the walk: not read.
+        if (['EMLINK', 'ELOOP'].includes((error as { code?: string }).code ?? '')) refused += 1;
         continue;
       }
       if (text.includes('\u0000')) {
@@ -160,7 +175,14 @@ export const searchCodeTool: ToolDefinition<{ pattern: string; path?: string; gl
       notes.push(`[${total - lines.length} more matches not shown; narrow the pattern, path or glob]`);
     if (truncated) notes.push(`[stopped after ${SEARCH_MAX_FILES} files; narrow path or glob]`);
     if (binary > 0) notes.push(`[${binary} binary files skipped]`);
+    if (sensitive > 0)
+      notes.push(
+        `[${sensitive} sensitive files (credentials) skipped; read one with read_file, which asks for approval]`,
+      );
+    if (refused > 0) notes.push(`[${refused} hard-linked or linked files skipped]`);
     const details = { matches: total, files: files.length };
+    // The lines come from workspace files this run may not have written (taint.untrustedFiles).
+    const untrusted = total > 0 ? { untrusted: `search_code:${shownRoot}` } : {};
     if (total === 0)
       return {
         ok: true,
@@ -170,6 +192,6 @@ export const searchCodeTool: ToolDefinition<{ pattern: string; path?: string; gl
         ].join('\n'),
         details,
       };
-    return { ok: true, content: [...lines, ...notes].join('\n'), details };
+    return { ok: true, content: [...lines, ...notes].join('\n'), details, ...untrusted };
   },
 };

@@ -1,0 +1,95 @@
+/**
+ * The fault library's runner: which cases belong to a tag, how they fare on the harness as it
+ * is (the baseline, in this process), and whether a fault is caught: some case of its tag that
+ * passed on the baseline fails or errors on the patched copy. A case that did not pass on the
+ * baseline can never count as catching anything, so a broken scenario cannot make a fault look
+ * caught.
+ */
+import path from 'node:path';
+import { loadConfig, PACKAGE_ROOT } from '../config-load.ts';
+import { loadCassettes, loadScenarioFiles, runSuite } from '../suite.ts';
+import { CATALOGUE, REPLAY_RECORDINGS } from './catalogue/index.ts';
+import type { Fault, FaultTag } from './types.ts';
+import { outcomeOf, runInCopy, WorkbenchRunError, type CaseOutcome, type Workbench } from './workbench.ts';
+
+/** The cases of one tag: scenario files tagged with it (and, for `replay`, the cassettes listed). */
+export interface TagInputs {
+  tag: FaultTag;
+  scenarios: string[];
+  recordings: string[];
+}
+
+/** Every scenario under `scenarios/` of `root`, with its tags. */
+async function allScenarios(root: string) {
+  return loadScenarioFiles(['scenarios'], root);
+}
+
+/** The inputs of `tag` in the repository at `root` (default: this package). */
+export async function inputsForTag(tag: FaultTag, root: string = PACKAGE_ROOT): Promise<TagInputs> {
+  const scenarios = (await allScenarios(root))
+    .filter(({ scenario }) => scenario.tags?.includes(tag))
+    .map((s) => s.absolutePath)
+    .sort();
+  const recordings = tag === 'replay' ? REPLAY_RECORDINGS.map((file) => path.join(root, file)) : [];
+  return { tag, scenarios, recordings };
+}
+
+/** Runs the inputs on the harness of this process under `configs/default.json`. */
+export async function runBaseline(inputs: TagInputs, root: string = PACKAGE_ROOT): Promise<CaseOutcome[]> {
+  const scenarios = inputs.scenarios.length > 0 ? await loadScenarioFiles(inputs.scenarios, root) : [];
+  const recordings = inputs.recordings.length > 0 ? await loadCassettes(inputs.recordings, root) : [];
+  const results = await runSuite({
+    configs: [loadConfig()],
+    scenarios,
+    recordings,
+    concurrency: 2,
+    ...(process.env.CI && /^(1|true|yes)$/i.test(process.env.CI) ? { ci: true } : {}),
+    version: 'baseline',
+  });
+  return results.cases.map(outcomeOf);
+}
+
+/** A fault's verdict: the cases that caught it, or why it could not be judged. */
+export interface FaultVerdict {
+  fault: Fault;
+  /** Cases that passed on the baseline and fail or error with the fault. */
+  caughtBy: CaseOutcome[];
+  /** No case of the tag passed on the baseline (all skipped here): nothing can be said. */
+  unjudged?: string;
+}
+
+const key = (o: CaseOutcome) => `${o.id}\u0000${o.config}`;
+
+/**
+ * Applies `fault` to the workbench, runs the tag's cases there and compares with `baseline`.
+ * @throws PatchDoesNotApplyError (stale fault), WorkbenchRunError (the patched harness cannot run)
+ */
+export async function judgeFault(
+  bench: Workbench,
+  fault: Fault,
+  inputs: TagInputs,
+  baseline: readonly CaseOutcome[],
+): Promise<FaultVerdict> {
+  const passed = new Set(baseline.filter((o) => o.status === 'pass').map(key));
+  if (passed.size === 0)
+    return { fault, caughtBy: [], unjudged: `no ${fault.tag} case passed here (all skipped?)` };
+  bench.apply(fault);
+  try {
+    const outcomes = await runInCopy(bench.root, {
+      scenarios: inputs.scenarios,
+      recordings: inputs.recordings,
+    });
+    if (outcomes.length === 0) throw new WorkbenchRunError('the patched run reported no case');
+    const caughtBy = outcomes.filter(
+      (o) => passed.has(key(o)) && (o.status === 'fail' || o.status === 'error'),
+    );
+    return { fault, caughtBy };
+  } finally {
+    bench.reset();
+  }
+}
+
+/** The faults of `tag`. */
+export function faultsOf(tag: FaultTag): Fault[] {
+  return CATALOGUE.filter((f) => f.tag === tag);
+}

@@ -1,0 +1,456 @@
+/**
+ * GNU coreutils and their kin: readers of files (`cat`, `head`, `sort`, checksums), writers
+ * (`touch`, `tee`, `mkdir`, `rm`), copiers with a destination (`cp`, `mv`, `ln`, `install`),
+ * mode and owner changers (recursive with `-R`), `dd`, and the small read-only utilities
+ * (`pwd`, `date`, `seq`). Options from the GNU coreutils manual.
+ */
+import type { ShellWord } from '../shell-words.ts';
+import { has, read, rootsOrDot, sliced, walk, write } from './helpers.ts';
+import type { OptionTable } from './options.ts';
+import type { ProgramCall, ProgramEffects, ProgramRecord } from './types.ts';
+
+const V = 'value' as const;
+const R = 'read' as const;
+const W = 'write' as const;
+
+/** A chmod mode (`755`, `u+x`, `go-w,a+r`): chmod's first operand, not a file. */
+const MODE =
+  /^([ugoa]*([-+=]([rwxXst]*|[ugo]))+|[-+=]?[0-7]+)(,([ugoa]*([-+=]([rwxXst]*|[ugo]))+|[-+=]?[0-7]+))*$/;
+
+const SUMS: OptionTable = {};
+const COPY: OptionTable = {
+  short: { t: W, S: V },
+  long: { 'target-directory': W, suffix: V, sparse: V },
+  longOptional: { backup: V, reflink: V, preserve: V, 'no-preserve': V, context: V },
+};
+
+/** Which links a `-R` walk of chmod, chown and chgrp follows (`-L` all, `-H` the roots, `-P` none, the default). */
+function modeWalkFollows(call: ProgramCall): 'all' | 'roots' | 'none' {
+  let follows: 'all' | 'roots' | 'none' = 'none';
+  for (const o of call.scan.options)
+    if (o.name === '-L') follows = 'all';
+    else if (o.name === '-H') follows = 'roots';
+    else if (o.name === '-P') follows = 'none';
+  return follows;
+}
+
+/** `cp`, `mv`, `install`, `ln`: the last operand (or `-t DIR`) is written, the others read; `cp -r` walks its sources. */
+function destinationOperands(call: ProgramCall, out: ProgramEffects): void {
+  const ops = call.scan.operands;
+  let sources: ShellWord[] = [];
+  if (has(call, '-t', '--target-directory')) sources = [...ops];
+  else if (ops.length >= 2) sources = ops.slice(0, -1);
+  out.files.push(...sources.map(read));
+  if (!has(call, '-t', '--target-directory') && ops.length >= 2) out.files.push(write(ops[ops.length - 1]!));
+  if (
+    call.program === 'cp' &&
+    has(call, '-r', '-R', '-a', '--recursive', '--archive') &&
+    sources.length > 0
+  ) {
+    const follows = has(call, '-L', '--dereference') ? 'all' : has(call, '-H') ? 'roots' : 'none';
+    out.walks.push(walk(sources, follows, true));
+  }
+}
+
+const reader = (
+  names: string[],
+  options?: OptionTable,
+  effect: 'read' | 'write' = 'read',
+): ProgramRecord => ({
+  names,
+  ...(options ? { options } : {}),
+  operands: 'read',
+  effect,
+});
+
+/** The coreutils records. */
+export const COREUTILS: readonly ProgramRecord[] = [
+  reader(['cat', 'tr', 'paste', 'comm', 'join']),
+  reader(['fold', 'fmt', 'expand', 'unexpand', 'column', 'readlink', 'realpath']),
+  reader(['md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'cksum'], SUMS),
+  reader(
+    ['sha224sum', 'sha384sum', 'b2sum', 'sum', 'shasum', 'md5', 'rev', 'dir', 'vdir', 'pr'],
+    SUMS,
+    'write',
+  ),
+  reader(
+    ['zcat', 'zless', 'zmore', 'bzcat', 'xzcat', 'zstdcat', 'lzcat', 'bat', 'batcat'],
+    undefined,
+    'write',
+  ),
+  { ...reader(['tac']), options: { short: { s: V }, long: { separator: V } } },
+  { ...reader(['base64']), options: { short: { w: V }, long: { wrap: V } } },
+  {
+    ...reader(['nl']),
+    options: {
+      short: { b: V, d: V, f: V, h: V, i: V, l: V, n: V, s: V, v: V, w: V },
+      long: {
+        'body-numbering': V,
+        'section-delimiter': V,
+        'footer-numbering': V,
+        'header-numbering': V,
+        'line-increment': V,
+        'join-blank-lines': V,
+        'number-format': V,
+        'number-separator': V,
+        'starting-line-number': V,
+        'number-width': V,
+      },
+    },
+  },
+  {
+    ...reader(['od']),
+    options: {
+      short: { A: V, j: V, N: V, S: V, t: V, w: V },
+      long: { 'address-radix': V, 'skip-bytes': V, 'read-bytes': V, strings: V, format: V },
+      longOptional: { width: V },
+    },
+  },
+  { ...reader(['hexdump']), options: { short: { e: V, f: R, n: V, s: V } } },
+  {
+    ...reader(['strings']),
+    options: { short: { n: V, t: V, e: V, T: V }, long: { bytes: V, radix: V, encoding: V, target: V } },
+  },
+  { ...reader(['wc']), options: { long: { 'files0-from': R } } },
+  {
+    ...reader(['cut']),
+    options: {
+      short: { b: V, c: V, f: V, d: V },
+      long: { bytes: V, characters: V, fields: V, delimiter: V, 'output-delimiter': V },
+    },
+  },
+  {
+    names: ['ls'],
+    effect: 'read',
+    operands: (call, out) => {
+      out.files.push(...call.scan.operands.map(read));
+      if (has(call, '-R', '--recursive'))
+        out.walks.push(
+          walk(
+            rootsOrDot(call.scan.operands),
+            has(call, '-L', '--dereference')
+              ? 'all'
+              : has(call, '-H', '--dereference-command-line')
+                ? 'roots'
+                : 'none',
+            false,
+          ),
+        );
+    },
+    options: {
+      short: { I: V, T: V, w: V },
+      long: {
+        ignore: V,
+        hide: V,
+        tabsize: V,
+        width: V,
+        format: V,
+        sort: V,
+        time: V,
+        'time-style': V,
+        'quoting-style': V,
+        'indicator-style': V,
+        'block-size': V,
+      },
+      longOptional: { color: V, hyperlink: V },
+    },
+  },
+  {
+    ...reader(['head']),
+    options: { short: { n: V, c: V }, long: { lines: V, bytes: V }, numeric: true },
+  },
+  {
+    ...reader(['tail']),
+    options: {
+      short: { n: V, c: V, s: V },
+      long: { lines: V, bytes: V, 'sleep-interval': V, pid: V, 'max-unchanged-stats': V },
+      numeric: true,
+    },
+  },
+  {
+    ...reader(['sort']),
+    options: {
+      short: { k: V, t: V, S: V, T: W, o: W },
+      long: {
+        key: V,
+        'field-separator': V,
+        'buffer-size': V,
+        'temporary-directory': W,
+        output: W,
+        'files0-from': R,
+        'compress-program': 'program',
+        parallel: V,
+        'batch-size': V,
+        'random-source': R,
+        sort: V,
+      },
+    },
+  },
+  {
+    names: ['uniq'],
+    effect: 'read',
+    options: {
+      short: { f: V, s: V, w: V },
+      long: { 'skip-fields': V, 'skip-chars': V, 'check-chars': V },
+      longOptional: { group: V, 'all-repeated': V },
+    },
+    operands: (call, out) => inOut(call.scan.operands, out),
+  },
+  {
+    names: ['diff'],
+    effect: 'read',
+    options: {
+      short: { C: V, U: V, I: V, x: V, X: R, F: V, L: V, D: V, S: V, W: V },
+      long: {
+        'ignore-matching-lines': V,
+        exclude: V,
+        'exclude-from': R,
+        label: V,
+        'show-function-line': V,
+        ifdef: V,
+        'starting-file': V,
+        width: V,
+        tabsize: V,
+        'from-file': R,
+        'to-file': R,
+        'line-format': V,
+        'old-line-format': V,
+        'new-line-format': V,
+        'unchanged-line-format': V,
+        'old-group-format': V,
+        'new-group-format': V,
+        'changed-group-format': V,
+        'unchanged-group-format': V,
+        'horizon-lines': V,
+        palette: V,
+      },
+      longOptional: { context: V, unified: V, color: V },
+    },
+    operands: (call, out) => {
+      out.files.push(...call.scan.operands.map(read));
+      // `diff -r` compares trees and follows links unless --no-dereference.
+      if (has(call, '-r', '--recursive') && call.scan.operands.length > 0)
+        out.walks.push(walk([...call.scan.operands], has(call, '--no-dereference') ? 'none' : 'all', true));
+    },
+  },
+  {
+    names: ['cmp'],
+    effect: 'read',
+    options: { short: { i: V, n: V }, long: { 'ignore-initial': V, bytes: V } },
+    operands: (call, out) => out.files.push(...call.scan.operands.slice(0, 2).map(read)),
+  },
+  {
+    ...reader(['file']),
+    options: {
+      short: { m: R, f: R, F: V, e: V, P: V },
+      long: { 'magic-file': R, 'files-from': R, separator: V, exclude: V, 'exclude-quiet': V, parameter: V },
+    },
+  },
+  { ...reader(['stat']), options: { short: { c: V }, long: { format: V, printf: V } } },
+  {
+    names: ['du'],
+    effect: 'read',
+    options: {
+      short: { B: V, d: V, t: V, X: R },
+      long: {
+        'block-size': V,
+        'max-depth': V,
+        threshold: V,
+        exclude: V,
+        'exclude-from': R,
+        'files0-from': R,
+        'time-style': V,
+      },
+      longOptional: { time: V },
+    },
+    operands: (call, out) => {
+      out.files.push(...call.scan.operands.map(read));
+      out.walks.push(
+        walk(
+          rootsOrDot(call.scan.operands),
+          has(call, '-L', '--dereference')
+            ? 'all'
+            : has(call, '-D', '-H', '--dereference-args')
+              ? 'roots'
+              : 'none',
+          false,
+        ),
+      );
+    },
+  },
+  {
+    names: ['xxd'],
+    effect: 'read',
+    options: { short: { c: V, g: V, l: V, o: V, s: V, n: V } },
+    operands: (call, out) => inOut(call.scan.operands, out),
+  },
+  {
+    names: ['shuf'],
+    options: {
+      short: { n: V, o: W, i: V },
+      long: { 'head-count': V, output: W, 'input-range': V, 'random-source': R },
+    },
+    operands: 'read',
+  },
+  {
+    names: ['iconv'],
+    options: { short: { f: V, t: V, o: W }, long: { 'from-code': V, 'to-code': V, output: W } },
+    operands: 'read',
+  },
+  {
+    names: ['split'],
+    options: {
+      short: { a: V, b: V, C: V, l: V, n: V, t: V },
+      long: {
+        'suffix-length': V,
+        bytes: V,
+        'line-bytes': V,
+        lines: V,
+        number: V,
+        separator: V,
+        'additional-suffix': V,
+        filter: 'script',
+      },
+      longOptional: { 'numeric-suffixes': V, 'hex-suffixes': V },
+    },
+    operands: (call, out) => inOut(call.scan.operands, out),
+  },
+  // Writers: every operand is a file written or deleted.
+  { names: ['tee'], operands: 'write', options: { longOptional: { 'output-error': V } } },
+  {
+    names: ['touch'],
+    operands: 'write',
+    options: { short: { r: R, d: V, t: V }, long: { reference: R, date: V, time: V } },
+  },
+  {
+    names: ['mkdir'],
+    operands: 'write',
+    options: { short: { m: V }, long: { mode: V }, longOptional: { context: V } },
+  },
+  { names: ['mkfifo'], operands: 'write', options: { short: { m: V }, long: { mode: V } } },
+  {
+    names: ['rm'],
+    effect: 'irreversible',
+    operands: (call, out) => {
+      out.files.push(...call.scan.operands.map(write));
+      if (has(call, '-r', '-R', '--recursive') && call.scan.operands.length > 0)
+        out.walks.push(walk([...call.scan.operands], 'none', false, 'write'));
+    },
+  },
+  { names: ['rmdir', 'unlink'], effect: 'irreversible', operands: 'write' },
+  {
+    names: ['shred'],
+    effect: 'irreversible',
+    operands: 'write',
+    options: { short: { n: V, s: V }, long: { iterations: V, size: V, 'random-source': R } },
+  },
+  {
+    names: ['truncate'],
+    effect: 'irreversible',
+    operands: 'write',
+    options: { short: { r: R, s: V }, long: { reference: R, size: V } },
+  },
+  { names: ['dos2unix', 'unix2dos'], operands: 'write' },
+  {
+    names: ['patch'],
+    options: {
+      short: { o: W, i: R, r: W, B: V, p: V, D: V, F: V, z: V, V: V, Y: V, d: V },
+      long: {
+        output: W,
+        input: R,
+        'reject-file': W,
+        prefix: V,
+        strip: V,
+        ifdef: V,
+        fuzz: V,
+        suffix: V,
+        'version-control': V,
+        directory: V,
+      },
+    },
+    operands: (call, out) => {
+      const ops = call.scan.operands;
+      if (ops[0]) out.files.push(write(ops[0]));
+      if (ops[1]) out.files.push(read(ops[1]));
+    },
+  },
+  ...(['chown', 'chgrp'] as const).map(
+    (name): ProgramRecord => ({
+      names: [name],
+      options: name === 'chown' ? { long: { reference: R, from: V } } : { long: { reference: R } },
+      operands: (call, out) => {
+        // The first operand is the owner or group (unless --reference gives it).
+        const ops = has(call, '--reference') ? call.scan.operands : call.scan.operands.slice(1);
+        out.files.push(...ops.map(write));
+        if (has(call, '-R', '--recursive') && ops.length > 0)
+          out.walks.push(walk([...ops], modeWalkFollows(call), false, 'write'));
+      },
+    }),
+  ),
+  {
+    names: ['chmod'],
+    options: { long: { reference: R } },
+    operands: (call, out) => {
+      // The mode comes first (`chmod 755 f`, `chmod -R u+x d`); every other operand is a file changed.
+      const files = call.scan.operands.filter((w) => !MODE.test(w.value ?? w.text));
+      out.files.push(...files.map(write));
+      if (has(call, '-R', '--recursive') && files.length > 0)
+        out.walks.push(walk(files, modeWalkFollows(call), false, 'write'));
+    },
+  },
+  { names: ['cp', 'mv', 'ln'], options: COPY, operands: destinationOperands },
+  {
+    names: ['install'],
+    options: {
+      ...COPY,
+      short: { ...COPY.short, m: V, o: V, g: V },
+      long: { ...COPY.long, mode: V, owner: V, group: V, 'strip-program': 'program' },
+    },
+    operands: destinationOperands,
+  },
+  {
+    names: ['dd'],
+    effect: 'irreversible',
+    scan: (args) => ({ options: [], operands: [...args] }),
+    operands: (call, out) => {
+      for (const a of call.args) {
+        const v = a.value ?? a.text;
+        if (v.startsWith('of=')) out.files.push(write(sliced(a, 3)));
+        else if (v.startsWith('if=')) out.files.push(read(sliced(a, 3)));
+      }
+    },
+  },
+  // Read-only utilities without file operands.
+  {
+    names: [
+      'pwd',
+      'true',
+      'false',
+      'which',
+      'type',
+      'whoami',
+      'id',
+      'uname',
+      'date',
+      'df',
+      'basename',
+      'dirname',
+      'seq',
+      'sleep',
+      'hostname',
+      'locale',
+      'ps',
+    ],
+    effect: 'read',
+  },
+  {
+    names: ['mkfs', 'wipefs', 'kill', 'killall', 'pkill', 'shutdown', 'reboot', 'crontab'],
+    effect: 'irreversible',
+  },
+];
+
+/** `uniq IN OUT`, `xxd IN OUT`, `split IN PREFIX`: the first operand read, the second written. */
+function inOut(ops: readonly ShellWord[], out: ProgramEffects): void {
+  if (ops[0]) out.files.push(read(ops[0]));
+  if (ops[1]) out.files.push(write(ops[1]));
+}

@@ -1,0 +1,126 @@
+import {
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { listBeneath, readBeneath, writeBeneath } from './beneath.ts';
+
+let base: string;
+let ws: string;
+let outside: string;
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-beneath-')));
+  ws = path.join(base, 'ws');
+  outside = path.join(base, 'outside');
+  mkdirSync(path.join(ws, 'docs'), { recursive: true });
+  mkdirSync(outside);
+  writeFileSync(path.join(outside, 'secret.txt'), 's3cr3t');
+  writeFileSync(path.join(ws, 'docs', 'a.md'), 'hello');
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+const code = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+    return 'ok';
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  }
+};
+
+describe('files below the workspace, opened without following links (beneath.ts)', () => {
+  it('reads, writes (creating folders) and lists inside', async () => {
+    expect((await readBeneath(ws, path.join(ws, 'docs/a.md'))).text).toBe('hello');
+    expect(await writeBeneath(ws, path.join(ws, 'new/deep/b.md'), 'x')).toMatchObject({ created: true });
+    expect(readFileSync(path.join(ws, 'new/deep/b.md'), 'utf8')).toBe('x');
+    expect(await writeBeneath(ws, path.join(ws, 'new/deep/b.md'), 'yz')).toMatchObject({ created: false });
+    expect(readFileSync(path.join(ws, 'new/deep/b.md'), 'utf8')).toBe('yz');
+    await writeBeneath(ws, path.join(ws, 'new/deep/b.md'), '!', { append: true });
+    expect(readFileSync(path.join(ws, 'new/deep/b.md'), 'utf8')).toBe('yz!');
+    expect((await listBeneath(ws, path.join(ws, 'docs'))).map((e) => e.name)).toEqual(['a.md']);
+  });
+
+  it('a link at any depth below the root fails with ELOOP: a folder link, a file link, a dangling link', async () => {
+    symlinkSync(outside, path.join(ws, 'out'));
+    symlinkSync(path.join(outside, 'secret.txt'), path.join(ws, 'docs', 'secret.txt'));
+    symlinkSync(path.join(outside, 'new.txt'), path.join(ws, 'dangling.txt'));
+    expect(await code(readBeneath(ws, path.join(ws, 'out/secret.txt')))).toBe('ELOOP');
+    expect(await code(readBeneath(ws, path.join(ws, 'docs/secret.txt')))).toBe('ELOOP');
+    expect(await code(writeBeneath(ws, path.join(ws, 'out/x.txt'), 'OWNED'))).toBe('ELOOP');
+    expect(await code(writeBeneath(ws, path.join(ws, 'docs/secret.txt'), 'OWNED'))).toBe('ELOOP');
+    expect(await code(writeBeneath(ws, path.join(ws, 'dangling.txt'), 'OWNED'))).toBe('ELOOP');
+    expect(await code(listBeneath(ws, path.join(ws, 'out')))).toBe('ELOOP');
+    expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('s3cr3t');
+    expect(() => readFileSync(path.join(outside, 'new.txt'))).toThrow();
+    expect(() => readFileSync(path.join(outside, 'x.txt'))).toThrow();
+  });
+
+  it('a hard-linked file is refused for writes, and for reads unless the caller allows it (EMLINK)', async () => {
+    linkSync(path.join(outside, 'secret.txt'), path.join(ws, 'hard.txt'));
+    expect(await code(readBeneath(ws, path.join(ws, 'hard.txt')))).toBe('EMLINK');
+    expect(await code(writeBeneath(ws, path.join(ws, 'hard.txt'), 'OWNED'))).toBe('EMLINK');
+    expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('s3cr3t');
+    expect((await readBeneath(ws, path.join(ws, 'hard.txt'), () => true)).text).toBe('s3cr3t');
+  });
+
+  it('paths outside the root are refused before anything is opened', async () => {
+    expect(await code(readBeneath(ws, path.join(outside, 'secret.txt')))).toBe('EACCES');
+    expect(await code(writeBeneath(ws, '../outside/x', 'OWNED'))).toBe('EACCES');
+  });
+
+  it('property: while another task swaps folders for links to outside, a write never lands outside and never throws anything but a Node error', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 3 }),
+        async (parts) => {
+          const dir = path.join(ws, ...parts.slice(0, -1));
+          mkdirSync(dir, { recursive: true });
+          let stop = false;
+          // The racer: swap the first folder for a link to outside and back, as fast as it can.
+          const first = path.join(ws, parts[0]!);
+          const racer = (async () => {
+            for (let i = 0; !stop && i < 200; i += 1) {
+              try {
+                renameSync(first, `${first}.moved`);
+                symlinkSync(outside, first);
+                await new Promise((r) => setImmediate(r));
+                rmSync(first);
+                renameSync(`${first}.moved`, first);
+              } catch {
+                /* the other side won this round */
+              }
+            }
+          })();
+          const results: string[] = [];
+          for (let i = 0; i < 20; i += 1)
+            results.push(
+              await code(
+                writeBeneath(ws, path.join(ws, ...parts, 'f.txt').replace(/\/f\.txt$/, '-f.txt'), 'OWNED'),
+              ),
+            );
+          stop = true;
+          await racer;
+          rmSync(first, { recursive: true, force: true });
+          rmSync(`${first}.moved`, { recursive: true, force: true });
+          expect(
+            results.every((r) => ['ok', 'ELOOP', 'ENOENT', 'ENOTDIR'].includes(r)),
+            results.join(','),
+          ).toBe(true);
+          const leaked = (await import('node:fs')).readdirSync(outside).filter((f) => f !== 'secret.txt');
+          expect(leaked).toEqual([]);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+});
