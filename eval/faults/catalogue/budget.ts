@@ -85,7 +85,14 @@ export const BUDGET_FAULTS: Fault[] = [
     id: 'budget/truncations-never-reset',
     tag: 'budget',
     bug: 'the count of truncated turns is not reset by a normal turn, so scattered truncations stop the run',
-    patches: [{ file: 'harness/loop/run.ts', search: '} else truncatedInRow = 0;', replace: '}' }],
+    patches: [
+      {
+        file: 'harness/loop/step.ts',
+        search: "let truncatedInRow = 0;\n      if (outcome.response.finishReason === 'length') {",
+        replace:
+          "let truncatedInRow = state.truncatedInRow;\n      if (outcome.response.finishReason === 'length') {",
+      },
+    ],
   },
   {
     id: 'budget/text-truncation-limit-off-by-one',
@@ -105,9 +112,15 @@ export const BUDGET_FAULTS: Fault[] = [
     bug: 'the wrap-up turn is granted only when maxTurns is spent, not for the other budgets',
     patches: [
       {
-        file: 'harness/loop/run.ts',
-        search: 'if (budgetStop && config.limits.wrapUpTurn && !signal.aborted) {',
-        replace: "if (budgetStop?.reason === 'max_turns' && config.limits.wrapUpTurn && !signal.aborted) {",
+        file: 'harness/loop/step.ts',
+        search: '{ budget: outcome.budget, wrapUp: limits.wrapUpTurn && !outcome.aborted },',
+        replace:
+          "{ budget: outcome.budget, wrapUp: outcome.budget.reason === 'max_turns' && limits.wrapUpTurn && !outcome.aborted },",
+      },
+      {
+        file: 'harness/loop/step.ts',
+        search: 'return stop(outcome.stop, { budget, wrapUp: limits.wrapUpTurn && !outcome.aborted });',
+        replace: 'return stop(outcome.stop, { budget, wrapUp: false });',
       },
     ],
   },

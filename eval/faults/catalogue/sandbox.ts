@@ -68,8 +68,8 @@ export const SANDBOX_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/sandbox/bwrap.ts',
-        search: "const candidates = [this.host.home, '/run', '/var/run', ...(this.options.hide ?? [])];",
-        replace: 'const candidates = [...(this.options.hide ?? [])];',
+        search: "for (const dir of [this.host.home, '/run', ...(this.options.hide ?? [])])",
+        replace: 'for (const dir of [...(this.options.hide ?? [])])',
       },
     ],
   },
@@ -91,7 +91,7 @@ export const SANDBOX_FAULTS: Fault[] = [
     bug: 'the shell in the box keeps the capabilities of the user namespace (setpriv step dropped)',
     patches: [
       {
-        file: 'harness/sandbox/bwrap.ts',
+        file: 'harness/sandbox/bwrap-args.ts',
         search: "'setpriv',\n    ...DROP_CAPABILITIES,\n    '--',",
         replace: '',
       },
