@@ -64,12 +64,17 @@ export const SANDBOX_FAULTS: Fault[] = [
   {
     id: 'sandbox/nothing-hidden',
     tag: 'sandbox',
-    bug: 'the home folder and /run are not covered inside the box',
+    bug: 'the home folder and /run are bound into the box (read-only, for toolchains) instead of covered',
     patches: [
       {
         file: 'harness/sandbox/bwrap.ts',
         search: "for (const dir of [this.host.home, '/run', ...(this.options.hide ?? [])])",
         replace: 'for (const dir of [...(this.options.hide ?? [])])',
+      },
+      {
+        file: 'harness/sandbox/bwrap.ts',
+        search: 'readOnly: this.options.readOnly ?? [],',
+        replace: "readOnly: [...(this.options.readOnly ?? []), this.host.home, '/run'],",
       },
     ],
   },
