@@ -6,6 +6,7 @@ import path from 'node:path';
 import { loadConfig, DEFAULT_CONFIG_FILE, PACKAGE_ROOT, type NamedConfig } from '../eval/config-load.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
 import { isCI } from '../eval/requirements.ts';
+import { describeFailure } from '../eval/results.ts';
 import { loadCassettes, loadScenarioFiles, planCases, runSuite, type LoadedCassette } from '../eval/suite.ts';
 import type { LoadedScenario } from '../eval/scenario/types.ts';
 import { parseShard } from '../eval/shard.ts';
@@ -13,6 +14,8 @@ import { describeTracing, suiteTracing, traceTarget } from '../eval/trace/cli-tr
 import { palette, useColor } from '../reports/color.ts';
 import { renderTable } from '../reports/table.ts';
 import { writeReportDir, writeResultsJson } from '../reports/write.ts';
+import { CaseFileStage } from '../reports/case-dir.ts';
+import { ledgerLines, turnTexts } from './ledger-lines.ts';
 import { type CliIo, VERSION } from './io.ts';
 
 /** Flags of `run`. */
@@ -31,6 +34,8 @@ export interface RunFlags {
   trace?: string | boolean;
   traceFile?: string;
   traceContent?: boolean;
+  /** Print the turn-by-turn ledger of every failed or errored case as it ends. */
+  verbose?: boolean;
 }
 
 /** Loads every configuration; collects every problem before failing. @throws InputError */
@@ -102,6 +107,8 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   const tracing = trace
     ? suiteTracing({ ...trace, ...(trace.file ? { file: path.resolve(io.cwd, trace.file) } : {}) }, VERSION)
     : undefined;
+  const out = flags.out ? path.resolve(io.cwd, flags.out) : undefined;
+  const stage = out ? new CaseFileStage(out) : undefined;
   const results = await runSuite({
     configs,
     scenarios,
@@ -111,7 +118,22 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     ...(flags.bail ? { bail: true } : {}),
     ...(isCI(io.env) ? { ci: true } : {}),
     ...(shard ? { shard } : {}),
-    ...(tracing ? { onRun: tracing.onRun } : {}),
+    onRun: async (planned, run, result) => {
+      await tracing?.onRun(planned, run, result);
+      stage?.write(result, run);
+      if (flags.verbose && (result.status === 'fail' || result.status === 'error')) {
+        const lines = [
+          c.bold(`── ${result.id} (${result.config}): ${result.status}`),
+          ...(run
+            ? ledgerLines(run.ledger, c, { detail: true, width: 100, texts: turnTexts(run.events) })
+            : []),
+          `stop reason: ${result.stopReason ?? 'none'}${result.stopDetail ? ` (${result.stopDetail})` : ''}`,
+          ...result.checks.filter((k) => !k.pass).map((k) => c.red(`✗ ${describeFailure(k)}`)),
+          ...(result.error ? [c.red(`error: ${result.error.message}`)] : []),
+        ];
+        io.stderr(`${io.isTTY ? '\r\u001b[2K' : ''}${lines.join('\n')}\n`);
+      }
+    },
     version: VERSION,
     onCaseEnd: (result, done, total) => {
       const mark =
@@ -136,7 +158,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   const width = io.columns ?? (Number.isInteger(envColumns) && envColumns > 0 ? envColumns : undefined);
   io.stdout(`${renderTable(results, { color, ...(width ? { width } : {}) })}\n`);
   const written: string[] = [];
-  if (flags.out) written.push(...writeReportDir(path.resolve(io.cwd, flags.out), results));
+  if (out && stage) written.push(...writeReportDir(out, stage.commit(results)));
   if (flags.json) {
     writeResultsJson(path.resolve(io.cwd, flags.json), results);
     written.push(path.resolve(io.cwd, flags.json));

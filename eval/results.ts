@@ -69,6 +69,11 @@ export interface CaseResult {
   attack?: { succeeded: boolean };
   /** Skipped cases: why, and the fix (see `requirements.ts`). */
   skip?: CaseSkip;
+  /**
+   * The case's sidecar (requests, responses, ledger, events, transcript; `reports/case-file.ts`),
+   * relative to the folder of `results.json`: `cases/<config>/<id>.json`. Set by `run --out`.
+   */
+  transcript?: string;
 }
 
 /** The status of one case. */
@@ -241,6 +246,7 @@ export const RESULTS_SCHEMA = {
           error: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
           findings: { type: 'object' },
           attack: { type: 'object', required: ['succeeded'], properties: { succeeded: { type: 'boolean' } } },
+          transcript: { type: 'string' },
           skip: {
             type: 'object',
             additionalProperties: false,
