@@ -87,4 +87,14 @@ describe('token accounting', () => {
       countRequest(request),
     );
   });
+
+  it('counts the texts of recorded content parts (a replayed multi-part user message) instead of throwing', () => {
+    const parts = [
+      { type: 'text', text: 'first part' },
+      { type: 'text', text: ' second part' },
+    ] as unknown as string;
+    expect(countMessage({ role: 'user', content: parts })).toBe(
+      countMessage({ role: 'user', content: 'first part second part' }),
+    );
+  });
 });

@@ -46,11 +46,28 @@ export function countText(text: string): number {
   return tokens;
 }
 
+/**
+ * The text of a message's content. Typed as a string, but a replayed conversation can carry the
+ * recorded content parts (`[{ type: 'text', text }]`, as an imported multi-part user message
+ * does): their texts are counted, any other part as its JSON.
+ */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (content === null || content === undefined) return '';
+  if (Array.isArray(content))
+    return content
+      .map((part) =>
+        typeof part?.text === 'string' ? part.text : typeof part === 'string' ? part : JSON.stringify(part),
+      )
+      .join('');
+  return JSON.stringify(content);
+}
+
 /** Tokens of one message (content plus tool calls plus overhead), cached per object. */
 export function countMessage(message: ChatMessage): number {
   const cached = cache.get(message);
   if (cached !== undefined) return cached;
-  let tokens = TOKENS_PER_MESSAGE + countText(message.content ?? '');
+  let tokens = TOKENS_PER_MESSAGE + countText(contentText(message.content));
   if (message.role === 'assistant' && message.tool_calls)
     for (const call of message.tool_calls)
       tokens += countText(call.function.name) + countText(call.function.arguments) + 3;

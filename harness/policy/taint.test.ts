@@ -74,4 +74,9 @@ describe('messageOrigins and recordTaint', () => {
       ),
     ).toBe(false);
   });
+
+  it('takes a user message of recorded content parts as the user (a replay sends them as recorded)', () => {
+    const parts = [{ type: 'text', text: 'hello' }] as unknown as string;
+    expect(messageOrigins([{ role: 'user', content: parts }], () => false)).toEqual([{ kind: 'user' }]);
+  });
 });

@@ -67,7 +67,10 @@ export function messageOrigins(
       case 'system':
         return { kind: 'system' };
       case 'user':
-        return message.content.startsWith(HARNESS_MARKER) ? { kind: 'harness' } : { kind: 'user' };
+        // A replayed recording's user message may carry content parts, never the harness's marker.
+        return typeof message.content === 'string' && message.content.startsWith(HARNESS_MARKER)
+          ? { kind: 'harness' }
+          : { kind: 'user' };
       case 'assistant':
         for (const call of message.tool_calls ?? []) toolByCall.set(call.id, call.function.name);
         return { kind: 'model' };
