@@ -1,8 +1,8 @@
 /**
  * `report.md`, shaped for a pull-request comment: the summary per configuration (counts, pass
  * rate, attack success, utility with and without attack, tokens, cost), then only what needs a
- * look — regressions against the first configuration, then every failed or errored case with all
- * its failed checks and the command that reproduces it — then skipped prerequisites. GitHub
+ * look — regressions against the first configuration, then every other failed or errored case, each
+ * with all its failed checks and the command that reproduces it — then skipped prerequisites. GitHub
  * rejects a comment over 65,536 characters ("Body is too long (maximum is 65536 characters)"),
  * so the text is cut at a whole line before that, with a note saying how much was left out.
  */
@@ -13,7 +13,12 @@ import { configSummaries, failedCheckLines, regressions, reproduceCommand, share
 /** GitHub's limit on a comment body, in characters. */
 export const COMMENT_LIMIT = 65_536;
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+/** Text outside code spans: table pipes escaped, HTML shown as text (GitHub renders inline HTML), one line. */
+const cell = (text: string) =>
+  text
+    .replace(/[&<>]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[ch]!)
+    .replace(/\|/g, '\\|')
+    .replace(/\r?\n/g, ' ');
 const code = (text: string) => `\`${text.replace(/`/g, "'").replace(/\r?\n/g, ' ')}\``;
 
 /** The lines of one case needing a look: its id, status, stop reason, each failed check, the repro. */
@@ -53,11 +58,12 @@ export function renderMarkdown(results: ResultsFile, options: MarkdownOptions = 
     blocks.push(['', `## Regressions against ${regressed[0]!.baseline} (${regressed.length})`, '']);
     for (const r of regressed) blocks.push(caseBlock(results, r.result, ` (passes under ${r.baseline})`));
   }
-  const failed = results.cases.filter((c) => c.status === 'fail' || c.status === 'error');
+  const listed = new Set(regressed.map((r) => r.result));
+  const failed = results.cases.filter((c) => (c.status === 'fail' || c.status === 'error') && !listed.has(c));
   if (failed.length > 0) {
-    blocks.push(['', `## Failures (${failed.length})`, '']);
+    blocks.push(['', `## ${listed.size > 0 ? 'Other failures' : 'Failures'} (${failed.length})`, '']);
     for (const c of failed) blocks.push(caseBlock(results, c));
-  } else blocks.push(['', 'No failures.']);
+  } else if (listed.size === 0) blocks.push(['', 'No failures.']);
   const groups = skipGroups(results.cases, results.configs.length > 1);
   if (groups.length > 0) {
     blocks.push(['', '## Skipped: prerequisites missing on this machine', '']);
