@@ -15,7 +15,7 @@ describe('report.html', () => {
     expect(html).toContain(
       `content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"`,
     );
-    expect(html).toMatch(/\/\*!\n \* Chart\.js v4\.\d+\.\d+\n[^]*Released under the MIT License/);
+    expect(html).toMatch(/\/\*!\n \* Chart\.js v4\.\d+\.\d+\n[\s\S]*Released under the MIT License/);
   });
 
   it('escapes every id and text: the only </script> are the page’s own', () => {
