@@ -16,6 +16,7 @@ const PAGES = [
   'docs/architecture.md',
   'docs/scenario-format.md',
   'docs/conventions.md',
+  'docs/reports.md',
   'cases/README.md',
   'CONTRIBUTING.md',
   'AGENTS.md',
