@@ -142,7 +142,10 @@ function sidecar(c: CaseResult, calls: CallRecord[], userText: string): CaseFile
 }
 
 /** The fixture: the results (with `transcript` links) and the sidecars by link. */
-export function fixture(): { results: ResultsFile; sidecars: Map<string, CaseFile> } {
+export function fixture(): {
+  results: ResultsFile & { comparisons: unknown };
+  sidecars: Map<string, CaseFile>;
+} {
   const failedChecks = [
     { name: 'stopReason', pass: true, expected: 'final_answer', observed: 'final_answer' },
     { name: 'permissions.call_w', pass: false, expected: 'allow', observed: 'deny' },
@@ -209,8 +212,46 @@ export function fixture(): { results: ResultsFile; sidecars: Map<string, CaseFil
     );
     return { ...c, transcript: link };
   });
+  // The comparisons block in the shape of docs/results-format.md (eval/compare/types.ts).
+  const comparisons = {
+    reference: 'default',
+    modelNoise: {
+      frozen: 3,
+      live: 0,
+      note: 'no model noise: every case replays a frozen model, so a difference is the harness',
+    },
+    pairs: [
+      {
+        reference: 'default',
+        candidate: 'strict',
+        paired: 2,
+        table: { bothPass: 1, referenceOnly: 1, candidateOnly: 0, bothFail: 0 },
+        mcnemar: { discordant: 1, referenceOnly: 1, candidateOnly: 0, pValue: 1 },
+        transitions: [
+          {
+            id: EVIL_ID,
+            kind: 'regression',
+            reference: 'pass',
+            candidate: 'fail',
+            changes: [
+              { field: 'status', reference: 'pass', candidate: 'fail' },
+              { field: 'verdicts', reference: '1 allow', candidate: '1 deny' },
+            ],
+          },
+        ],
+        deltas: {
+          passRate: { reference: 1, candidate: 0.5, delta: -0.5, better: 'higher' },
+          tokensPerCase: { reference: 120, candidate: 120, delta: 0, better: 'lower' },
+        },
+        bootstrap: {
+          tokensPerCase: { n: 2, meanDifference: 0, low: 0, high: 0, level: 0.95, resamples: 2000, seed: 1 },
+        },
+      },
+    ],
+  };
   return {
     results: {
+      comparisons,
       format: 'harness-bench.results',
       version: 1,
       startedAt: '2026-01-01T00:00:00.000Z',

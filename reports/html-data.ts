@@ -148,6 +148,7 @@ function timeline(file: CaseFile): TimelineTurn[] {
 export function pageData(results: ResultsFile, sidecar: (c: CaseResult) => CaseFile | undefined): PageData {
   const configs = results.configs.map((c) => c.name);
   for (const c of results.cases) if (!configs.includes(c.config)) configs.push(c.config);
+  const reference = (results as { comparisons?: { reference?: string } }).comparisons?.reference;
   const byId = new Map<string, CaseResult[]>();
   for (const c of results.cases) byId.set(c.id, [...(byId.get(c.id) ?? []), c]);
   const cases: PageCase[] = [];
@@ -155,7 +156,8 @@ export function pageData(results: ResultsFile, sidecar: (c: CaseResult) => CaseF
     const files = new Map(list.map((c) => [c.config, sidecar(c)]));
     const diff = decisionRows(Object.fromEntries(configs.map((n) => [n, files.get(n)?.run?.ledger])));
     const stops = Object.fromEntries(list.map((c) => [c.config, c.stopReason]));
-    const baseline = configs.find((n) => files.get(n)?.run);
+    const baseline =
+      reference && files.get(reference)?.run ? reference : configs.find((n) => files.get(n)?.run);
     const under: Record<string, CaseUnder> = {};
     for (const c of list) {
       const file = files.get(c.config);

@@ -36,6 +36,13 @@ describe('report.html', () => {
       /<h4>permission verdict per call<\/h4><table>.*<th>allow<\/th><td class="miss">1<\/td>/,
     );
     expect(html.match(/<tr class="case-row/g)).toHaveLength(3);
+    expect(html).toContain('<h2>Comparisons against default</h2>');
+    expect(html).toMatch(
+      /<th>strict vs default<\/th><td>2<\/td><td class="st fail">1<\/td><td>0<\/td><td>1<\/td><td>0<\/td><td>1\.00<\/td><td>pass rate -50\.0 pts; tokens\/case \+0\.0<\/td>/,
+    );
+    expect(html).toContain(
+      `${escapeHtml(EVIL_ID)}</span> <b>regression</b> (pass → fail): status pass → fail, verdicts 1 allow → 1 deny`,
+    );
   });
 
   it('embeds per case the diff, the first diverging step and the reproducing command', () => {

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { CaseResult, ResultsFile } from '../eval/results.ts';
 import type { CaseFile } from './case-file.ts';
+import { comparisonsOf, headlineDeltas, intervalTexts } from './comparisons-view.ts';
 import { pageData, scriptJson } from './html-data.ts';
 import { countsText } from './table.ts';
 import { configSummaries, shareText } from './summary.ts';
@@ -67,6 +68,35 @@ function matrixTable(title: string, matrix: Map<string, Map<string, number>>): s
     )
     .join('');
   return `<div class="matrix"><h4>${escapeHtml(title)}</h4><table><thead><tr><th>expected ↓ / observed →</th>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
+}
+
+/** The comparisons section: per pair the paired table, McNemar's p, deltas, intervals and transitions. */
+function comparisonsSection(results: ResultsFile): string {
+  const compared = comparisonsOf(results);
+  if (!compared) return '';
+  const rows = compared.pairs
+    .map(
+      (p) =>
+        `<tr><th>${escapeHtml(p.candidate)} vs ${escapeHtml(p.reference)}</th><td>${p.paired}</td><td class="${p.table.referenceOnly > 0 ? 'st fail' : ''}">${p.table.referenceOnly}</td><td>${p.table.candidateOnly}</td><td>${p.table.bothPass}</td><td>${p.table.bothFail}</td><td>${p.mcnemar.pValue.toPrecision(3)}</td><td>${escapeHtml(headlineDeltas(p).join('; '))}</td><td>${escapeHtml(intervalTexts(p).join('; '))}</td></tr>`,
+    )
+    .join('\n');
+  const transitions = compared.pairs
+    .map((p) => {
+      const items = p.transitions
+        .map(
+          (t) =>
+            `<li><span class="mono">${escapeHtml(t.id)}</span> <b>${escapeHtml(t.kind)}</b> (${escapeHtml(t.reference)} → ${escapeHtml(t.candidate)}): ${escapeHtml(t.changes.map((c) => `${c.field} ${c.reference ?? '-'} → ${c.candidate ?? '-'}`).join(', '))}</li>`,
+        )
+        .join('');
+      return `<details class="transitions"><summary>${escapeHtml(p.candidate)} vs ${escapeHtml(p.reference)}: ${p.transitions.length} transitions</summary><ul>${items}</ul></details>`;
+    })
+    .join('\n');
+  return `<section id="comparisons"><h2>Comparisons against ${escapeHtml(compared.reference)}</h2>
+<table class="summary"><thead><tr><th>pair</th><th>paired</th><th>regressions</th><th>fixes</th><th>pass both</th><th>fail both</th><th>McNemar exact p</th><th>deltas</th><th>paired bootstrap (mean difference, interval)</th></tr></thead><tbody>
+${rows}
+</tbody></table>
+${compared.modelNoise?.note ? `<p class="dim">${escapeHtml(compared.modelNoise.note)}</p>` : ''}
+${transitions}</section>`;
 }
 
 /** Renders the page; `sidecar` returns a case's sidecar when there is one (see `case-file.ts`). */
@@ -137,6 +167,7 @@ export function renderHtml(
 <tbody>
 ${summaryRows}
 </tbody></table></section>
+${comparisonsSection(results)}
 <section id="charts"><h2>Metrics</h2><div class="charts"><div class="chart"><canvas id="chart-status"></canvas></div><div class="chart"><canvas id="chart-rates"></canvas></div><div class="chart"><canvas id="chart-usage"></canvas></div></div></section>
 <section id="confusion"><h2>Confusion matrices</h2><div class="matrices">${matrices}</div></section>
 <section id="cases"><h2>Cases</h2>

@@ -7,6 +7,7 @@
  * so the text is cut at a whole line before that, with a note saying how much was left out.
  */
 import type { CaseResult, ResultsFile } from '../eval/results.ts';
+import { comparisonsOf, intervalTexts, pairLine } from './comparisons-view.ts';
 import { countsText, skipGroups } from './table.ts';
 import { configSummaries, failedCheckLines, regressions, reproduceCommand, shareText } from './summary.ts';
 
@@ -52,6 +53,20 @@ export function renderMarkdown(results: ResultsFile, options: MarkdownOptions = 
         `| ${cell(r.name)} | ${r.counts.passed} | ${r.counts.failed} | ${r.counts.errored} | ${r.counts.skipped} | ${shareText(r.passRate)} | ${shareText(r.attackSuccess)} | ${shareText(r.utilityWithoutAttack)} | ${shareText(r.utilityUnderAttack)} | ${r.totalTokens} | ${r.costUsd.toFixed(4)} |`,
     ),
   ];
+  const compared = comparisonsOf(results);
+  if (compared) {
+    head.push('', `## Comparisons against ${cell(compared.reference)}`, '');
+    for (const pair of compared.pairs) {
+      const behaviour = pair.transitions.filter((t) => t.kind === 'behaviour').length;
+      head.push(`- ${cell(pairLine(pair))}`);
+      const intervals = intervalTexts(pair);
+      if (intervals.length > 0)
+        head.push(`  - paired bootstrap, mean difference: ${cell(intervals.join('; '))}`);
+      if (behaviour > 0)
+        head.push(`  - ${behaviour} cases pass or fail alike but behave differently (see report.html)`);
+    }
+    if (compared.modelNoise?.note) head.push('', `_${cell(compared.modelNoise.note)}_`);
+  }
   const blocks: string[][] = [];
   const regressed = regressions(results);
   if (regressed.length > 0) {

@@ -90,9 +90,13 @@ export interface Regression {
   result: CaseResult;
 }
 
-/** Every regression of each later configuration against the first, in case order. */
+/**
+ * Every regression of each other configuration against the baseline (`comparisons.reference`
+ * when the run compared, else the first configuration), in case order.
+ */
 export function regressions(results: ResultsFile): Regression[] {
-  const baseline = results.configs[0]?.name;
+  const baseline =
+    (results as { comparisons?: { reference?: string } }).comparisons?.reference ?? results.configs[0]?.name;
   if (!baseline || results.configs.length < 2) return [];
   const passed = new Set(
     results.cases.filter((c) => c.config === baseline && c.status === 'pass').map((c) => c.id),
