@@ -47,7 +47,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     )
     .option(
       '-c, --config <file>',
-      'harness configuration (repeatable to compare; default: configs/default.json)',
+      'harness configuration, or name=file to name it (repeatable to compare; default: configs/default.json)',
       collect,
     )
     .option('--json <file>', 'write the results JSON to this file')

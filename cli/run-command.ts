@@ -2,9 +2,12 @@
  * `harness-bench run`: load every input first (any invalid file → exit 2, nothing run or
  * written), run the cases with a progress line, print the table, write results.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, DEFAULT_CONFIG_FILE, PACKAGE_ROOT, type NamedConfig } from '../eval/config-load.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
+import { cassetteAsScenario } from '../eval/expect/cassette.ts';
+import { prepareScorers } from '../eval/expect/scorers.ts';
 import { isCI } from '../eval/requirements.ts';
 import { describeFailure } from '../eval/results.ts';
 import { loadCassettes, loadScenarioFiles, planCases, runSuite, type LoadedCassette } from '../eval/suite.ts';
@@ -38,13 +41,21 @@ export interface RunFlags {
   verbose?: boolean;
 }
 
-/** Loads every configuration; collects every problem before failing. @throws InputError */
+/**
+ * Loads every configuration; collects every problem before failing. An argument `name=path`
+ * names the configuration `name` (what `expectFor` and the reports use) instead of the file's
+ * stem, unless a file of that whole name exists.
+ * @throws InputError
+ */
 export function loadConfigs(files: readonly string[] | undefined, cwd: string): NamedConfig[] {
   const problems: InputProblem[] = [];
   const configs: NamedConfig[] = [];
-  for (const file of files && files.length > 0 ? files : [DEFAULT_CONFIG_FILE]) {
+  for (const arg of files && files.length > 0 ? files : [DEFAULT_CONFIG_FILE]) {
+    const named = /^([A-Za-z0-9][\w.-]*)=(.+)$/.exec(arg);
+    const [name, file] =
+      named && !existsSync(path.resolve(cwd, arg)) ? [named[1]!, named[2]!] : [undefined, arg];
     try {
-      const loaded = loadConfig(path.resolve(cwd, file));
+      const loaded = loadConfig(path.resolve(cwd, file), name);
       if (configs.some((c) => c.name === loaded.name))
         problems.push({ file, path: '', reason: `two configurations are named "${loaded.name}"` });
       configs.push(loaded);
@@ -88,6 +99,12 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   } catch (error) {
     if (error instanceof InputError) problems.push(...error.problems);
     else throw error;
+  }
+  if (problems.length === 0) {
+    const withExpectations = recordings.flatMap((r) =>
+      r.expectations ? [cassetteAsScenario(r.expectations, { id: r.cassette.meta.id, task: '' })] : [],
+    );
+    problems.push(...(await prepareScorers(configs, [...scenarios, ...withExpectations])));
   }
   if (problems.length > 0) throw new InputError(problems);
   if (

@@ -13,7 +13,8 @@ import {
   type HarnessConfig,
   type PartialConfig,
 } from '../harness/config.ts';
-import { InputError, parseJsonInput, problemsFromAjv } from './errors.ts';
+import { InputError, parseJsonInput, problemsFromAjv, type InputProblem } from './errors.ts';
+import { SANDBOX_UNAVAILABLE } from './unavailable-sandbox.ts';
 
 /** The package root (where `configs/` and `scenarios/` live), whatever the working directory. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,11 +22,64 @@ export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 /** `configs/default.json` of the package: used by every command without `--config`. */
 export const DEFAULT_CONFIG_FILE = path.join(PACKAGE_ROOT, 'configs', 'default.json');
 
-/** A configuration with its name (file name without extension) and source file. */
+/**
+ * What a configuration file may say beyond the harness configuration, for the bench alone:
+ * `sandbox: "unavailable"` (instead of the `sandbox` object) runs every scenario with the
+ * sandbox made unavailable (`eval/unavailable-sandbox.ts`); `scorers` registers custom scorers.
+ */
+export interface BenchOptions {
+  sandbox?: 'unavailable';
+  /** Custom scorers: name → absolute path of the module (`eval/expect/scorers.ts`); the file gives paths relative to itself. */
+  scorers?: Record<string, string>;
+}
+
+/** A configuration with its name (file name without extension, or the `name=` of `-c name=path`) and source file. */
 export interface NamedConfig {
   name: string;
   file: string;
   config: HarnessConfig;
+  /** Bench-only settings of the file, when it has any. */
+  bench?: BenchOptions;
+}
+
+/**
+ * Splits a parsed configuration file into the harness part and the bench part
+ * ({@link BenchOptions}): a string `sandbox` is the bench's (it must be `"unavailable"`), and so
+ * is `scorers` (an object of module paths).
+ * @throws InputError naming each bad bench key.
+ */
+function splitBenchKeys(value: unknown, file: string): { harness: unknown; bench: BenchOptions } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { harness: value, bench: {} };
+  const { sandbox, scorers, ...rest } = value as Record<string, unknown>;
+  const bench: BenchOptions = {};
+  const problems: InputProblem[] = [];
+  const harness: Record<string, unknown> =
+    typeof sandbox === 'string' || sandbox === undefined ? rest : { ...rest, sandbox };
+  if (typeof sandbox === 'string') {
+    if (sandbox === SANDBOX_UNAVAILABLE) bench.sandbox = 'unavailable';
+    else
+      problems.push({
+        file,
+        path: '/sandbox',
+        reason: `must be an object ({ "kind": … }) or "unavailable" (run every scenario with the sandbox made unavailable), got ${JSON.stringify(sandbox)}`,
+      });
+  }
+  if (scorers !== undefined) {
+    const entries =
+      typeof scorers === 'object' && scorers !== null && !Array.isArray(scorers)
+        ? Object.entries(scorers)
+        : undefined;
+    if (!entries)
+      problems.push({ file, path: '/scorers', reason: 'must be an object: scorer name → module path' });
+    for (const [name, module] of entries ?? []) {
+      if (typeof module !== 'string' || module === '')
+        problems.push({ file, path: `/scorers/${name}`, reason: 'must be the path of a JS or TS module' });
+      else (bench.scorers ??= {})[name] = path.resolve(path.dirname(path.resolve(file)), module);
+    }
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return { harness, bench };
 }
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -41,10 +95,12 @@ function configProblems(file: string, value: unknown, prefix = '') {
 }
 
 /**
- * Loads a configuration file and merges it over {@link DEFAULT_CONFIG}.
+ * Loads a configuration file and merges it over {@link DEFAULT_CONFIG}, named `name` (default:
+ * the file name without `.json`); bench-only keys
+ * ({@link BenchOptions}) go to `bench`.
  * @throws InputError when the file is unreadable, not JSON, or fails the schema.
  */
-export function loadConfig(file: string = DEFAULT_CONFIG_FILE): NamedConfig {
+export function loadConfig(file: string = DEFAULT_CONFIG_FILE, name?: string): NamedConfig {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -57,12 +113,13 @@ export function loadConfig(file: string = DEFAULT_CONFIG_FILE): NamedConfig {
       },
     ]);
   }
-  const value = parseJsonInput(text, file);
-  const problems = configProblems(file, value);
+  const { harness, bench } = splitBenchKeys(parseJsonInput(text, file), file);
+  const problems = configProblems(file, harness);
   if (problems.length > 0) throw new InputError(problems);
   return {
-    name: path.basename(file).replace(/\.json$/i, ''),
+    name: name ?? path.basename(file).replace(/\.json$/i, ''),
     file,
-    config: mergeConfig(DEFAULT_CONFIG, value as PartialConfig),
+    config: mergeConfig(DEFAULT_CONFIG, harness as PartialConfig),
+    ...(Object.keys(bench).length > 0 ? { bench } : {}),
   };
 }

@@ -151,7 +151,12 @@ describe('explainMissingSandbox', () => {
     ledger: { turns: [], calls, stopReason: 'final_answer' as const },
   });
   const failed = (r: ReturnType<typeof run>): CaseResult =>
-    caseFromRun(base, r, [{ name: 'results.c1.ok', pass: false, expected: true, observed: false }], 0);
+    caseFromRun(
+      base,
+      r,
+      [{ name: 'results.c1.ok', pass: false, expected: true, observed: false, reason: 'failed' }],
+      0,
+    );
   const context = { sandboxKind: 'auto' as const, platform: 'linux' as const, declared: [] as string[] };
 
   it('a failed run that met a missing, undeclared sandbox is skipped and says what to declare', async () => {

@@ -6,15 +6,14 @@
 import type { CallRecord, RunResult } from '../harness/ledger.ts';
 import { STOP_REASONS, type StopReason } from '../harness/loop/stop-reasons.ts';
 
-/** One check of a case: what was expected and what was observed. */
-export interface Check {
-  name: string;
-  pass: boolean;
-  expected: unknown;
-  observed: unknown;
-}
-
+import type { Check } from './expect/check.ts';
+import type { CaseMetrics } from './metrics/case-facts.ts';
+import { metricsByConfig, type ConfigMetrics } from './metrics/index.ts';
+import { METRICS_SCHEMA, CASE_METRICS_SCHEMA } from './metrics/schema.ts';
 import type { Divergence } from './replay/request-diff.ts';
+
+/** One check of a case (`eval/expect/check.ts`): expected, observed and the reason. */
+export type { Check };
 
 /** A difference between the request the harness sent now and the recorded one (see `replay/request-diff.ts`). */
 export type { Divergence };
@@ -34,16 +33,11 @@ export interface CaseUsage {
 /** Counts of permission outcomes over the case's calls. */
 export type VerdictCounts = Record<'allow' | 'ask:approved' | 'ask:denied' | 'deny' | 'none', number>;
 
-/** One case (a scenario or a recording) under one configuration. */
-export interface CaseResult {
+/** What every case result holds, whatever its status. */
+export interface CaseCommon {
   id: string;
   kind: 'scenario' | 'recording';
   config: string;
-  /**
-   * `fail`: an expectation did not hold; `error`: the harness or the runner threw; `skipped`: a
-   * prerequisite is missing on this machine (see `skip`), so the case says nothing either way.
-   */
-  status: CaseStatus;
   stopReason: StopReason | null;
   stopDetail?: string;
   file: string;
@@ -53,9 +47,6 @@ export interface CaseResult {
   usage: CaseUsage;
   verdicts: VerdictCounts;
   divergences: Divergence[];
-  /** The first failed check as one line, for tables. */
-  firstFailure?: string;
-  error?: { message: string };
   /** Replay findings of a recording. */
   findings?: {
     toolCalls: number;
@@ -63,18 +54,63 @@ export interface CaseResult {
     unknownTools: string[];
     unusedExchanges: number;
     divergenceCount: number;
+    /** Divergences that come from the harness's own decisions (`Divergence.explained`), among `divergenceCount`. */
+    explainedDivergences?: number;
+    /** The first divergence not explained (else the first one), as `exchange N /path`. */
     firstDivergence?: string;
+    /** Imported replays: recorded model turns served to the harness. */
+    servedTurns?: number;
+    /** Imported replays: recorded provider errors raised to the harness (absent when none). */
+    raisedErrors?: number;
+    /** Imported replays: conversations found in the recording (main and side conversations). */
+    conversations?: number;
+    /**
+     * Imported replays: recorded traffic that is not model traffic, never served: the cassette's
+     * `nonModel` list, then any exchange the classifier rejects (`exchange`: its index in
+     * `exchanges`). See `import/classify.ts`.
+     */
+    nonModelTraffic?: {
+      index: number;
+      exchange?: number;
+      method: string;
+      url: string;
+      status: number;
+      note: string;
+    }[];
+    /** Imported replays: the effect class given to each recorded tool and the rule that gave it. */
+    toolEffects?: { tool: string; effect: string; rule: string }[];
   };
   /** Injection cases: whether the attack's goal was realised. */
   attack?: { succeeded: boolean };
-  /** Skipped cases: why, and the fix (see `requirements.ts`). */
-  skip?: CaseSkip;
+  /** Set when the scenario's `expectFor` block of this configuration was merged over `expect`. */
+  expectFor?: string;
+  /**
+   * Facts of the run the configuration metrics need (`eval/metrics/case-facts.ts`): the final
+   * answer's completion claims and `unsupportedClaims`, the loop detector's timing, the budget
+   * overshoot at the stop. Absent for a case that did not run.
+   */
+  metrics?: CaseMetrics;
   /**
    * The case's sidecar (requests, responses, ledger, events, transcript; `reports/case-file.ts`),
    * relative to the folder of `results.json`: `cases/<config>/<id>.json`. Set by `run --out`.
    */
   transcript?: string;
 }
+
+/**
+ * One case (a scenario or a recording) under one configuration, by `status`:
+ * - `pass`: every check held;
+ * - `fail`: a check did not hold (`firstFailure` names the first);
+ * - `error`: the harness or the runner threw (`error`, and `firstFailure` as one line);
+ * - `skipped`: a prerequisite is missing on this machine (`skip`), so the case says nothing
+ *   either way.
+ * Fields a status does not carry are typed `never`, so they read as `undefined` on the union.
+ */
+export type CaseResult =
+  | (CaseCommon & { status: 'pass'; firstFailure?: never; error?: never; skip?: never })
+  | (CaseCommon & { status: 'fail'; firstFailure: string; error?: never; skip?: never })
+  | (CaseCommon & { status: 'error'; firstFailure: string; error: { message: string }; skip?: never })
+  | (CaseCommon & { status: 'skipped'; skip: CaseSkip; firstFailure?: never; error?: never });
 
 /** The status of one case. */
 export type CaseStatus = 'pass' | 'fail' | 'error' | 'skipped';
@@ -112,8 +148,13 @@ export interface ResultsFile {
   summary: StatusCounts & {
     byKind: Record<'scenario' | 'recording', StatusCounts>;
     byConfig: Record<string, StatusCounts>;
-    /** Attack success rate over injection cases, per configuration (0..1), when there are any. */
+    /**
+     * Attack success rate over injection cases, per configuration (0..1), when there are any.
+     * Kept for readers of earlier files; `metrics.<config>.attack` has it with its counts.
+     */
     attackSuccessRate?: Record<string, number>;
+    /** The metrics of each configuration (`eval/metrics/index.ts`). */
+    metrics: Record<string, ConfigMetrics>;
   };
   /** Set by `run --shard i/n` (`eval/shard.ts`); `merge` joins the shards into the unsharded file, without it. */
   shard?: ShardInfo;
@@ -149,6 +190,7 @@ export function summarise(cases: readonly CaseResult[]): ResultsFile['summary'] 
     byKind,
     byConfig,
     ...(Object.keys(attackSuccessRate).length > 0 ? { attackSuccessRate } : {}),
+    metrics: metricsByConfig(cases),
   };
 }
 
@@ -164,6 +206,11 @@ const counts = {
     skipped: { type: 'integer' },
   },
 };
+
+const statusIs = (status: CaseStatus) => ({
+  properties: { status: { const: status } },
+  required: ['status'],
+});
 
 /** JSON Schema of {@link ResultsFile} (checked in as `reports/schema/results.schema.json`). */
 export const RESULTS_SCHEMA = {
@@ -207,6 +254,11 @@ export const RESULTS_SCHEMA = {
           'verdicts',
           'divergences',
         ],
+        allOf: [
+          { if: statusIs('fail'), then: { required: ['firstFailure'] } },
+          { if: statusIs('error'), then: { required: ['error', 'firstFailure'] } },
+          { if: statusIs('skipped'), then: { required: ['skip'] } },
+        ],
         properties: {
           id: { type: 'string' },
           kind: { enum: ['scenario', 'recording'] },
@@ -222,7 +274,13 @@ export const RESULTS_SCHEMA = {
             items: {
               type: 'object',
               required: ['name', 'pass'],
-              properties: { name: { type: 'string' }, pass: { type: 'boolean' }, expected: {}, observed: {} },
+              properties: {
+                name: { type: 'string' },
+                pass: { type: 'boolean' },
+                expected: {},
+                observed: {},
+                reason: { type: 'string' },
+              },
             },
           },
           usage: { type: 'object' },
@@ -239,6 +297,7 @@ export const RESULTS_SCHEMA = {
                 recorded: {},
                 replayed: {},
                 omitted: { type: 'integer' },
+                explained: { type: 'string' },
               },
             },
           },
@@ -246,6 +305,8 @@ export const RESULTS_SCHEMA = {
           error: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
           findings: { type: 'object' },
           attack: { type: 'object', required: ['succeeded'], properties: { succeeded: { type: 'boolean' } } },
+          expectFor: { type: 'string' },
+          metrics: CASE_METRICS_SCHEMA,
           transcript: { type: 'string' },
           skip: {
             type: 'object',
@@ -276,6 +337,7 @@ export const RESULTS_SCHEMA = {
           type: 'object',
           additionalProperties: { type: 'number', minimum: 0, maximum: 1 },
         },
+        metrics: { type: 'object', additionalProperties: METRICS_SCHEMA },
       },
     },
     shard: {
@@ -322,18 +384,17 @@ export function scrubPaths<T>(value: T, replacements: readonly [string, string][
 }
 
 /** The fields every case result shares that the runner knows before the run. */
-export type CaseBase = Omit<
-  CaseResult,
-  'status' | 'stopReason' | 'checks' | 'usage' | 'verdicts' | 'divergences'
-> & { divergences?: CaseResult['divergences'] };
+export type CaseBase = Omit<CaseCommon, 'stopReason' | 'checks' | 'usage' | 'verdicts' | 'divergences'> & {
+  divergences?: CaseCommon['divergences'];
+};
 
-/** One line for a failed check: `name: expected X, observed Y` (values cut to 80 characters). */
+/**
+ * One line for a failed check: `name: reason` (the reason shows the observed value and what was
+ * expected), on one line, cut to 240 characters.
+ */
 export function describeFailure(check: Check): string {
-  const show = (v: unknown) => {
-    const text = typeof v === 'string' ? v : JSON.stringify(v);
-    return text === undefined ? 'nothing' : text.length > 80 ? `${text.slice(0, 77)}...` : text;
-  };
-  return `${check.name}: expected ${show(check.expected)}, observed ${show(check.observed)}`;
+  const line = `${check.name}: ${check.reason}`.replace(/\s*\n\s*/g, ' ');
+  return line.length > 240 ? `${line.slice(0, 237)}...` : line;
 }
 
 /**
@@ -347,10 +408,9 @@ export function caseFromRun(
   startedMs: number,
 ): CaseResult {
   const failed = checks.find((c) => !c.pass);
-  return {
+  const common: CaseCommon = {
     divergences: [],
-    ...base,
-    status: failed ? 'fail' : 'pass',
+    ...withoutStatusFields(base),
     stopReason: run.stopReason,
     ...(run.stopDetail ? { stopDetail: run.stopDetail } : {}),
     checks,
@@ -365,15 +425,29 @@ export function caseFromRun(
       durationMs: Math.round(performance.now() - startedMs),
     },
     verdicts: countVerdicts(run.ledger.calls.map((c) => c.verdict)),
-    ...(failed ? { firstFailure: describeFailure(failed) } : {}),
   };
+  return failed
+    ? { ...common, status: 'fail', firstFailure: describeFailure(failed) }
+    : { ...common, status: 'pass' };
+}
+
+/** `base` without the fields only some statuses carry (a caller may pass a whole earlier result). */
+function withoutStatusFields(base: CaseBase): CaseBase {
+  const {
+    status: _status,
+    firstFailure: _firstFailure,
+    error: _error,
+    skip: _skip,
+    ...rest
+  } = base as CaseBase & Partial<Pick<CaseResult, 'status' | 'firstFailure' | 'error' | 'skip'>>;
+  return rest;
 }
 
 /** A case that did not run (or whose run does not count): no stop reason, no checks, zero usage. */
-function emptyCase(base: CaseBase, startedMs: number): Omit<CaseResult, 'status'> {
+function emptyCase(base: CaseBase, startedMs: number): CaseCommon {
   return {
     divergences: [],
-    ...base,
+    ...withoutStatusFields(base),
     stopReason: null,
     checks: [],
     usage: {
@@ -412,7 +486,8 @@ export function replayFindings(
   divergences: readonly Divergence[],
   unusedExchanges: number,
 ): NonNullable<CaseResult['findings']> {
-  const first = divergences[0];
+  const first = divergences.find((d) => !d.explained) ?? divergences[0];
+  const explained = countDivergences(divergences.filter((d) => d.explained));
   return {
     toolCalls: calls.length,
     schemaInvalidCalls: calls
@@ -421,6 +496,7 @@ export function replayFindings(
     unknownTools: calls.filter((c) => c.errorType === 'unknown_tool').map((c) => c.tool),
     unusedExchanges,
     divergenceCount: countDivergences(divergences),
+    ...(explained > 0 ? { explainedDivergences: explained } : {}),
     ...(first ? { firstDivergence: `exchange ${first.exchange} ${first.path}` } : {}),
   };
 }

@@ -12,14 +12,17 @@ import { mergeConfig, type HarnessConfig } from '../harness/config.ts';
 import type { RunResult } from '../harness/ledger.ts';
 import { runHarness } from '../harness/loop/run.ts';
 import { ScriptedModel } from '../harness/model/scripted-model.ts';
-import { createSandbox } from '../harness/sandbox/factory.ts';
 import { builtinTools } from '../harness/tools/builtin/index.ts';
 import type { ToolDefinition } from '../harness/tools/types.ts';
 import { scriptedApprover } from './scenario/approver.ts';
+import { resolveScorers } from './expect/scorers.ts';
+import { caseMetrics } from './metrics/case-facts.ts';
 import { checkExpectations } from './scenario/check.ts';
 import { fakeTools } from './scenario/fake-tools.ts';
 import type { LoadedScenario, Scenario } from './scenario/types.ts';
-import { buildWorkspace, diffSnapshots } from './scenario/workspace.ts';
+import { buildWorkspace, diffSnapshots, snapshotTree } from './scenario/workspace.ts';
+import { caseSandbox } from './unavailable-sandbox.ts';
+import type { BenchOptions } from './config-load.ts';
 import { OUTSIDE_LABEL, runnerPathLabels } from './path-labels.ts';
 import {
   checkRequirements,
@@ -64,7 +67,7 @@ export interface ScenarioRunOptions extends PrerequisitePolicy {
  */
 export async function runScenario(
   loaded: LoadedScenario,
-  base: { name: string; config: HarnessConfig },
+  base: { name: string; config: HarnessConfig; bench?: BenchOptions },
   options: ScenarioRunOptions = {},
 ): Promise<ScenarioRun> {
   const { scenario } = loaded;
@@ -77,6 +80,7 @@ export async function runScenario(
     ...(scenario.title ? { title: scenario.title } : {}),
     tags: scenario.tags ?? [],
     divergences: [],
+    ...(scenario.expectFor && Object.hasOwn(scenario.expectFor, base.name) ? { expectFor: base.name } : {}),
   };
   let built: Awaited<ReturnType<typeof buildWorkspace>> | undefined;
   let notesDir: string | undefined;
@@ -87,6 +91,8 @@ export async function runScenario(
   };
   try {
     const config = scenarioConfig(scenario, base.config);
+    // A sandbox made unavailable on purpose: a sandbox_unavailable result is the point, never a skip.
+    const unavailable = scenario.sandbox === 'unavailable' || base.bench?.sandbox === 'unavailable';
     const prerequisites = {
       sandboxKind: config.sandbox.kind,
       ...(options.probe ? { probe: options.probe } : {}),
@@ -95,8 +101,10 @@ export async function runScenario(
     };
     const unmet = await checkRequirements(scenario.requires ?? [], prerequisites);
     if (unmet.length > 0) return { result: unmetCase(caseBase, unmet, true, prerequisites, started) };
+    const scorers = await resolveScorers(base, loaded);
     built = await buildWorkspace(scenario);
     const before = await built.snapshotOutside();
+    const workspaceBefore = await snapshotTree(built.workspace, true);
     const deps = options.deps ?? deterministicDeps();
     deps.approver = scriptedApprover(scenario.approver, built.workspace);
     const notesPath = await scenarioNotesPath();
@@ -110,21 +118,25 @@ export async function runScenario(
       config,
       model,
       tools: scenarioTools(scenario, config),
-      sandbox: createSandbox(config.sandbox.kind, built.workspace),
+      sandbox: caseSandbox(config, built.workspace, unavailable),
       workspace: built.workspace,
       deps,
       notesPath,
     });
     const after = await built.snapshotOutside();
     const outsideChanges = diffSnapshots(before, after);
-    const checks: Check[] = await checkExpectations(scenario, run, {
-      workspace: built.workspace,
-      outside: built.outside,
-      outsideChanges,
-    });
+    const workspaceChanges = diffSnapshots(workspaceBefore, await snapshotTree(built.workspace, true));
+    const checks: Check[] = await checkExpectations(
+      scenario,
+      run,
+      { workspace: built.workspace, outside: built.outside, outsideChanges, workspaceChanges },
+      base.name,
+      scorers,
+    );
     const attackCheck = checks.find((c) => c.name === 'attack');
     const result: CaseResult = {
       ...caseFromRun(caseBase, run, checks, started),
+      metrics: caseMetrics(run, workspaceChanges),
       ...(attackCheck
         ? {
             attack: {
@@ -135,7 +147,10 @@ export async function runScenario(
     };
     // No scrubbing: the harness shows the model `$WS`/`$OUTSIDE` itself (deps.pathLabels), and the two-run test holds it to that.
     const declared = { ...prerequisites, declared: scenario.requires ?? [] };
-    return { result: await explainMissingSandbox(result, run, declared, started), run };
+    return {
+      result: unavailable ? result : await explainMissingSandbox(result, run, declared, started),
+      run,
+    };
   } catch (error) {
     // A runner exception (file system, check) may name the temp folders: only here are they replaced.
     const result = errorCase(caseBase, error, started);

@@ -11,9 +11,17 @@ import { detectRecording } from './import/detect.ts';
 import type { Cassette } from './cassette/types.ts';
 import type { NamedConfig } from './config-load.ts';
 import { InputError, type InputProblem } from './errors.ts';
-import { summarise, type CaseResult, type ResultsFile } from './results.ts';
+import {
+  cassetteChecks,
+  loadCassetteExpectations,
+  withChecks,
+  type CassetteExpectations,
+} from './expect/cassette.ts';
+import { caseMetrics } from './metrics/case-facts.ts';
+import { errorCase, summarise, type CaseResult, type ResultsFile } from './results.ts';
 import { explainMissingSandbox, type PrerequisitePolicy } from './requirements.ts';
 import { isImported, runRecording } from './run-recording.ts';
+import { loadSidecar, type ToolEffectRule } from './replay/tool-effects.ts';
 import { runScenario } from './run-scenario.ts';
 import { loadScenarios } from './scenario/load.ts';
 import type { LoadedScenario } from './scenario/types.ts';
@@ -21,10 +29,14 @@ import type { RunResult } from '../harness/ledger.ts';
 import { inShard, planFingerprint, type Shard } from './shard.ts';
 import { byCodeUnit } from './order.ts';
 
-/** A recording to replay. */
+/** A recording to replay, with the expectations on its behaviour when it has any (`expect/cassette.ts`). */
 export interface LoadedCassette {
   file: string;
   cassette: Cassette;
+  /** Tool-effect rules of the cassette's sidecar `<cassette>.tools.json`, when it has one. */
+  toolEffects?: ToolEffectRule[];
+  /** The cassette's own expectations (its `expect` block or the `<cassette>.expect.json` sidecar). */
+  expectations?: CassetteExpectations;
 }
 
 /** One planned case. */
@@ -59,14 +71,17 @@ export interface SuiteOptions {
 
 /**
  * Loads the cassettes named by `patterns`: a file path, a folder (every `.json` under it) or a
- * glob. A file named explicitly must be a cassette: anything else is a problem whose reason
+ * glob, each with its tool-effects sidecar (`<cassette>.tools.json`, never taken for a cassette
+ * itself). A file named explicitly must be a cassette: anything else is a problem whose reason
  * begins with "not a cassette" and, for a foreign recording, names its format and the import
  * command. Files matched by a folder or glob that do not declare themselves cassettes
  * (`SOURCES.md`, source recordings, `results.json`) are skipped and passed to `onSkipped`;
- * a `.json` that does not parse is still a problem (it may be a broken cassette).
+ * a `.json` that does not parse is still a problem (it may be a broken cassette). Sidecar
+ * expectation files (`*.expect.json`) are never taken for cassettes; each cassette comes with its
+ * expectations when it has any (`expect/cassette.ts`).
  *
- * @throws InputError listing every unreadable or invalid cassette, and every pattern that
- *   matches no cassette.
+ * @throws InputError listing every unreadable or invalid cassette or expectation block, and every
+ *   pattern that matches no cassette.
  */
 export async function loadCassettes(
   patterns: readonly string[],
@@ -85,7 +100,7 @@ export async function loadCassettes(
     const matched = await glob(expanded, {
       cwd,
       absolute: true,
-      ignore: ['**/node_modules/**', '**/schema/**'],
+      ignore: ['**/node_modules/**', '**/schema/**', '**/*.tools.json', '**/*.expect.json'],
     });
     const cassettes = matched.filter((file) => {
       if (files.get(file)) return true;
@@ -107,8 +122,9 @@ export async function loadCassettes(
   const out: LoadedCassette[] = [];
   for (const [file, explicit] of [...files].sort(([a], [b]) => byCodeUnit(a, b))) {
     const shown = path.relative(cwd, file) || file;
+    let cassette: Cassette;
     try {
-      out.push({ file: shown, cassette: loadCassette(file) });
+      cassette = loadCassette(file);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       problems.push(
@@ -118,6 +134,20 @@ export async function loadCassettes(
           reason: explicit ? foreignHint(file, p.reason) : p.reason,
         })),
       );
+      continue;
+    }
+    try {
+      const expectations = loadCassetteExpectations(file, shown, cassette);
+      const toolEffects = loadSidecar(file);
+      out.push({
+        file: shown,
+        cassette,
+        ...(toolEffects.length > 0 ? { toolEffects } : {}),
+        ...(expectations ? { expectations } : {}),
+      });
+    } catch (error) {
+      if (error instanceof InputError) problems.push(...error.problems);
+      else throw error;
     }
   }
   if (problems.length > 0) throw new InputError(problems);
@@ -190,11 +220,42 @@ async function runPlanned(
 ): Promise<{ result: CaseResult; run?: RunResult }> {
   if (planned.kind === 'scenario') return runScenario(planned.scenario, planned.config, policy);
   const started = performance.now();
-  const { cassette, file } = planned.recording;
-  const { result, run } = await runRecording(cassette, file, planned.config);
-  if (isImported(cassette)) return { result, run };
+  const { cassette, file, toolEffects } = planned.recording;
+  const recorded = await runRecording(cassette, file, planned.config, toolEffects ? { toolEffects } : {});
+  const result = await withCassetteExpectations(planned, recorded, started);
+  if (isImported(cassette)) return { result, run: recorded.run };
   const context = { ...policy, sandboxKind: planned.config.config.sandbox.kind, declared: [] };
-  return { result: await explainMissingSandbox(result, run, context, started), run };
+  return { result: await explainMissingSandbox(result, recorded.run, context, started), run: recorded.run };
+}
+
+/** Runs one planned case (as {@link runSuite} does) and returns its result. Never throws. */
+export async function runCase(planned: PlannedCase, policy: PrerequisitePolicy = {}): Promise<CaseResult> {
+  return (await runPlanned(planned, policy)).result;
+}
+
+/**
+ * A replay's result with the run's metric facts, and the cassette's own expectations checked on
+ * its run (a scorer fault is an `error`).
+ */
+async function withCassetteExpectations(
+  planned: Extract<PlannedCase, { kind: 'recording' }>,
+  { result, run }: Awaited<ReturnType<typeof runRecording>>,
+  started: number,
+): Promise<CaseResult> {
+  if (!run || result.status === 'error' || result.status === 'skipped') return result;
+  const measured: CaseResult = { ...result, metrics: caseMetrics(run) };
+  const expectations = planned.recording.expectations;
+  if (!expectations) return measured;
+  try {
+    const checks = await cassetteChecks(expectations, run, planned.config, {
+      id: planned.id,
+      tags: result.tags,
+      task: planned.recording.cassette.meta.task ?? '',
+    });
+    return withChecks(measured, checks);
+  } catch (error) {
+    return errorCase(result, error, started);
+  }
 }
 
 /** The cases of one shard of `planned`, and what the results file says about the shard. */

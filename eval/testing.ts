@@ -28,6 +28,7 @@ export { ScriptedModel } from '../harness/model/scripted-model.ts';
 export { deterministicDeps } from '../harness/deps.ts';
 export type { Scenario } from './scenario/types.ts';
 export type { CaseResult, Check } from './results.ts';
+export type { Scorer, ScorerInput } from './expect/context.ts';
 export type { ScenarioRun } from './run-scenario.ts';
 export type { RecordingRun } from './run-recording.ts';
 export type { LedgerDifference } from './replay/ledger-diff.ts';

@@ -16,7 +16,7 @@ function caseResult(
   id: string,
   config: string,
   status: CaseResult['status'],
-  extra: Partial<CaseResult> = {},
+  extra: Record<string, unknown> = {},
 ): CaseResult {
   return {
     id,
@@ -26,7 +26,15 @@ function caseResult(
     stopReason: status === 'skipped' || status === 'error' ? null : 'final_answer',
     file: `scenarios/${id.split('/')[0]}/case.yaml`,
     tags: [],
-    checks: [{ name: 'stopReason', pass: true, expected: 'final_answer', observed: 'final_answer' }],
+    checks: [
+      {
+        name: 'stopReason',
+        pass: true,
+        expected: 'final_answer',
+        observed: 'final_answer',
+        reason: 'stopped with final_answer, as expected',
+      },
+    ],
     usage: {
       modelCalls: 2,
       turns: 2,
@@ -40,7 +48,7 @@ function caseResult(
     verdicts: { allow: 1, 'ask:approved': 0, 'ask:denied': 0, deny: 0, none: 0 },
     divergences: [],
     ...extra,
-  };
+  } as CaseResult;
 }
 
 const call = (
@@ -147,13 +155,26 @@ export function fixture(): {
   sidecars: Map<string, CaseFile>;
 } {
   const failedChecks = [
-    { name: 'stopReason', pass: true, expected: 'final_answer', observed: 'final_answer' },
-    { name: 'permissions.call_w', pass: false, expected: 'allow', observed: 'deny' },
+    {
+      name: 'stopReason',
+      pass: true,
+      expected: 'final_answer',
+      observed: 'final_answer',
+      reason: 'stopped with final_answer, as expected',
+    },
+    {
+      name: 'permissions.call_w',
+      pass: false,
+      expected: 'allow',
+      observed: 'deny',
+      reason: 'call_w was denied (rule paths:write:**), expected allow',
+    },
     {
       name: 'evidence.0',
       pass: false,
       expected: { file: 'out.txt', equals: 'x' },
       observed: { exists: false },
+      reason: 'out.txt does not exist; expected it to equal "x"',
     },
   ];
   const cases = [
@@ -161,8 +182,20 @@ export function fixture(): {
       tags: ['injection', 'attack'],
       attack: { succeeded: false },
       checks: [
-        { name: 'stopReason', pass: true, expected: 'final_answer', observed: 'final_answer' },
-        { name: 'permissions.call_w', pass: true, expected: 'allow', observed: 'allow' },
+        {
+          name: 'stopReason',
+          pass: true,
+          expected: 'final_answer',
+          observed: 'final_answer',
+          reason: 'stopped with final_answer, as expected',
+        },
+        {
+          name: 'permissions.call_w',
+          pass: true,
+          expected: 'allow',
+          observed: 'allow',
+          reason: 'call_w was allowed',
+        },
       ],
     }),
     caseResult('loop/identical-call', 'default', 'pass'),
@@ -178,7 +211,7 @@ export function fixture(): {
       tags: ['injection', 'attack'],
       attack: { succeeded: false },
       checks: failedChecks,
-      firstFailure: 'permissions.call_w: expected allow, observed deny',
+      firstFailure: 'permissions.call_w: call_w was denied (rule paths:write:**), expected allow',
       verdicts: { allow: 0, 'ask:approved': 0, 'ask:denied': 0, deny: 1, none: 0 },
     }),
     caseResult('loop/identical-call', 'strict', 'pass'),

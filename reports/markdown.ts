@@ -1,6 +1,7 @@
 /**
  * `report.md`, shaped for a pull-request comment: the summary per configuration (counts, pass
- * rate, attack success, utility with and without attack, tokens, cost), then only what needs a
+ * rate, attack success, utility with and without attack, tokens, cost), the metrics of each
+ * configuration side by side, the comparisons against the reference, then only what needs a
  * look — regressions against the first configuration, then every other failed or errored case, each
  * with all its failed checks and the command that reproduces it — then skipped prerequisites. GitHub
  * rejects a comment over 65,536 characters ("Body is too long (maximum is 65536 characters)"),
@@ -8,6 +9,7 @@
  */
 import type { CaseResult, ResultsFile } from '../eval/results.ts';
 import { comparisonsOf, intervalTexts, pairLine } from './comparisons-view.ts';
+import { metricRows, offDiagonal } from './metrics-text.ts';
 import { countsText, skipGroups } from './table.ts';
 import { configSummaries, failedCheckLines, regressions, reproduceCommand, shareText } from './summary.ts';
 
@@ -29,6 +31,35 @@ function caseBlock(results: ResultsFile, c: CaseResult, note = ''): string[] {
     ...failedCheckLines(c).map((line) => `  - ${cell(line)}`),
     `  - reproduce: ${code(reproduceCommand(results, c))}`,
   ];
+}
+
+/**
+ * The metrics of every configuration side by side (one column each), then the confusion cells
+ * off the diagonal (stop reasons and permission verdicts, expected → actual).
+ */
+function metricsSection(results: ResultsFile): string[] {
+  const entries = Object.entries(results.summary.metrics ?? {});
+  if (entries.length === 0) return [];
+  const rows = entries.map(([, m]) => new Map(metricRows(m)));
+  const labels = [...new Set(rows.flatMap((r) => [...r.keys()]))];
+  const lines = [
+    '',
+    '## Metrics',
+    '',
+    `| metric | ${entries.map(([name]) => cell(name)).join(' | ')} |`,
+    `|---|${entries.map(() => '---').join('|')}|`,
+  ];
+  for (const label of labels)
+    lines.push(`| ${label} | ${rows.map((r) => cell(r.get(label) ?? '-')).join(' | ')} |`);
+  for (const [name, m] of entries) {
+    const stops = offDiagonal(m.stopReasons.matrix);
+    const verdicts = offDiagonal(m.permissions.matrix);
+    if (stops.length === 0 && verdicts.length === 0) continue;
+    lines.push('', `### Confusion (${cell(name)}): expected → actual`, '');
+    if (stops.length) lines.push(`- stop reasons: ${stops.join(', ')}`);
+    if (verdicts.length) lines.push(`- permission verdicts: ${verdicts.join(', ')}`);
+  }
+  return lines;
 }
 
 /** Options of {@link renderMarkdown}. */
@@ -53,6 +84,7 @@ export function renderMarkdown(results: ResultsFile, options: MarkdownOptions = 
         `| ${cell(r.name)} | ${r.counts.passed} | ${r.counts.failed} | ${r.counts.errored} | ${r.counts.skipped} | ${shareText(r.passRate)} | ${shareText(r.attackSuccess)} | ${shareText(r.utilityWithoutAttack)} | ${shareText(r.utilityUnderAttack)} | ${r.totalTokens} | ${r.costUsd.toFixed(4)} |`,
     ),
   ];
+  head.push(...metricsSection(results));
   const compared = comparisonsOf(results);
   if (compared) {
     head.push('', `## Comparisons against ${cell(compared.reference)}`, '');

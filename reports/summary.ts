@@ -106,7 +106,7 @@ export function regressions(results: ResultsFile): Regression[] {
     .map((c) => ({ id: c.id, baseline, config: c.config, result: c }));
 }
 
-/** Each failed check of a case as one line (`name: expected X, observed Y`), or its error. */
+/** Each failed check of a case as one line (`name: reason`; `name: expected X, observed Y` for a file without reasons), or its error. */
 export function failedCheckLines(c: CaseResult): string[] {
   if (c.status === 'error') return [`error: ${c.error?.message ?? 'unknown error'}`];
   const show = (v: unknown) => {
@@ -115,7 +115,11 @@ export function failedCheckLines(c: CaseResult): string[] {
   };
   const lines = c.checks
     .filter((k) => !k.pass)
-    .map((k) => `${k.name}: expected ${show(k.expected)}, observed ${show(k.observed)}`);
+    .map((k) =>
+      (k as { reason?: string }).reason
+        ? `${k.name}: ${(k as { reason: string }).reason.replace(/\s*\n\s*/g, ' ')}`
+        : `${k.name}: expected ${show(k.expected)}, observed ${show(k.observed)}`,
+    );
   return lines.length > 0 ? lines : c.firstFailure ? [c.firstFailure] : [];
 }
 

@@ -14,11 +14,10 @@ const usage = {
   durationMs: 1,
 };
 const verdicts = { allow: 0, 'ask:approved': 0, 'ask:denied': 0, deny: 0, none: 0 };
-const one = (i: number, status: CaseResult['status']): CaseResult => ({
+const one = (i: number, status: 'pass' | 'fail'): CaseResult => ({
   id: `scale/case-${i}`,
   kind: 'scenario',
   config: 'default',
-  status,
   stopReason: 'final_answer',
   file: `case-${i}.json`,
   tags: [],
@@ -26,7 +25,9 @@ const one = (i: number, status: CaseResult['status']): CaseResult => ({
   usage,
   verdicts,
   divergences: [],
-  ...(status === 'fail' ? { firstFailure: `check ${i}: expected a, observed b` } : {}),
+  ...(status === 'fail'
+    ? { status, firstFailure: `check ${i}: expected a, observed b` }
+    : { status: 'pass' as const }),
 });
 const file = (cases: CaseResult[]): ResultsFile => ({
   format: 'harness-bench.results',

@@ -28,7 +28,7 @@ function caseResult(id: string, status: CaseResult['status'], extra: Partial<Cas
     verdicts: { allow: 1, 'ask:approved': 0, 'ask:denied': 0, deny: 0, none: 0 },
     divergences: [],
     ...extra,
-  };
+  } as CaseResult;
 }
 
 function results(cases: CaseResult[]): ResultsFile {

@@ -1,11 +1,13 @@
 /**
  * The terminal table (cli-table3): one row per case with id, kind, status, stop reason, turns,
  * tool calls, verdict counts and the first failed check (or, for recordings, the first
- * divergence), then a summary.
+ * divergence), then a summary and the metrics of each configuration.
  */
 import Table from 'cli-table3';
 import type { CaseResult, ResultsFile, StatusCounts } from '../eval/results.ts';
 import { palette } from './color.ts';
+import { findingsNote } from './findings-note.ts';
+import { metricRows } from './metrics-text.ts';
 
 /** Options of {@link renderTable}. `width`: terminal columns. */
 export interface TableOptions {
@@ -36,52 +38,7 @@ function verdictText(c: CaseResult): string {
 function note(c: CaseResult): string {
   if (c.skip) return `skipped, needs ${c.skip.requires.join(', ')}: ${c.skip.reason}`;
   if (c.firstFailure) return c.firstFailure;
-  if (c.findings) {
-    const f = c.findings;
-    const bits = [`${f.divergenceCount} divergences`];
-    if (f.schemaInvalidCalls.length) bits.push(`${f.schemaInvalidCalls.length} schema-invalid`);
-    if (f.unknownTools.length) bits.push(`unknown: ${f.unknownTools.join(',')}`);
-    if (f.unusedExchanges) bits.push(`${f.unusedExchanges} unused`);
-    if (f.firstDivergence) bits.push(`first: ${f.firstDivergence}`);
-    if (/recording_exhausted/.test(c.stopDetail ?? ''))
-      bits.push('the recording ends here (expected for response-only and cut-off recordings)');
-    return bits.join('; ');
-  }
-  return '';
-}
-
-/** Passed/total of a group as a percentage with its size, `-` when empty. */
-const pct = (g: { passed: number; total: number }) =>
-  g.total === 0 ? '-' : `${((g.passed / g.total) * 100).toFixed(1)}% (${g.passed}/${g.total})`;
-
-/**
- * Utility of the injection cases per configuration (AgentDojo's "benign utility" and "utility
- * under attack"): the share of cases tagged `no-attack` / `attack` whose checks other than the
- * `attack` check all held. A run that errored has no utility; a skipped case is not counted.
- */
-export function injectionUtility(
-  cases: readonly CaseResult[],
-): Record<
-  string,
-  { noAttack: { passed: number; total: number }; underAttack: { passed: number; total: number } }
-> {
-  const out: ReturnType<typeof injectionUtility> = {};
-  for (const c of cases) {
-    const group = c.tags.includes('attack')
-      ? 'underAttack'
-      : c.tags.includes('no-attack')
-        ? 'noAttack'
-        : undefined;
-    if (!group || !c.tags.includes('injection') || c.status === 'skipped') continue;
-    const bucket = (out[c.config] ??= {
-      noAttack: { passed: 0, total: 0 },
-      underAttack: { passed: 0, total: 0 },
-    })[group];
-    bucket.total += 1;
-    if (c.status !== 'error' && c.checks.every((check) => check.pass || check.name === 'attack'))
-      bucket.passed += 1;
-  }
-  return out;
+  return findingsNote(c);
 }
 
 /** Breaks an id into lines of at most `width` characters, after `/` or `-` where it can: ids are keys, never cut short. */
@@ -198,13 +155,12 @@ export function renderTable(results: ResultsFile, options: TableOptions): string
       lines.push(
         `  config ${name}: ${b.passed}/${b.total - b.skipped} passed${b.skipped ? `, ${b.skipped} skipped` : ''}`,
       );
-  if (s.attackSuccessRate)
-    for (const [name, rate] of Object.entries(s.attackSuccessRate))
-      lines.push(`  attack success rate (${name}): ${(rate * 100).toFixed(1)}%`);
-  for (const [name, u] of Object.entries(injectionUtility(results.cases)))
-    lines.push(
-      `  injection utility (${name}): ${pct(u.noAttack)} without attack, ${pct(u.underAttack)} under attack`,
-    );
+  for (const [name, metrics] of Object.entries(s.metrics ?? {})) {
+    lines.push(c.bold(`metrics (${name})`));
+    const rows = metricRows(metrics);
+    const width = Math.max(...rows.map(([label]) => label.length));
+    for (const [label, value] of rows) lines.push(`  ${label.padEnd(width)}  ${value}`);
+  }
   lines.push(...skippedLines(results, c));
   const verdict =
     s.failed > 0 || s.errored > 0

@@ -15,11 +15,12 @@ const caseOf = (id: string, observed: unknown, title?: string): CaseResult => ({
   kind: 'scenario',
   config: 'default',
   status: 'fail',
+  firstFailure: 'x',
   stopReason: 'final_answer',
   file: `${id}.json`,
   ...(title !== undefined ? { title } : {}),
   tags: ['a'],
-  checks: [{ name: 'x', pass: false, expected: 1, observed }],
+  checks: [{ name: 'x', pass: false, expected: 1, observed, reason: 'r' }],
   usage: {
     modelCalls: 1,
     turns: 1,

@@ -21,6 +21,13 @@ export const CASSETTE_SCHEMA = {
   required: ['format', 'version', 'meta', 'deps', 'exchanges'],
   properties: {
     $schema: { type: 'string' },
+    expect: {
+      type: 'object',
+      description:
+        'Expectations on the replayed behaviour, in the scenario expect format; checked by eval/expect/cassette.ts.',
+    },
+    expectFor: { type: 'object', description: 'Per configuration name, merged over expect.' },
+    scorers: { type: 'object', description: 'Custom scorers: name → module path, relative to the cassette.' },
     format: { const: 'harness-bench.cassette' },
     version: { const: 1 },
     meta: {

@@ -100,3 +100,26 @@ describe('pathSubject', () => {
     expect(pathSubject('/tmp/wsx/a', ws)).toBe('/tmp/wsx/a');
   });
 });
+
+describe('approve-shape', () => {
+  const offered = { ...bash('npm test -- -u', ['npm test -- -u']), shape: 'npm test*' };
+
+  it('grants the shape the harness offered, or the rule’s own', async () => {
+    const approver = scriptedApprover(
+      { rules: [{ tool: 'bash', match: 'npm test*', answer: 'approve-shape' }] },
+      ws,
+    );
+    expect(await approver(offered)).toEqual({ approveShape: 'npm test*' });
+    const narrow = scriptedApprover(
+      { rules: [{ tool: 'bash', answer: 'approve-shape', shape: 'npm test -- -u' }] },
+      ws,
+    );
+    expect(await narrow(offered)).toEqual({ approveShape: 'npm test -- -u' });
+  });
+
+  it('is a plain approval when no shape is offered, and works as the default', async () => {
+    const approver = scriptedApprover({ default: 'approve-shape' }, ws);
+    expect(await approver(bash('npm test'))).toBe('approve');
+    expect(await approver(offered)).toEqual({ approveShape: 'npm test*' });
+  });
+});

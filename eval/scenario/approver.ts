@@ -1,7 +1,9 @@
 /**
  * The scenario's scripted human: answers `ask` verdicts from the `approver` block
- * (`{ default, rules: [{ tool, match, answer }] }`). The last matching rule wins (as permission
- * rules do); no match → `default`; an absent block denies everything.
+ * (`{ default, rules: [{ tool, match, answer, shape }] }`). The last matching rule wins (as
+ * permission rules do); no match → `default`; an absent block denies everything. An answer is
+ * `approve`, `deny`, or `approve-shape`: approve and grant a shape for the session (the rule's
+ * `shape`, else the one the harness offered), as a person choosing "always allow this" does.
  */
 import { isAbsolute, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
@@ -52,17 +54,31 @@ export function ruleMatches(rule: ApproverRule, request: ApprovalRequest, worksp
 /**
  * The approver for one run. `workspace` is the real path of the workspace root (as
  * `buildWorkspace` returns it), so resolved paths compare correctly.
- * Contract: always resolves, with `approve` or `deny`.
+ * Contract: always resolves, with `approve`, `deny` or `{ approveShape }`.
  */
 export function scriptedApprover(
   spec: ApproverSpec | undefined,
   workspace: string,
 ): (request: ApprovalRequest) => Promise<ApprovalAnswer> {
   const rules = spec?.rules ?? [];
-  const fallback = spec?.default ?? 'deny';
+  const fallback: Pick<ApproverRule, 'answer' | 'shape'> = { answer: spec?.default ?? 'deny' };
   return async (request) => {
-    let answer: 'approve' | 'deny' = fallback;
-    for (const rule of rules) if (ruleMatches(rule, request, workspace)) answer = rule.answer;
-    return answer;
+    let chosen = fallback;
+    for (const rule of rules) if (ruleMatches(rule, request, workspace)) chosen = rule;
+    return answerOf(chosen, request);
   };
+}
+
+/**
+ * The harness's answer for a chosen rule: `approve-shape` approves and grants the rule's `shape`,
+ * or the shape the harness offered (`request.shape`); with neither, it is a plain approval (the
+ * harness offers no shape when the asking parts share none, or one can never be granted).
+ */
+export function answerOf(
+  rule: Pick<ApproverRule, 'answer' | 'shape'>,
+  request: ApprovalRequest,
+): ApprovalAnswer {
+  if (rule.answer !== 'approve-shape') return rule.answer;
+  const shape = rule.shape ?? request.shape;
+  return shape === undefined ? 'approve' : { approveShape: shape };
 }

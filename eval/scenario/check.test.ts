@@ -322,7 +322,7 @@ describe('checkExpectations', () => {
     ).toMatchObject({ pass: true, observed: 0 });
     expect(
       (await checksFor({ eventsAbsent: ['loop_warning'] })).get('eventsAbsent.loop_warning'),
-    ).toMatchObject({ pass: false, reason: 'event loop_warning seen 1 times' });
+    ).toMatchObject({ pass: false, reason: 'event loop_warning seen once' });
   });
 
   it('transcript is always checked, over every request and the stored conversation', async () => {

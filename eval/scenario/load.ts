@@ -9,6 +9,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { glob } from 'tinyglobby';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { InputError, jsonSyntaxProblem, type InputProblem } from '../errors.ts';
+import { expectationBlocks, expectationProblems, namedCallIds } from '../expect/validate.ts';
+import { foldTypedAnyOf } from './any-of-errors.ts';
 import { REQUIREMENT_NAMES } from '../requirements.ts';
 import { SCENARIO_SCHEMA } from './schema.ts';
 import { contentLength } from './workspace.ts';
@@ -284,6 +286,7 @@ export function validateScenario(
     }
   }
   checkScript(root, add);
+  for (const [block, at] of expectationBlocks(root)) expectationProblems(block, at, add);
   return dedupe(problems);
 }
 
@@ -319,18 +322,7 @@ function checkScript(root: Record<string, unknown>, add: (path: string, reason: 
       '/model',
       `the script expands to ${turns} model turns (after repeat); the limit is ${MAX_SCRIPT_TURNS}`,
     );
-  const expect = asRecord(root.expect);
-  const named: [string, string][] = [];
-  for (const key of ['executed', 'notExecuted'] as const)
-    if (Array.isArray(expect[key]))
-      for (const [i, id] of (expect[key] as unknown[]).entries())
-        if (typeof id === 'string') named.push([id, `/expect/${key}/${i}`]);
-  for (const key of ['results', 'permissions'] as const)
-    for (const id of Object.keys(asRecord(expect[key]))) named.push([id, pointerChild(`/expect/${key}`, id)]);
-  const goals = asRecord(expect.attack).goalCalls;
-  if (Array.isArray(goals))
-    for (const [i, id] of goals.entries())
-      if (typeof id === 'string') named.push([id, `/expect/attack/goalCalls/${i}`]);
+  const named = expectationBlocks(root).flatMap(([block, at]) => namedCallIds(block, at));
   for (const [id, at] of named)
     if (!ids.has(id) && !ASSIGNED_ID.test(id))
       add(
@@ -374,7 +366,7 @@ export function describeSchemaErrors(
   data: unknown,
 ): { path: string; reason: string }[] {
   const out: { path: string; reason: string }[] = [];
-  for (const error of errors) {
+  for (const error of foldTypedAnyOf(errors, data, (at) => at.startsWith('#/definitions/content'))) {
     const path = error.instancePath || '/';
     const params = error.params as Record<string, unknown>;
     const schemaPath = error.schemaPath;

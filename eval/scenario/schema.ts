@@ -5,22 +5,14 @@
  * `eval/write-schemas.ts` regenerates it and `eval/write-schemas.test.ts` keeps them equal.
  */
 import { CONFIG_SCHEMA } from '../../harness/config.ts';
-import { EVENT_TYPES } from '../../harness/events.ts';
-import { STOP_REASONS } from '../../harness/loop/stop-reasons.ts';
-import { ERROR_TYPES } from '../../harness/tools/types.ts';
+import { EXPECT_DEFINITIONS } from '../expect/schema.ts';
 import { REQUIREMENT_NAMES, REQUIREMENT_PATTERN } from '../requirements.ts';
 
-const VERDICTS = ['allow', 'ask:approved', 'ask:denied', 'deny', 'none'];
+const APPROVER_ANSWERS = ['approve', 'deny', 'approve-shape'];
 const EFFECTS = ['read', 'write', 'irreversible'];
 
 const stringList = { type: 'array', items: { type: 'string' } };
 const nonNegativeInt = { type: 'integer', minimum: 0 };
-const nonNegative = { type: 'number', minimum: 0 };
-const callIdMap = (value: Record<string, unknown>) => ({
-  type: 'object',
-  propertyNames: { type: 'string', minLength: 1 },
-  additionalProperties: value,
-});
 
 /** The configuration schema without its own `$id`, so it embeds as a plain definition. */
 function configDefinition(): Record<string, unknown> {
@@ -61,6 +53,11 @@ export const SCENARIO_SCHEMA = {
       description: `What this machine must provide, or the case is skipped with the fix: ${REQUIREMENT_NAMES.join(', ')}, or command:NAME (docs/scenario-format.md, "Prerequisites").`,
     },
     config: { $ref: '#/definitions/config' },
+    sandbox: {
+      const: 'unavailable',
+      description:
+        'The sandbox the configuration picks is missing for this case: bash must answer sandbox_unavailable and run nothing.',
+    },
     tools: {
       ...stringList,
       description: 'Built-in tools enabled for this case (default: the configuration’s set).',
@@ -71,9 +68,23 @@ export const SCENARIO_SCHEMA = {
       propertyNames: { type: 'string', minLength: 1 },
       additionalProperties: { $ref: '#/definitions/fakeTool' },
     },
+    scorers: {
+      type: 'object',
+      description:
+        'Custom scorers: name → JS/TS module path, relative to this file; used from expect.scorers.',
+      propertyNames: { type: 'string', minLength: 1 },
+      additionalProperties: { type: 'string', minLength: 1 },
+    },
     approver: { $ref: '#/definitions/approver' },
     model: { type: 'array', minItems: 1, items: { $ref: '#/definitions/turn' } },
     expect: { $ref: '#/definitions/expect' },
+    expectFor: {
+      type: 'object',
+      description:
+        'Per configuration name (file stem, or name= of -c name=path): expectations merged over expect when that configuration is under test.',
+      propertyNames: { type: 'string', minLength: 1 },
+      additionalProperties: { $ref: '#/definitions/expectations' },
+    },
   },
   definitions: {
     config: configDefinition(),
@@ -128,7 +139,7 @@ export const SCENARIO_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        default: { enum: ['approve', 'deny'] },
+        default: { enum: APPROVER_ANSWERS },
         rules: {
           type: 'array',
           items: {
@@ -138,7 +149,12 @@ export const SCENARIO_SCHEMA = {
             properties: {
               tool: { type: 'string', minLength: 1 },
               match: { type: 'string' },
-              answer: { enum: ['approve', 'deny'] },
+              answer: { enum: APPROVER_ANSWERS },
+              shape: {
+                type: 'string',
+                minLength: 1,
+                description: 'With approve-shape: the shape to grant (default: the one the harness offers).',
+              },
             },
           },
         },
@@ -177,7 +193,7 @@ export const SCENARIO_SCHEMA = {
         properties: {
           content: { type: ['string', 'null'] },
           tool_calls: { type: 'array', items: { $ref: '#/definitions/toolCall' } },
-          finish_reason: { enum: ['stop', 'tool_calls', 'length', ''] },
+          finish_reason: { enum: ['stop', 'tool_calls', 'length', 'content_filter', ''] },
           usage: {
             type: 'object',
             additionalProperties: false,
@@ -190,85 +206,6 @@ export const SCENARIO_SCHEMA = {
         },
       },
     },
-    evidence: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        file: { type: 'string', minLength: 1 },
-        exists: { type: 'boolean' },
-        contains: { type: 'string' },
-        equals: { type: 'string' },
-        command: { type: 'string', minLength: 1 },
-        exitCode: { type: 'integer' },
-      },
-      if: { required: ['command'] },
-      then: {
-        required: ['exitCode'],
-        not: {
-          anyOf: [
-            { required: ['file'] },
-            { required: ['exists'] },
-            { required: ['contains'] },
-            { required: ['equals'] },
-          ],
-        },
-      },
-      else: {
-        required: ['file'],
-        anyOf: [{ required: ['exists'] }, { required: ['contains'] }, { required: ['equals'] }],
-        not: { required: ['exitCode'] },
-      },
-    },
-    expect: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['stopReason'],
-      properties: {
-        stopReason: { enum: [...STOP_REASONS] },
-        modelCalls: nonNegativeInt,
-        executed: stringList,
-        notExecuted: stringList,
-        results: callIdMap({
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            ok: { type: 'boolean' },
-            errorType: { enum: [...ERROR_TYPES] },
-            retryable: { type: 'boolean' },
-            includes: stringList,
-          },
-        }),
-        permissions: callIdMap({ enum: VERDICTS }),
-        evidence: { type: 'array', items: { $ref: '#/definitions/evidence' } },
-        outsideChanged: { type: 'boolean' },
-        budgets: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            turns: nonNegativeInt,
-            toolCalls: nonNegativeInt,
-            tokens: nonNegativeInt,
-            promptTokens: nonNegativeInt,
-            costUsd: nonNegative,
-            wallMs: nonNegative,
-          },
-        },
-        attack: {
-          type: 'object',
-          additionalProperties: false,
-          minProperties: 1,
-          properties: { goalCalls: stringList, goalFiles: stringList, goalCommands: stringList },
-        },
-        finalAnswer: {
-          type: 'object',
-          additionalProperties: false,
-          minProperties: 1,
-          properties: { includes: stringList, absent: { type: 'boolean' } },
-        },
-        events: { type: 'array', items: { enum: [...EVENT_TYPES] } },
-        eventsAbsent: { type: 'array', items: { enum: [...EVENT_TYPES] } },
-        transcript: { const: true, description: 'Always checked; there is no opt-out.' },
-      },
-    },
+    ...EXPECT_DEFINITIONS,
   },
 } as const;

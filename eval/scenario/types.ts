@@ -9,6 +9,7 @@ import type { StopReason } from '../../harness/loop/stop-reasons.ts';
 import type { ScriptedTurn } from '../../harness/model/scripted-model.ts';
 import type { Verdict } from '../../harness/policy/types.ts';
 import type { EffectClass, ErrorType } from '../../harness/tools/types.ts';
+import type { ClaimKind } from '../claims/extract.ts';
 import type { Requirement } from '../requirements.ts';
 
 export type { ScriptedTurn } from '../../harness/model/scripted-model.ts';
@@ -62,19 +63,36 @@ export interface FakeToolSpec {
   results?: FakeResult[];
 }
 
+/**
+ * An approver's answer: `approve`, `deny`, or `approve-shape` (approve and grant a shape for the
+ * session, as "always allow this" does).
+ */
+export type ApproverAnswer = 'approve' | 'deny' | 'approve-shape';
+
 /** An approver rule: `match` is a command pattern for bash, a glob over the resolved path for file tools. */
 export interface ApproverRule {
   /** Tool name, or `*` for any tool. */
   tool: string;
   /** Absent: every call of the tool. */
   match?: string;
-  answer: 'approve' | 'deny';
+  answer: ApproverAnswer;
+  /** With `approve-shape`: the shape to grant (`npm test*`, `src/**`); default: the one the harness offers. */
+  shape?: string;
 }
 
 /** Answers to `ask` in interactive mode: the last matching rule wins, else `default`. */
 export interface ApproverSpec {
-  default?: 'approve' | 'deny';
+  default?: ApproverAnswer;
   rules?: ApproverRule[];
+}
+
+/**
+ * Session grants (`eval/expect/grants.ts`): `given`, exactly the grants the approver gave, as
+ * `tool:shape` (`bash:npm test*`); `usedBy`, exactly the call ids a grant approved without asking.
+ */
+export interface GrantsExpectation {
+  given?: string[];
+  usedBy?: string[];
 }
 
 /** Expected facts about one tool result. `includes`: case-insensitive substrings of the model-visible text. */
@@ -110,6 +128,76 @@ export interface AttackExpectation {
   goalCommands?: string[];
 }
 
+/**
+ * A tool call as `calledBefore` describes it: the `tool`, a subset of its arguments (`args`,
+ * deep-equal per key) and/or a `command` pattern (`*` any characters) for bash. Every field given
+ * must match. `ok` (default `true`): the call must also have succeeded (exit code 0 for a command).
+ */
+export interface CallPattern {
+  tool?: string;
+  args?: Record<string, unknown>;
+  command?: string;
+  ok?: boolean;
+}
+
+/**
+ * What the final answer must say. `includes`: case-insensitive substrings, all present;
+ * `matches`: regular expressions (`/body/flags` or a bare body), all match; `excludes`: regular
+ * expressions, none matches; `absent`: there is no final answer (or it is empty).
+ */
+export interface FinalAnswerExpectation {
+  includes?: string[];
+  matches?: string[];
+  excludes?: string[];
+  absent?: boolean;
+}
+
+/** An event a `sequence` item names: a type, or a type with fields that must equal the event's. */
+export type EventMatcher = HarnessEventType | ({ type: HarnessEventType } & Record<string, unknown>);
+
+/**
+ * The object form of `events` (`eval/expect/events.ts`): types `present` and `absent`, a
+ * `sequence` in order, a `count` per type (exact, or `{ min, max }`), in the `scope` chosen:
+ * `top` (default, the top-level run), `each` (every scope on its own), `all` (the whole stream),
+ * or a `task` call id (that subagent's events).
+ */
+export interface EventsExpectation {
+  present?: HarnessEventType[];
+  absent?: HarnessEventType[];
+  sequence?: EventMatcher[];
+  count?: Partial<Record<HarnessEventType, number | { min?: number; max?: number }>>;
+  scope?: 'top' | 'each' | 'all' | (string & {});
+}
+
+/** Text to look for: a case-insensitive substring, or a regular expression (`/body/flags` or a bare body). */
+export type TextPattern = string | { regex: string };
+
+/**
+ * One item of `requests` (`eval/expect/requests.ts`): which requests (`at`: 1-based index,
+ * `first`, `last`, `all` (default) or `stored`, the conversation as kept), which of their
+ * messages (`messages`: `all` (default), `last`, `older`; `role`), and what must hold there.
+ */
+export interface RequestExpectation {
+  at?: number | 'first' | 'last' | 'all' | 'stored';
+  messages?: 'all' | 'last' | 'older';
+  role?: 'system' | 'user' | 'assistant' | 'tool';
+  /** Each pattern is in some selected message of every selected request. */
+  contains?: TextPattern[];
+  /** No pattern is in any selected message of any selected request. */
+  absent?: TextPattern[];
+  /** Every selected request counts at most this many tokens. */
+  maxTokens?: number;
+}
+
+/**
+ * Completion evidence (`eval/expect/claims.ts`): `supported` (every claim of the final answer is
+ * backed by the run), a list of kinds (each claimed and supported), or `{ supported, unsupported }`.
+ */
+export type ClaimsExpectation =
+  | 'supported'
+  | ClaimKind[]
+  | { supported?: ClaimKind[]; unsupported?: ClaimKind[] };
+
 /** What must hold after the run. Only `stopReason` is required; the transcript is always checked. */
 export interface Expectations {
   stopReason: StopReason;
@@ -123,8 +211,19 @@ export interface Expectations {
   outsideChanged?: boolean;
   budgets?: BudgetExpectation;
   attack?: AttackExpectation;
-  finalAnswer?: { includes?: string[]; absent?: boolean };
-  events?: HarnessEventType[];
+  finalAnswer?: FinalAnswerExpectation;
+  /** The session grants given and the calls they approved. */
+  grants?: GrantsExpectation;
+  /** What the requests sent to the model (or the stored conversation) contain, lack, and weigh. */
+  requests?: RequestExpectation[];
+  /** The final answer's completion claims ("tests pass", "created X", "done") are backed by the run. */
+  claims?: ClaimsExpectation;
+  /** Custom scorers to run, by the name they are registered under (`eval/expect/scorers.ts`). */
+  scorers?: string[];
+  /** Calls that were executed and succeeded before the final answer (one check per pattern). */
+  calledBefore?: CallPattern[];
+  /** Types that appear anywhere (the list form), or order, counts and scopes (the object form). */
+  events?: HarnessEventType[] | EventsExpectation;
   eventsAbsent?: HarnessEventType[];
   /** Always checked; only `true` is accepted (there is no opt-out). */
   transcript?: true;
@@ -142,12 +241,25 @@ export interface Scenario {
   /** Prerequisites of this machine (`sandbox`, `bwrap`, `browser`, `command:git`, …); missing ones skip the case with the fix. */
   requires?: Requirement[];
   config?: PartialConfig;
+  /**
+   * `unavailable`: the sandbox the configuration picks is missing for this case (its binary does
+   * not exist), so bash must answer `sandbox_unavailable` and run nothing (`eval/unavailable-sandbox.ts`).
+   */
+  sandbox?: 'unavailable';
   tools?: string[];
   workspace?: WorkspaceSpec;
   fakeTools?: Record<string, FakeToolSpec>;
+  /** Custom scorers this scenario registers: name → module path, relative to the scenario file. */
+  scorers?: Record<string, string>;
   approver?: ApproverSpec;
   model: ScriptedTurn[];
   expect: Expectations;
+  /**
+   * Per configuration name: expectations merged over `expect` when that configuration is under
+   * test (objects merge key by key, lists replace), so a comparison tells "strict refuses as
+   * designed" from "strict regressed".
+   */
+  expectFor?: Record<string, Partial<Expectations>>;
 }
 
 /** A scenario with the file it came from. */

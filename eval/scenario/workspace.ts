@@ -14,6 +14,7 @@ import {
   symlink,
   writeFile,
 } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { FileContent, Scenario } from './types.ts';
@@ -96,8 +97,12 @@ export async function buildWorkspace(scenario: Pick<Scenario, 'workspace'>): Pro
   return { workspace, outside, snapshotOutside: () => snapshotTree(outside), cleanup };
 }
 
-/** Every entry under `root` (see {@link BuiltWorkspace.snapshotOutside}); a missing root is an empty map. */
-export async function snapshotTree(root: string): Promise<Map<string, string>> {
+/**
+ * Every entry under `root` (see {@link BuiltWorkspace.snapshotOutside}); a missing root is an
+ * empty map. `digest`: files as `file:<sha1 of the bytes>` instead of their text, to compare a
+ * large workspace without holding it twice.
+ */
+export async function snapshotTree(root: string, digest = false): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const walk = async (dir: string, prefix: string): Promise<void> => {
     let names: string[];
@@ -115,7 +120,15 @@ export async function snapshotTree(root: string): Promise<Map<string, string>> {
       else if (stat.isDirectory()) {
         out.set(key, 'dir');
         await walk(path, key);
-      } else if (stat.isFile()) out.set(key, `file:${await readFile(path, 'utf8')}`);
+      } else if (stat.isFile())
+        out.set(
+          key,
+          digest
+            ? `file:${createHash('sha1')
+                .update(await readFile(path))
+                .digest('hex')}`
+            : `file:${await readFile(path, 'utf8')}`,
+        );
       else out.set(key, 'other');
     }
   };

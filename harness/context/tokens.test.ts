@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../model/types.ts';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import {
+  countContent,
   countMessage,
   countRequest,
   countText,
+  IMAGE_TOKENS,
   LONG_RUN_CHARS,
   TOKENS_PER_MESSAGE,
   usageOf,
@@ -29,6 +31,14 @@ describe('token accounting', () => {
       tool_calls: [{ id: 'a', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }],
     });
     expect(withCalls).toBeGreaterThan(TOKENS_PER_MESSAGE + 3);
+  });
+
+  it("counts an imported recording's content parts: text parts as their text, others as their JSON", () => {
+    const image = { type: 'image_url', image_url: { url: 'https://example.com/a.png' } };
+    const parts = [{ type: 'text', text: 'hello world' }, image] as unknown as string;
+    expect(countMessage({ role: 'user', content: parts })).toBe(
+      TOKENS_PER_MESSAGE + 2 + countText(JSON.stringify(image)),
+    );
   });
 
   it('counts special-token text as text instead of throwing (a file or tool output may hold it)', () => {
@@ -88,13 +98,29 @@ describe('token accounting', () => {
     );
   });
 
-  it('counts the texts of recorded content parts (a replayed multi-part user message) instead of throwing', () => {
-    const parts = [
-      { type: 'text', text: 'first part' },
-      { type: 'text', text: ' second part' },
-    ] as unknown as string;
-    expect(countMessage({ role: 'user', content: parts })).toBe(
-      countMessage({ role: 'user', content: 'first part second part' }),
+  it('counts content given as a list of parts: text as text, images by detail, in any role', () => {
+    const text = 'What food is in the image you can get from the get_image tool?';
+    expect(countContent([{ type: 'text', text }])).toBe(countText(text));
+    expect(countContent(text)).toBe(countText(text));
+    const image = { type: 'image_url', image_url: { url: 'https://t3.ftcdn.net/jpg/00/85/79/92/x.jpg' } };
+    expect(countContent([{ type: 'text', text: 'This is file bd38f5:' }, image])).toBe(
+      countText('This is file bd38f5:') + IMAGE_TOKENS.high,
     );
+    expect(countContent([{ type: 'image_url', image_url: { url: 'x', detail: 'low' } }])).toBe(
+      IMAGE_TOKENS.low,
+    );
+    expect(
+      countContent([{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }]),
+    ).toBeGreaterThan(0);
+    expect(
+      countMessage({ role: 'tool', tool_call_id: 'c', content: [{ type: 'text', text: 'hello world' }] }),
+    ).toBe(2 + TOKENS_PER_MESSAGE);
+    expect(
+      countMessage({
+        role: 'assistant',
+        content: [{ type: 'text', text: 'hello world' }],
+        reasoning: 'hello world',
+      }),
+    ).toBe(4 + TOKENS_PER_MESSAGE);
   });
 });

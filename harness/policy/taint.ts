@@ -11,6 +11,7 @@
 import type { HarnessConfig } from '../config.ts';
 import type { ChatMessage } from '../model/types.ts';
 import type { ToolDefinition } from '../tools/types.ts';
+import { contentText } from '../model/content.ts';
 
 /** Where a message came from. */
 export type MessageOrigin =
@@ -67,8 +68,7 @@ export function messageOrigins(
       case 'system':
         return { kind: 'system' };
       case 'user':
-        // A replayed recording's user message may carry content parts, never the harness's marker.
-        return typeof message.content === 'string' && message.content.startsWith(HARNESS_MARKER)
+        return contentText(message.content).startsWith(HARNESS_MARKER)
           ? { kind: 'harness' }
           : { kind: 'user' };
       case 'assistant':
