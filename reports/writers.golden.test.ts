@@ -146,8 +146,10 @@ describe('junit.xml', () => {
       .children.flatMap((s) => s.children)
       .flatMap((c) => c.children)
       .find((c) => c.name === 'failure')!;
-    expect(failure.text).toContain('permissions.call_w: expected allow, observed deny');
-    expect(failure.text).toContain('evidence.0: expected {&quot;file&quot;:&quot;out.txt&quot;');
+    expect(failure.text).toContain(
+      'permissions.call_w: call_w was denied (rule paths:write:**), expected allow',
+    );
+    expect(failure.text).toContain('evidence.0: out.txt does not exist; expected it to equal &quot;x&quot;');
     expect(failure.text).toContain('reproduce: npx harness-bench run --filter');
   });
 
