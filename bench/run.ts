@@ -17,6 +17,7 @@ import { LocalSandbox } from '../harness/sandbox/local.ts';
 import { parseArguments } from '../harness/tools/arguments.ts';
 import { FILE_TOOLS } from '../harness/tools/builtin/files.ts';
 import { addPolicyBenchmarks, decisionsPerSecond } from './policy.bench.ts';
+import { runTokenBench } from './tokens.bench.ts';
 
 const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-bench-')));
 writeFileSync(path.join(workspace, 'a.txt'), 'hello\n'.repeat(100));
@@ -87,3 +88,6 @@ if (perTurn && 'latency' in perTurn && policy && 'latency' in policy) {
     `harness overhead per turn (incl. one file read): ${(turnMs * 1000).toFixed(1)} µs; policy decision is ${((policy.latency.mean / turnMs) * 100).toFixed(2)}% of a turn`,
   );
 }
+
+// Seconds per task: a separate bench of three iterations each (bench/tokens.bench.ts).
+await runTokenBench();

@@ -3,24 +3,36 @@
  * all succeed are the cassettes written (so a bad file leaves nothing half-written). Each line
  * says the detected format, the model exchanges and, indented below it, the non-model traffic
  * kept apart (never replayed). Secret findings are warnings on import (public fixtures keep some
- * addresses on purpose). A recording without model traffic is bad input (exit 2).
+ * addresses on purpose). A recording without model traffic is bad input (exit 2), and so is a
+ * cassette that exists already, unless `--force` (every target is checked before any is written).
  */
 import path from 'node:path';
 import { saveCassette } from '../eval/cassette/load.ts';
 import type { Cassette, NonModelTraffic } from '../eval/cassette/types.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
 import { importRecordingDetailed } from '../eval/import/index.ts';
+import { inputSizeProblem } from '../eval/input-limits.ts';
 import type { CliIo } from './io.ts';
+import { outputPathProblems } from './output-paths.ts';
+import { existsSync } from 'node:fs';
 
 /** Runs `import`; resolves with the exit code. @throws InputError (exit 2) */
 export async function importCommand(
   files: readonly string[],
-  options: { out: string },
+  options: { out: string; force?: boolean },
   io: CliIo,
 ): Promise<number> {
   const imported: { file: string; cassette: Cassette; format: string; warnings: string[] }[] = [];
-  const problems: InputProblem[] = [];
+  const problems: InputProblem[] = outputPathProblems(
+    [{ flag: '--out', value: options.out, kind: 'dir' }],
+    io.cwd,
+  );
   for (const file of files) {
+    const tooLarge = inputSizeProblem(path.resolve(io.cwd, file), 'cassette', file);
+    if (tooLarge) {
+      problems.push(tooLarge);
+      continue;
+    }
     try {
       const result = importRecordingDetailed(path.resolve(io.cwd, file));
       imported.push({ file, ...result });
@@ -29,8 +41,23 @@ export async function importCommand(
       else problems.push({ file, path: '', reason: (error as Error).message });
     }
   }
-  if (problems.length > 0) throw new InputError(problems);
   const outDir = path.resolve(io.cwd, options.out);
+  const targets = new Map<string, string>();
+  for (const item of imported) {
+    const target = path.join(outDir, `${item.cassette.meta.id}.json`);
+    const shown = path.relative(io.cwd, target) || target;
+    const other = targets.get(target);
+    if (other !== undefined)
+      problems.push({
+        file: item.file,
+        path: '',
+        reason: `imports to ${shown}, as ${other} does; rename one`,
+      });
+    else if (existsSync(target) && !options.force)
+      problems.push({ file: item.file, path: '', reason: `${shown} exists; pass --force to overwrite it` });
+    targets.set(target, item.file);
+  }
+  if (problems.length > 0) throw new InputError(problems);
   for (const item of imported) {
     const target = path.join(outDir, `${item.cassette.meta.id}.json`);
     saveCassette(target, item.cassette);

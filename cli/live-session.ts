@@ -11,6 +11,7 @@ import { InputError, type InputProblem } from '../eval/errors.ts';
 import { SessionRecorder, type SessionRecorderOptions } from '../eval/record/session-recorder.ts';
 import type { TraceFlags } from '../eval/trace/cli-tracing.ts';
 import type { CliIo } from './io.ts';
+import { outputPathProblems } from './output-paths.ts';
 
 /** Flags of `record` (with `--trace [URL]`, `--trace-file FILE`, `--trace-content`). */
 export interface RecordFlags extends TraceFlags {
@@ -102,6 +103,9 @@ export function recordTarget(
       path: '',
       reason: 'exists; cassettes are evidence and are not overwritten (pass --force to re-record)',
     });
+  // Checked before the live session starts: a session costs tokens and cannot be redone for free.
+  if (flags.out !== undefined)
+    problems.push(...outputPathProblems([{ flag: '--out', value: flags.out, kind: 'file' }], io.cwd));
   const workspaceDir = path.resolve(io.cwd, flags.workspace ?? '.');
   let workspace = workspaceDir;
   try {

@@ -16,6 +16,8 @@ import { replayCommand } from './replay-command.ts';
 import { addViewCommands } from './report-command.ts';
 import { runCommand } from './run-command.ts';
 import { validateCommand } from './validate-command.ts';
+import { initCommand } from './init-command.ts';
+import { MAX_FILE_SIZE_ENV, setMaxFileSize } from '../eval/input-limits.ts';
 import { EXIT_CODES, EXIT_CODES_HELP, reportError } from './errors.ts';
 import { type CliIo, processIo, VERSION } from './io.ts';
 
@@ -31,6 +33,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .version(VERSION, '-v, --version')
     .addHelpText('after', EXIT_CODES_HELP)
     .showHelpAfterError('(run with --help for usage)')
+    .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
 
@@ -46,8 +49,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       collect,
     )
     .option(
-      '-c, --config <file>',
-      'harness configuration, or name=file to name it (repeatable to compare; default: configs/default.json)',
+      '-c, --config <file|name=file|name>',
+      'harness configuration: a file, NAME=FILE, or a name from the project configuration or the ' +
+        "package's configs/ (repeatable to compare; default: the project's configurations, else configs/default.json)",
       collect,
     )
     .option('--json <file>', 'write the results JSON to this file')
@@ -55,10 +59,28 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       '-o, --out <dir>',
       'write results.json, report.md, junit.xml, report.html and cases/ (one transcript per case) into this folder',
     )
-    .option('-f, --filter <text>', 'only cases whose id contains this text')
     .option('--verbose', 'print the turn-by-turn ledger of each failed case as it ends')
+    .option(
+      '-f, --filter <text>',
+      'only cases whose id contains this text (repeatable: any of them)',
+      collect,
+    )
+    .option('-t, --tag <tag>', 'only cases with this tag (repeatable: any of them; !TAG leaves out)', collect)
+    .option('--list', 'list the cases that would run, with their tags, and exit 0 (nothing runs)')
     .addOption(new Option('--concurrency <n>', 'cases run at once').default('2').argParser(positiveInt))
-    .option('--bail', 'stop starting cases after the first failure')
+    .option('--bail', 'stop starting cases after the first failure (says how many did not run)')
+    .option('--reference <name>', 'the configuration the others are compared with (default: the first -c)')
+    .option('--compact', 'list only failures, skips and changes (the default above 30 cases)')
+    .option('--full', 'list every case, however many')
+    .addOption(
+      new Option('--repeat <k>', 'run the suite k times: pass^k and flips per case').argParser(positiveInt),
+    )
+    .option('--baseline <results.json>', 'compare with a stored run: exit 1 on any regression')
+    .option(
+      '--tolerance <metric=value>',
+      'allowed worsening of a metric for --baseline, e.g. tokensPerCase=5% (repeatable)',
+      collect,
+    )
     .option('--shard <i/n>', 'run only shard i of n (cases split by a stable hash; join with merge)')
     .option(
       '--trace [url]',
@@ -69,8 +91,20 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       '--trace-content',
       'record tool arguments and results, commands and paths in traces (off by default)',
     )
+    .addOption(maxFileSizeOption())
     .action(async (options) => {
       exitCode = await runCommand(options, io);
+    });
+
+  program
+    .command('init')
+    .description(
+      'Create harness-bench.config.yaml and an example scenario under scenarios/ in the current folder, ' +
+        'so `harness-bench run` runs your scenarios.',
+    )
+    .option('--force', 'overwrite the files if they exist')
+    .action(async (options: { force?: boolean }) => {
+      exitCode = await initCommand(options, io);
     });
 
   program
@@ -93,7 +127,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     )
     .argument('<files...>', 'recording files')
     .requiredOption('-o, --out <dir>', 'folder for the cassettes')
-    .action(async (files: string[], options: { out: string }) => {
+    .option('--force', 'overwrite cassettes that exist')
+    .addOption(maxFileSizeOption())
+    .action(async (files: string[], options: { out: string; force?: boolean }) => {
       exitCode = await importCommand(files, options, io);
     });
 
@@ -104,7 +140,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     )
     .argument('<cassette>', 'cassette file')
     .option('-c, --config <file>', 'harness configuration (default: configs/default.json)')
-    .option('-w, --workspace <dir>', 'use this folder as the workspace')
+    .option('-w, --workspace <dir>', 'run on a copy of this folder as the workspace (see --in-place)')
+    .option('--in-place', 'with --workspace: let the tools change the folder itself, not a copy')
+    .addOption(maxFileSizeOption())
     .addOption(
       new Option(
         '--match <mode>',
@@ -178,6 +216,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .description('Export a cassette as nock definitions (JSON) for your own nock-based tests.')
     .option('--nock <cassette>', 'the cassette to export as nock definitions')
     .option('-o, --out <file>', 'write to this file (default: stdout)')
+    .option('--force', 'overwrite --out if it exists')
     .option(
       '--scope <origin>',
       'origin nock intercepts, e.g. http://127.0.0.1:1234 (default: from the cassette host)',
@@ -233,7 +272,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .description(
       'Validate scenario, cassette and configuration files (exit 0 when all are valid, 2 otherwise).',
     )
-    .argument('<files...>', 'files to check')
+    .argument('<files...>', 'files, folders (searched recursively) or globs to check')
+    .addOption(maxFileSizeOption())
     .action(async (files: string[]) => {
       exitCode = await validateCommand(files, io);
     });
@@ -243,6 +283,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   });
 
   for (const command of program.commands) command.addHelpText('after', EXIT_CODES_HELP);
+  // Each command starts with the limit of its own --max-file-size (or none): main() runs many
+  // times in one process in tests.
+  program.hook('preAction', (_program, action) => {
+    setMaxFileSize(action.opts().maxFileSize as string | undefined);
+  });
   try {
     await program.parseAsync([...argv]);
     return exitCode;
@@ -258,6 +303,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     }
     return reportError(error, io);
   }
+}
+
+/** `--max-file-size SIZE`, on every command that reads scenarios, cassettes or configurations. */
+function maxFileSizeOption(): Option {
+  return new Option(
+    '--max-file-size <size>',
+    `largest input file read, e.g. 64MB (default: 8MB a scenario, 64MB a cassette, 1MB a configuration; env ${MAX_FILE_SIZE_ENV})`,
+  );
 }
 
 function positiveInt(value: string): string {

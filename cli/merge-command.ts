@@ -10,9 +10,11 @@ import path from 'node:path';
 import { InputError, type InputProblem } from '../eval/errors.ts';
 import { mergeResults, readResultsFile, type MergeInput } from '../eval/merge.ts';
 import { palette, useColor } from '../reports/color.ts';
-import { renderTable } from '../reports/table.ts';
+import { renderRun } from './run-compare.ts';
 import { writeReportDir, writeResultsJson } from '../reports/write.ts';
 import type { CliIo } from './io.ts';
+import { outputPathProblems } from './output-paths.ts';
+import { runOutputTargets } from './run-plan.ts';
 
 /** Flags of `merge`. */
 export interface MergeFlags {
@@ -26,7 +28,7 @@ export async function mergeCommand(files: readonly string[], flags: MergeFlags, 
     throw new InputError([
       { file: '(flags)', path: '--out', reason: 'say where to write: --out DIR and/or --json FILE' },
     ]);
-  const problems: InputProblem[] = [];
+  const problems: InputProblem[] = outputPathProblems(runOutputTargets(flags, undefined, io.cwd), io.cwd);
   const inputs: MergeInput[] = [];
   for (const file of files) {
     try {
@@ -41,7 +43,7 @@ export async function mergeCommand(files: readonly string[], flags: MergeFlags, 
   for (const warning of warnings) io.stderr(`warning: ${warning}\n`);
   const color = useColor({ isTTY: io.isTTY }, io.env);
   const c = palette(color);
-  io.stdout(`${renderTable(results, { color })}\n`);
+  io.stdout(`${renderRun(results, { color }, {})}\n`);
   const written: string[] = [];
   if (flags.out) {
     const out = path.resolve(io.cwd, flags.out);

@@ -6,9 +6,11 @@
  * rule that changed it), every further difference, every request that differs, and unused
  * exchanges. Exit 0 when the replay matches (an imported cassette: when it runs without error),
  * 1 when a cassette we recorded diverges, 2 on a broken cassette, configuration or flag.
+ * `--workspace DIR` runs on a copy of DIR (the folder is left as it was) unless `--in-place`.
  * Needs no API key and never reaches the network (nock: loopback only).
  */
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import nock from 'nock';
 import { parse as parseYaml } from 'yaml';
@@ -32,6 +34,8 @@ import { loadConfigs } from './run-command.ts';
 export interface ReplayFlags {
   config?: string;
   workspace?: string;
+  /** With `workspace`: the tools change that folder itself instead of a copy. */
+  inPlace?: boolean;
   match?: MatchMode;
   /** Counterfactual: a JSON or YAML file of scripted turns (an array, or a scenario whose `model` is used). */
   then?: string;
@@ -95,14 +99,53 @@ export async function replayCommand(file: string, flags: ReplayFlags, io: CliIo)
           'counterfactual replays need a cassette recorded by harness-bench (record or chat --record); replay an imported one with strict or sequential',
       },
     ]);
+  if (flags.inPlace && !flags.workspace)
+    throw new InputError([
+      { file: '(flags)', path: '--in-place', reason: 'only applies with --workspace DIR' },
+    ]);
+  const workspace = flags.workspace ? workspaceFor(path.resolve(io.cwd, flags.workspace), flags) : undefined;
+  try {
+    return await replayIn(file, flags, io, { cassette, config: config!, then, own, workspace, toolEffects });
+  } finally {
+    if (workspace && !flags.inPlace) rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The folder the replay's tools work in: `dir` itself with `--in-place`, else a fresh copy of it
+ * (links copied as links). @throws InputError when `dir` is not a folder.
+ */
+function workspaceFor(dir: string, flags: ReplayFlags): string {
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+    throw new InputError([{ file: `--workspace ${flags.workspace}`, path: '', reason: 'is not a folder' }]);
+  if (flags.inPlace) return dir;
+  const copy = mkdtempSync(path.join(tmpdir(), 'hb-replay-ws-'));
+  cpSync(dir, copy, { recursive: true, verbatimSymlinks: true });
+  return copy;
+}
+
+async function replayIn(
+  file: string,
+  flags: ReplayFlags,
+  io: CliIo,
+  inputs: {
+    cassette: ReturnType<typeof loadCassette>;
+    config: ReturnType<typeof loadConfigs>[number];
+    then: ScriptedModel | undefined;
+    own: boolean;
+    workspace: string | undefined;
+    toolEffects: ReturnType<typeof loadSidecar>;
+  },
+): Promise<number> {
+  const { cassette, config, then, own, workspace, toolEffects } = inputs;
   const c = palette(useColor({ isTTY: io.isTTY }, io.env));
   // The lock stays after the replay: the command is the last thing the process does, and a
   // test calling it keeps the same loopback-only lock (test-setup.ts) instead of losing it.
   nock.disableNetConnect();
   nock.enableNetConnect(/^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/);
-  const { result, run, comparison } = await runRecording(cassette, file, config!, {
+  const { result, run, comparison } = await runRecording(cassette, file, config, {
     ...(flags.match ? { match: flags.match } : {}),
-    ...(flags.workspace ? { workspace: path.resolve(io.cwd, flags.workspace) } : {}),
+    ...(workspace ? { workspace } : {}),
     ...(then ? { then } : {}),
     ...(toolEffects.length > 0 ? { toolEffects } : {}),
   });
@@ -113,9 +156,17 @@ export async function replayCommand(file: string, flags: ReplayFlags, io: CliIo)
       : 'recorded, strict by default';
   const out: string[] = [
     c.bold(
-      `replay ${result.id} (${kind}${flags.match ? `; --match ${flags.match}` : ''}) under ${config!.name}`,
+      `replay ${result.id} (${kind}${flags.match ? `; --match ${flags.match}` : ''}) under ${config.name}`,
     ),
   ];
+  if (flags.workspace)
+    out.push(
+      c.dim(
+        flags.inPlace
+          ? `workspace: ${flags.workspace} itself (--in-place: the tools may change it)`
+          : `workspace: a copy of ${flags.workspace} (the folder is left as it was; --in-place to work in it)`,
+      ),
+    );
   if (own && !cassette.meta.workspace && !flags.workspace)
     out.push(
       c.yellow(

@@ -1,34 +1,43 @@
-/**
- * `harness-bench run`: load every input first (any invalid file → exit 2, nothing run or
- * written), run the cases with a progress line, print the table, write results.
- */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig, DEFAULT_CONFIG_FILE, PACKAGE_ROOT, type NamedConfig } from '../eval/config-load.ts';
-import { InputError, type InputProblem } from '../eval/errors.ts';
-import { cassetteAsScenario } from '../eval/expect/cassette.ts';
-import { prepareScorers } from '../eval/expect/scorers.ts';
 import { isCI } from '../eval/requirements.ts';
-import { describeFailure } from '../eval/results.ts';
-import { loadCassettes, loadScenarioFiles, planCases, runSuite, type LoadedCassette } from '../eval/suite.ts';
-import type { LoadedScenario } from '../eval/scenario/types.ts';
+import { InputError } from '../eval/errors.ts';
+import { planCases, shardPlan, type SuiteOptions } from '../eval/suite.ts';
 import { parseShard } from '../eval/shard.ts';
 import { describeTracing, suiteTracing, traceTarget } from '../eval/trace/cli-tracing.ts';
 import { palette, useColor } from '../reports/color.ts';
-import { renderTable } from '../reports/table.ts';
 import { writeReportDir, writeResultsJson } from '../reports/write.ts';
 import { CaseFileStage } from '../reports/case-dir.ts';
+import { describeFailure } from '../eval/results.ts';
 import { ledgerLines, turnTexts } from './ledger-lines.ts';
 import { type CliIo, VERSION } from './io.ts';
+import { prepareRun } from './run-plan.ts';
+import { listLines } from './select.ts';
 
-/** Flags of `run`. */
-export interface RunFlags {
+export { loadConfigs } from './config-specs.ts';
+import {
+  type CompareFlags,
+  prepareCompare,
+  renderGate,
+  renderRepeats,
+  renderRun,
+  runGate,
+  runRepeated,
+} from './run-compare.ts';
+
+/** Flags of `run` (the comparison ones in `run-compare.ts`). */
+export interface RunFlags extends CompareFlags {
   scenarios?: string[];
   recordings?: string[];
+  /** `-c FILE`, `-c NAME=FILE` or `-c NAME` (`cli/config-specs.ts`), repeatable. */
   config?: string[];
   json?: string;
   out?: string;
-  filter?: string;
+  /** Repeatable; a case whose id contains any of them (`cli/select.ts`). */
+  filter?: string[];
+  /** Repeatable; a case with any of these tags, none of the `!TAG` ones (`cli/select.ts`). */
+  tag?: string[];
+  /** Print the cases that would run, with their tags, and exit 0. */
+  list?: boolean;
   concurrency: string;
   bail?: boolean;
   /** `i/n`: run only shard i of n (`eval/shard.ts`). */
@@ -42,95 +51,33 @@ export interface RunFlags {
 }
 
 /**
- * Loads every configuration; collects every problem before failing. An argument `name=path`
- * names the configuration `name` (what `expectFor` and the reports use) instead of the file's
- * stem, unless a file of that whole name exists.
- * @throws InputError
+ * Runs the `run` command and returns its exit code: every input and output path is checked
+ * first (`cli/run-plan.ts`). @throws InputError (exit 2)
  */
-export function loadConfigs(files: readonly string[] | undefined, cwd: string): NamedConfig[] {
-  const problems: InputProblem[] = [];
-  const configs: NamedConfig[] = [];
-  for (const arg of files && files.length > 0 ? files : [DEFAULT_CONFIG_FILE]) {
-    const named = /^([A-Za-z0-9][\w.-]*)=(.+)$/.exec(arg);
-    const [name, file] =
-      named && !existsSync(path.resolve(cwd, arg)) ? [named[1]!, named[2]!] : [undefined, arg];
-    try {
-      const loaded = loadConfig(path.resolve(cwd, file), name);
-      if (configs.some((c) => c.name === loaded.name))
-        problems.push({ file, path: '', reason: `two configurations are named "${loaded.name}"` });
-      configs.push(loaded);
-    } catch (error) {
-      if (error instanceof InputError) problems.push(...error.problems.map((p) => ({ ...p, file })));
-      else throw error;
-    }
-  }
-  if (problems.length > 0) throw new InputError(problems);
-  return configs;
-}
-
-/** Runs the `run` command and returns its exit code. @throws InputError (exit 2) */
 export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
-  const bothDefault = !flags.scenarios && !flags.recordings;
-  const base = bothDefault ? PACKAGE_ROOT : io.cwd;
-  const problems: InputProblem[] = [];
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   const trace = traceTarget(flags, io.env);
-  const configs = (() => {
-    try {
-      return loadConfigs(flags.config, io.cwd);
-    } catch (error) {
-      if (error instanceof InputError) problems.push(...error.problems);
-      else throw error;
-      return [];
-    }
-  })();
-  let scenarios: LoadedScenario[] = [];
-  let recordings: LoadedCassette[] = [];
-  try {
-    scenarios =
-      flags.scenarios || bothDefault ? await loadScenarioFiles(flags.scenarios ?? ['scenarios'], base) : [];
-  } catch (error) {
-    if (error instanceof InputError) problems.push(...error.problems);
-    else throw error;
+  const prepared = await prepareRun(flags, io.cwd);
+  const { configs, scenarios, recordings } = prepared;
+  const whole = planCases({ configs, scenarios, recordings });
+  const compare = prepareCompare(flags, configs, io.cwd);
+  if (compare.problems.length > 0) throw new InputError(compare.problems);
+  const planned = shard ? shardPlan(whole, shard, VERSION, configs).cases : whole;
+  if (flags.list) {
+    io.stdout(`${listLines(planned, configs).join('\n')}\n`);
+    return 0;
   }
-  try {
-    recordings =
-      flags.recordings || bothDefault ? await loadCassettes(flags.recordings ?? ['recordings'], base) : [];
-  } catch (error) {
-    if (error instanceof InputError) problems.push(...error.problems);
-    else throw error;
-  }
-  if (problems.length === 0) {
-    const withExpectations = recordings.flatMap((r) =>
-      r.expectations ? [cassetteAsScenario(r.expectations, { id: r.cassette.meta.id, task: '' })] : [],
-    );
-    problems.push(...(await prepareScorers(configs, [...scenarios, ...withExpectations])));
-  }
-  if (problems.length > 0) throw new InputError(problems);
-  if (
-    planCases({ configs, scenarios, recordings, ...(flags.filter ? { filter: flags.filter } : {}) })
-      .length === 0
-  )
-    throw new InputError([
-      {
-        file: flags.filter ? `--filter ${JSON.stringify(flags.filter)}` : 'run',
-        path: '',
-        reason: `no case to run (${scenarios.length} scenarios and ${recordings.length} recordings loaded${flags.filter ? ', none whose id contains the filter' : ''}); a suite that runs nothing must not pass`,
-      },
-    ]);
 
   const color = useColor({ isTTY: io.isTTY }, io.env);
   const c = palette(color);
   const tracing = trace
     ? suiteTracing({ ...trace, ...(trace.file ? { file: path.resolve(io.cwd, trace.file) } : {}) }, VERSION)
     : undefined;
-  const out = flags.out ? path.resolve(io.cwd, flags.out) : undefined;
-  const stage = out ? new CaseFileStage(out) : undefined;
-  const results = await runSuite({
+  const stage = prepared.out ? new CaseFileStage(prepared.out) : undefined;
+  const suite: SuiteOptions = {
     configs,
     scenarios,
     recordings,
-    ...(flags.filter ? { filter: flags.filter } : {}),
     concurrency: Number(flags.concurrency),
     ...(flags.bail ? { bail: true } : {}),
     ...(isCI(io.env) ? { ci: true } : {}),
@@ -152,6 +99,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
       }
     },
     version: VERSION,
+    ...(flags.reference ? { reference: flags.reference } : {}),
     onCaseEnd: (result, done, total) => {
       const mark =
         result.status === 'pass'
@@ -165,7 +113,8 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
       if (io.isTTY) io.stderr(`\r\u001b[2K${line}${done === total ? '\n' : ''}`);
       else io.stderr(`${line}\n`);
     },
-  });
+  };
+  const results = await runRepeated(suite, Number(flags.repeat ?? 1), io);
   if (trace && tracing) io.stderr(`${describeTracing(trace, await tracing.close())}\n`);
   if (results.shard)
     io.stderr(
@@ -173,14 +122,21 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     );
   const envColumns = Number(io.env.COLUMNS);
   const width = io.columns ?? (Number.isInteger(envColumns) && envColumns > 0 ? envColumns : undefined);
-  io.stdout(`${renderTable(results, { color, ...(width ? { width } : {}) })}\n`);
+  const gate = runGate(results, compare.prepared);
+  io.stdout(`${renderRun(results, { color, ...(width ? { width } : {}) }, flags)}\n`);
+  if (results.repeats) io.stdout(`${renderRepeats(results, color)}\n`);
+  if (gate) io.stdout(`${renderGate(gate, color)}\n`);
+  if (results.cases.length < planned.length)
+    io.stderr(
+      `${c.yellow(`--bail: stopped after the first failure; ${planned.length - results.cases.length} of ${planned.length} cases did not run`)}\n`,
+    );
   const written: string[] = [];
-  if (out && stage) written.push(...writeReportDir(out, stage.commit(results)));
-  if (flags.json) {
-    writeResultsJson(path.resolve(io.cwd, flags.json), results);
-    written.push(path.resolve(io.cwd, flags.json));
+  if (prepared.out && stage) written.push(...writeReportDir(prepared.out, stage.commit(results)));
+  if (prepared.json) {
+    writeResultsJson(prepared.json, results);
+    written.push(prepared.json);
   }
   for (const file of written) io.stdout(`${c.dim(`wrote ${path.relative(io.cwd, file) || file}`)}\n`);
   // Skipped cases (a prerequisite missing here) are neither passes nor failures: exit 0 when every case that ran passed.
-  return results.summary.failed + results.summary.errored > 0 ? 1 : 0;
+  return results.summary.failed + results.summary.errored > 0 || (gate?.regressions.length ?? 0) > 0 ? 1 : 0;
 }

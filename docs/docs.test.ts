@@ -15,6 +15,7 @@ const PAGES = [
   'docs/how-a-run-works.md',
   'docs/architecture.md',
   'docs/scenario-format.md',
+  'docs/results-format.md',
   'docs/conventions.md',
   'docs/reports.md',
   'cases/README.md',

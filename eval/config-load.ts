@@ -13,7 +13,9 @@ import {
   type HarnessConfig,
   type PartialConfig,
 } from '../harness/config.ts';
+import { parseTolerance, type Tolerance } from './compare/baseline.ts';
 import { InputError, parseJsonInput, problemsFromAjv, type InputProblem } from './errors.ts';
+import { checkInputSize } from './input-limits.ts';
 import { SANDBOX_UNAVAILABLE } from './unavailable-sandbox.ts';
 
 /** The package root (where `configs/` and `scenarios/` live), whatever the working directory. */
@@ -25,12 +27,18 @@ export const DEFAULT_CONFIG_FILE = path.join(PACKAGE_ROOT, 'configs', 'default.j
 /**
  * What a configuration file may say beyond the harness configuration, for the bench alone:
  * `sandbox: "unavailable"` (instead of the `sandbox` object) runs every scenario with the
- * sandbox made unavailable (`eval/unavailable-sandbox.ts`); `scorers` registers custom scorers.
+ * sandbox made unavailable (`eval/unavailable-sandbox.ts`); `scorers` registers custom scorers;
+ * `baseline.tolerances` sets the tolerances of the baseline gate.
  */
 export interface BenchOptions {
   sandbox?: 'unavailable';
   /** Custom scorers: name → absolute path of the module (`eval/expect/scorers.ts`); the file gives paths relative to itself. */
   scorers?: Record<string, string>;
+  /**
+   * Tolerances of the baseline gate (`run --baseline`, `eval/compare/baseline.ts`): metric name →
+   * an absolute amount in the metric's unit or a percentage of the baseline value (`"5%"`).
+   */
+  baseline?: { tolerances: Record<string, Tolerance> };
 }
 
 /** A configuration with its name (file name without extension, or the `name=` of `-c name=path`) and source file. */
@@ -51,7 +59,7 @@ export interface NamedConfig {
 function splitBenchKeys(value: unknown, file: string): { harness: unknown; bench: BenchOptions } {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return { harness: value, bench: {} };
-  const { sandbox, scorers, ...rest } = value as Record<string, unknown>;
+  const { sandbox, scorers, baseline, ...rest } = value as Record<string, unknown>;
   const bench: BenchOptions = {};
   const problems: InputProblem[] = [];
   const harness: Record<string, unknown> =
@@ -78,6 +86,34 @@ function splitBenchKeys(value: unknown, file: string): { harness: unknown; bench
       else (bench.scorers ??= {})[name] = path.resolve(path.dirname(path.resolve(file)), module);
     }
   }
+  if (baseline !== undefined) {
+    const tolerances = (baseline as { tolerances?: unknown } | null)?.tolerances;
+    if (
+      typeof baseline !== 'object' ||
+      baseline === null ||
+      Array.isArray(baseline) ||
+      Object.keys(baseline).some((k) => k !== 'tolerances') ||
+      typeof tolerances !== 'object' ||
+      tolerances === null ||
+      Array.isArray(tolerances)
+    )
+      problems.push({
+        file,
+        path: '/baseline',
+        reason: 'must be { "tolerances": { metric: number or "N%" } } (the baseline gate, run --baseline)',
+      });
+    else {
+      const parsed: Record<string, Tolerance> = {};
+      for (const [metric, v] of Object.entries(tolerances)) {
+        try {
+          parsed[metric] = parseTolerance(v);
+        } catch (error) {
+          problems.push({ file, path: `/baseline/tolerances/${metric}`, reason: (error as Error).message });
+        }
+      }
+      bench.baseline = { tolerances: parsed };
+    }
+  }
   if (problems.length > 0) throw new InputError(problems);
   return { harness, bench };
 }
@@ -88,7 +124,7 @@ const validatePartial = ajv.compile(CONFIG_SCHEMA);
 /** Validates a partial configuration object. @returns the problems, empty when valid. */
 function configProblems(file: string, value: unknown, prefix = '') {
   if (validatePartial(value)) return [];
-  return problemsFromAjv(file, validatePartial.errors).map((p) => ({
+  return problemsFromAjv(file, validatePartial.errors, CONFIG_SCHEMA).map((p) => ({
     ...p,
     path: prefix + (p.path === '/' && prefix ? '' : p.path),
   }));
@@ -98,9 +134,11 @@ function configProblems(file: string, value: unknown, prefix = '') {
  * Loads a configuration file and merges it over {@link DEFAULT_CONFIG}, named `name` (default:
  * the file name without `.json`); bench-only keys
  * ({@link BenchOptions}) go to `bench`.
- * @throws InputError when the file is unreadable, not JSON, or fails the schema.
+ * @throws InputError when the file is unreadable, over the size limit (`input-limits.ts`), not
+ *   JSON, or fails the schema.
  */
 export function loadConfig(file: string = DEFAULT_CONFIG_FILE, name?: string): NamedConfig {
+  checkInputSize(file, 'config');
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

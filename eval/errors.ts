@@ -4,6 +4,7 @@
  */
 import { HarnessBenchError } from '../harness/errors.ts';
 import { scanJson } from '../harness/tools/arguments.ts';
+import { knownKeysAt, unknownKeyReason } from './did-you-mean.ts';
 
 /**
  * One problem in one input file. `path` is a JSON pointer-like path (`/expect/stopReason`), `''` for the
@@ -31,18 +32,30 @@ export function formatProblem(problem: InputProblem): string {
   return `${problem.file}: ${problem.path ? `${problem.path}: ` : ''}${problem.reason}`;
 }
 
-/** Converts ajv errors into problems for one file. */
+/**
+ * Converts ajv errors into problems for one file. With the `schema` that was validated, an
+ * unknown key names the closest known key ("did you mean", `did-you-mean.ts`).
+ */
 export function problemsFromAjv(
   file: string,
   errors:
-    | readonly { instancePath: string; message?: string; params?: Record<string, unknown>; keyword: string }[]
+    | readonly {
+        instancePath: string;
+        message?: string;
+        params?: Record<string, unknown>;
+        keyword: string;
+      }[]
     | null
     | undefined,
+  schema?: unknown,
 ): InputProblem[] {
   return (errors ?? []).map((error) => {
     let reason = error.message ?? error.keyword;
     if (error.keyword === 'additionalProperties' && error.params?.additionalProperty !== undefined)
-      reason = `unknown key "${String(error.params.additionalProperty)}" (keys are case-sensitive; is it a typo?)`;
+      reason = unknownKeyReason(
+        String(error.params.additionalProperty),
+        schema ? knownKeysAt(schema, error.instancePath) : [],
+      );
     else if (error.keyword === 'enum' && Array.isArray(error.params?.allowedValues))
       reason = `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     return { file, path: error.instancePath || '/', reason };

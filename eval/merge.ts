@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { InputError, parseJsonInput, problemsFromAjv, type InputProblem } from './errors.ts';
 import { RESULTS_SCHEMA, summarise, type CaseResult, type ResultsFile } from './results.ts';
+import { compareConfigs } from './compare/index.ts';
 import { compareCases, shardKey, shardOf } from './shard.ts';
 
 /** One input of {@link mergeResults}: where it came from (for messages) and its content. */
@@ -162,13 +163,24 @@ export function mergeResults(inputs: readonly MergeInput[]): MergeOutcome {
 
   cases.sort(compareCases(first.results.configs.map((c) => c.name)));
   const startedAt = inputs.map((i) => i.results.startedAt).sort()[0]!;
-  const { shard: _dropped, ...head } = first.results;
+  // The comparisons are recomputed over every case (a shard's own are over its part); a shard's
+  // --repeat block covers its part only and is not carried over.
+  const { shard: _dropped, comparisons: shardComparisons, repeats: _repeats, ...head } = first.results;
+  const summary = summarise(cases);
+  const reference = shardComparisons?.reference;
+  const comparisons = compareConfigs(
+    first.results.configs.map((c) => c.name),
+    cases,
+    summary.metrics,
+    reference ? { reference } : {},
+  );
   const results: ResultsFile = {
     ...head,
     startedAt,
     durationMs: Math.max(...inputs.map((i) => i.results.durationMs)),
     cases,
-    summary: summarise(cases),
+    summary,
+    ...(comparisons ? { comparisons } : {}),
   };
   return { results, warnings };
 }

@@ -6,6 +6,8 @@
 import type { CallRecord, RunResult } from '../harness/ledger.ts';
 import { STOP_REASONS, type StopReason } from '../harness/loop/stop-reasons.ts';
 
+import type { Comparisons, RepeatSummary } from './compare/types.ts';
+import { COMPARISONS_SCHEMA, REPEATS_SCHEMA } from './compare/schema.ts';
 import type { Check } from './expect/check.ts';
 import type { CaseMetrics } from './metrics/case-facts.ts';
 import { metricsByConfig, type ConfigMetrics } from './metrics/index.ts';
@@ -156,6 +158,13 @@ export interface ResultsFile {
     /** The metrics of each configuration (`eval/metrics/index.ts`). */
     metrics: Record<string, ConfigMetrics>;
   };
+  /**
+   * With two configurations or more: each configuration against the reference (transitions,
+   * McNemar's exact p, metric deltas, bootstrap intervals; `eval/compare/types.ts`).
+   */
+  comparisons?: Comparisons;
+  /** With `run --repeat K`: pass^k and flip rates over the K runs (`eval/compare/repeat.ts`); `cases` are those of run 1. */
+  repeats?: RepeatSummary;
   /** Set by `run --shard i/n` (`eval/shard.ts`); `merge` joins the shards into the unsharded file, without it. */
   shard?: ShardInfo;
 }
@@ -340,6 +349,8 @@ export const RESULTS_SCHEMA = {
         metrics: { type: 'object', additionalProperties: METRICS_SCHEMA },
       },
     },
+    comparisons: COMPARISONS_SCHEMA,
+    repeats: REPEATS_SCHEMA,
     shard: {
       type: 'object',
       additionalProperties: false,

@@ -17,6 +17,7 @@ import {
   withChecks,
   type CassetteExpectations,
 } from './expect/cassette.ts';
+import { compareConfigs } from './compare/index.ts';
 import { caseMetrics } from './metrics/case-facts.ts';
 import { errorCase, summarise, type CaseResult, type ResultsFile } from './results.ts';
 import { explainMissingSandbox, type PrerequisitePolicy } from './requirements.ts';
@@ -67,6 +68,8 @@ export interface SuiteOptions {
   /** Run only this shard of the plan (`--shard i/n`, `eval/shard.ts`); the file records it. */
   shard?: Shard;
   version: string;
+  /** The configuration the others are compared with (`comparisons`). @default the first */
+  reference?: string;
 }
 
 /**
@@ -305,6 +308,13 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
   const concurrency = Math.max(1, options.concurrency ?? 2);
   await Promise.all(Array.from({ length: Math.min(concurrency, planned.length) }, worker));
   const cases = results.filter((r): r is CaseResult => r !== undefined);
+  const summary = summarise(cases);
+  const comparisons = compareConfigs(
+    options.configs.map((c) => c.name),
+    cases,
+    summary.metrics,
+    options.reference ? { reference: options.reference } : {},
+  );
   return {
     format: 'harness-bench.results',
     version: 1,
@@ -316,7 +326,8 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
       file: path.relative(process.cwd(), c.file) || c.file,
     })),
     cases,
-    summary: summarise(cases),
+    summary,
+    ...(comparisons ? { comparisons } : {}),
     ...(sharded ? { shard: sharded.info } : {}),
   };
 }

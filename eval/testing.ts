@@ -7,8 +7,13 @@
  * expect(result.status).toBe('pass');
  *
  * const replay = await replayCassette('recordings/mine.json', { config: 'configs/strict.json' });
- * expect(replay.firstDivergence).toBeUndefined();
+ * expect(replay).toReplayClean();
+ *
+ * describeScenarios('scenarios/**\/*.yaml'); // one vitest test per scenario
  * ```
+ *
+ * Importing this module registers the matchers `toPassScenario` and `toReplayClean` with
+ * vitest's `expect` (`eval/testing-vitest.ts`); it needs vitest in your project.
  */
 import path from 'node:path';
 import { DEFAULT_CONFIG_FILE, loadConfig, type NamedConfig } from './config-load.ts';
@@ -24,6 +29,9 @@ import type { Model } from '../harness/model/types.ts';
 import { loadScenarios, validateScenario } from './scenario/load.ts';
 import type { LoadedScenario, Scenario } from './scenario/types.ts';
 
+import { describeScenariosWith, type DescribeScenariosOptions } from './testing-vitest.ts';
+
+export { describeFailedChecks, matchers, type DescribeScenariosOptions } from './testing-vitest.ts';
 export { ScriptedModel } from '../harness/model/scripted-model.ts';
 export { deterministicDeps } from '../harness/deps.ts';
 export type { Scenario } from './scenario/types.ts';
@@ -121,4 +129,16 @@ export async function replayCassette(
     ...(firstDivergence ? { firstDivergence } : {}),
     differences: replay.comparison?.ledgerDifferences ?? [],
   };
+}
+
+/**
+ * One vitest test per scenario file matched by `patterns` (files, folders or globs, relative to
+ * `options.cwd`), each asserting {@link runScenario}'s run with `toPassScenario`; skipped cases
+ * are reported as skipped with their fix. See `eval/testing-vitest.ts`.
+ */
+export function describeScenarios(
+  patterns: string | readonly string[],
+  options: DescribeScenariosOptions = {},
+): void {
+  describeScenariosWith((file, o) => runScenario(file, o), patterns, options);
 }

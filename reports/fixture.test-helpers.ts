@@ -284,7 +284,7 @@ export function fixture(): {
   };
   return {
     results: {
-      comparisons,
+      comparisons: comparisons as unknown as NonNullable<ResultsFile['comparisons']>,
       format: 'harness-bench.results',
       version: 1,
       startedAt: '2026-01-01T00:00:00.000Z',

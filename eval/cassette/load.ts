@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { InputError, parseJsonInput, problemsFromAjv, type InputProblem } from '../errors.ts';
+import { checkInputSize } from '../input-limits.ts';
 import { CASSETTE_SCHEMA } from './schema.ts';
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type Cassette } from './types.ts';
 
@@ -143,7 +144,7 @@ export function parseCassette(text: string, file: string): Cassette {
 }
 
 function problemsFromCassetteAjv(file: string, errors: ValidateFunction['errors']): InputProblem[] {
-  const problems = problemsFromAjv(file, errors).map((problem, i) =>
+  const problems = problemsFromAjv(file, errors, CASSETTE_SCHEMA).map((problem, i) =>
     errors?.[i]?.keyword === 'not'
       ? {
           ...problem,
@@ -176,10 +177,11 @@ export function validateCassette(value: unknown, file: string): InputProblem[] {
 /**
  * Reads and validates a cassette file.
  *
- * @throws InputError (file, JSON pointer, reason) when the file cannot be read, is not JSON, is
- *   not a cassette, has an unsupported version or does not match the schema.
+ * @throws InputError (file, JSON pointer, reason) when the file cannot be read, is over the size
+ *   limit (`input-limits.ts`), is not JSON, is not a cassette, has an unsupported version or does not match the schema.
  */
 export function loadCassette(file: string): Cassette {
+  checkInputSize(file, 'cassette');
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

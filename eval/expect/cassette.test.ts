@@ -63,7 +63,7 @@ describe('cassette expectations', () => {
       },
     });
     expect(await problemsOf()).toEqual([
-      'rec.expect.json /expect/permisions: unknown key "permisions" (keys are case-sensitive; is it a typo?)',
+      'rec.expect.json /expect/permisions: unknown key "permisions" (did you mean "permissions"?)',
       'rec.expect.json /expect/finalAnswer/matches/0: not a valid regular expression: Invalid regular expression: /(/: Unterminated group',
       'rec.expect.json /expect/evidence: a replay’s workspace is gone when cassette expectations run: check requests, events, calls or claims instead',
       'rec.expect.json /expect/executed/0: no call with id "call_ghost" in the recording; is it a typo?',

@@ -23,8 +23,11 @@ export interface CheckEnv {
    * `diffSnapshots`), when the runner took snapshots; the completion-evidence check reads them.
    */
   workspaceChanges?: string[];
-  /** Runs an evidence command; default: `sh -c` in the workspace with `WS` and `OUTSIDE` set, 30 s timeout. */
-  runEvidenceCommand?: (command: string) => Promise<{ exitCode: number | null }>;
+  /**
+   * Runs an evidence command; default: `sh -c` in the workspace with `WS` and `OUTSIDE` set,
+   * {@link EVIDENCE_TIMEOUT_MS} time-out. `timedOutMs` is set when the command was killed on it.
+   */
+  runEvidenceCommand?: (command: string) => Promise<{ exitCode: number | null; timedOutMs?: number }>;
 }
 
 /** The case being checked, as custom scorers and per-configuration expectations see it. */
@@ -79,20 +82,42 @@ export function resolveEvidencePath(path: string, env: Pick<CheckEnv, 'workspace
   return isAbsolute(substituted) ? substituted : join(env.workspace, substituted);
 }
 
-/** Runs `sh -c command` in the workspace with `WS` and `OUTSIDE` in the environment; exit code `null` on timeout or signal. */
+/** How long an evidence command may run, in ms. */
+export const EVIDENCE_TIMEOUT_MS = 30_000;
+
+/**
+ * Runs `sh -c command` in the workspace with `WS` and `OUTSIDE` in the environment; exit code
+ * `null` on a time-out (then `timedOutMs` is the time-out in ms; the whole process group is
+ * killed, so `sh -c 'sleep 60'` leaves no orphan) or a signal.
+ */
 export function runShell(
   command: string,
   env: Pick<CheckEnv, 'workspace' | 'outside'>,
-  timeoutMs = 30_000,
-): Promise<{ exitCode: number | null }> {
+  timeoutMs = EVIDENCE_TIMEOUT_MS,
+): Promise<{ exitCode: number | null; timedOutMs?: number }> {
   return new Promise((resolve) => {
     const child = spawn('sh', ['-c', command], {
       cwd: env.workspace,
       env: { ...process.env, WS: env.workspace, OUTSIDE: env.outside },
       stdio: 'ignore',
-      timeout: timeoutMs,
+      detached: true,
     });
-    child.on('error', () => resolve({ exitCode: null }));
-    child.on('close', (code) => resolve({ exitCode: code }));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, timeoutMs);
+    child.on('error', () => {
+      clearTimeout(timer);
+      resolve({ exitCode: null });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve(timedOut ? { exitCode: null, timedOutMs: timeoutMs } : { exitCode: code });
+    });
   });
 }

@@ -20,13 +20,15 @@ async function evidenceCheck(index: number, evidence: Evidence, env: CheckEnv): 
   const name = `evidence.${index}`;
   if ('command' in evidence) {
     const run = env.runEvidenceCommand ?? ((command: string) => runShell(command, env));
-    const { exitCode } = await run(evidence.command);
+    const { exitCode, timedOutMs } = await run(evidence.command);
     return makeCheck(
       name,
       exitCode === evidence.exitCode,
       evidence,
-      { exitCode },
-      `command ${show(evidence.command)} exited with ${String(exitCode)}, expected ${evidence.exitCode}`,
+      timedOutMs === undefined ? { exitCode } : { exitCode, timedOut: true },
+      timedOutMs === undefined
+        ? `command ${show(evidence.command)} exited with ${String(exitCode)}, expected ${evidence.exitCode}`
+        : `command ${show(evidence.command)} timed out after ${timedOutMs / 1000} s (killed), expected exit code ${evidence.exitCode}`,
     );
   }
   const state = await fileState(resolveEvidencePath(evidence.file, env));

@@ -32,7 +32,7 @@ describe('events', () => {
       expect.stringMatching(/^\/expect\/events\/0: must be one of "run_start"/),
     ]);
     expect(problemsOf({ events: { count: { run_end: -1 }, scop: 'each' } })).toEqual([
-      '/expect/events/scop: unknown key "scop" (keys are case-sensitive; is it a typo?)',
+      '/expect/events/scop: unknown key "scop" (did you mean "scope"?)',
       '/expect/events/count/run_end: must be >= 0',
     ]);
     expect(problemsOf({ events: 'run_end' })).toEqual([

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HarnessEvent } from '../../harness/events.ts';
 import type { CallRecord, RunResult } from '../../harness/ledger.ts';
 import type { ChatMessage } from '../../harness/model/types.ts';
+import { runShell } from '../expect/context.ts';
 import { attackSucceeded, checkExpectations, type Check, type CheckEnv } from './check.ts';
 import type { Expectations } from './types.ts';
 
@@ -220,6 +221,21 @@ describe('checkExpectations', () => {
       { ...env, runEvidenceCommand: async () => ({ exitCode: 3 }) },
     );
     expect(checks.find((c) => c.name === 'evidence.0')!.pass).toBe(true);
+  });
+
+  it('an evidence command that times out says "timed out after N s", not "exited with null"', async () => {
+    const checks = await checkExpectations(
+      { expect: { stopReason: 'final_answer', evidence: [{ command: 'sleep 60', exitCode: 0 }] } },
+      run(),
+      { ...env, runEvidenceCommand: async () => ({ exitCode: null, timedOutMs: 30_000 }) },
+    );
+    const evidence = checks.find((c) => c.name === 'evidence.0')!;
+    expect(evidence.pass).toBe(false);
+    expect(evidence.reason).toBe('command "sleep 60" timed out after 30 s (killed), expected exit code 0');
+    const started = performance.now();
+    expect(await runShell('sleep 30; exit 0', env, 300)).toEqual({ exitCode: null, timedOutMs: 300 });
+    expect(performance.now() - started).toBeLessThan(20_000); // killed, not waited for
+    expect(await runShell('exit 4', env, 5_000)).toEqual({ exitCode: 4 });
   });
 
   it('outsideChanged is always checked and defaults to false', async () => {

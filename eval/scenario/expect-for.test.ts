@@ -50,7 +50,7 @@ describe('expectFor in a scenario file', () => {
       'f.json',
     ).map((p) => `${p.path}: ${p.reason}`);
     expect(problems).toEqual([
-      '/expectFor/strict/permisions: unknown key "permisions" (keys are case-sensitive; is it a typo?)',
+      '/expectFor/strict/permisions: unknown key "permisions" (did you mean "permissions"?)',
       '/expectFor/strict/executed/0: no call with id "w2" in the model script (nor one the harness assigns: call_0001…, <id>~2); is it a typo?',
       '/expectFor/strict/finalAnswer/matches/0: not a valid regular expression: Invalid regular expression: /(/: Unterminated group',
     ]);

@@ -8,9 +8,11 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { glob } from 'tinyglobby';
 import { LineCounter, parseDocument, type Document } from 'yaml';
+import { knownKeysAt, unknownKeyReason } from '../did-you-mean.ts';
 import { InputError, jsonSyntaxProblem, type InputProblem } from '../errors.ts';
 import { expectationBlocks, expectationProblems, namedCallIds } from '../expect/validate.ts';
 import { foldTypedAnyOf } from './any-of-errors.ts';
+import { inputSizeProblem } from '../input-limits.ts';
 import { REQUIREMENT_NAMES } from '../requirements.ts';
 import { SCENARIO_SCHEMA } from './schema.ts';
 import { contentLength } from './workspace.ts';
@@ -54,7 +56,8 @@ export function scenarioValidator(): ValidateFunction {
  * folder is skipped; a pattern that matches no file is a problem.
  * @returns the scenarios sorted by file path.
  * @throws InputError carrying every problem of every file (parse errors with line and column,
- *   schema errors with the JSON path, semantic errors, duplicate ids across files).
+ *   schema errors with the JSON path, semantic errors, duplicate ids across files, files over the
+ *   size limit of `input-limits.ts`).
  */
 export async function loadScenarios(
   globs: readonly string[],
@@ -79,6 +82,11 @@ export async function loadScenarios(
     const file = rel.startsWith('..') || isAbsolute(rel) ? absolutePath : rel.split(sep).join('/');
     if (!EXTENSIONS.some((ext) => absolutePath.endsWith(ext))) {
       problems.push({ file, path: '', reason: 'a scenario file ends in .json, .yaml or .yml' });
+      continue;
+    }
+    const tooLarge = inputSizeProblem(absolutePath, 'scenario', file);
+    if (tooLarge) {
+      problems.push(tooLarge);
       continue;
     }
     let text: string;
@@ -459,7 +467,7 @@ function basic(
       const key = String(params.additionalProperty);
       return {
         path: pointerChild(path, key),
-        reason: `unknown key "${key}" (keys are case-sensitive; is it a typo?)`,
+        reason: unknownKeyReason(key, knownKeysAt(SCENARIO_SCHEMA, error.instancePath)),
       };
     }
     case 'enum':

@@ -1,0 +1,137 @@
+/**
+ * Everything `run` decides before a case runs: the project configuration (found from the working
+ * folder), the configurations (`-c`), the scenarios and recordings (`-s`, `-r`, the project's, or
+ * the package's bundled suite), the selection (`--filter`, `--tag`), and the output paths
+ * (`--out`, `--json`, `--trace-file`), all checked first. Every problem of every input is
+ * collected into one `InputError` (exit 2), so nothing runs and nothing is written.
+ */
+import path from 'node:path';
+import { PACKAGE_ROOT, type NamedConfig } from '../eval/config-load.ts';
+import { InputError, type InputProblem } from '../eval/errors.ts';
+import { discoverProjectConfig, type ProjectConfig } from '../eval/project-config.ts';
+import type { LoadedScenario } from '../eval/scenario/types.ts';
+import { cassetteAsScenario } from '../eval/expect/cassette.ts';
+import { prepareScorers } from '../eval/expect/scorers.ts';
+import { loadCassettes, loadScenarioFiles, planCases, type LoadedCassette } from '../eval/suite.ts';
+import { loadConfigs } from './config-specs.ts';
+import { outputPathProblems, REPORT_FILES, type OutputTarget } from './output-paths.ts';
+import { describeSelection, selectInputs, type Selection } from './select.ts';
+
+/** The flags `prepareRun` reads. */
+export interface RunPlanFlags {
+  scenarios?: string[];
+  recordings?: string[];
+  config?: string[];
+  json?: string;
+  out?: string;
+  filter?: string[];
+  tag?: string[];
+  traceFile?: string;
+  /** `--list`: nothing is written, so output paths are not checked. */
+  list?: boolean;
+}
+
+/** What a run will do, every input loaded and checked. Paths are absolute. */
+export interface PreparedRun {
+  project?: ProjectConfig;
+  configs: NamedConfig[];
+  scenarios: LoadedScenario[];
+  recordings: LoadedCassette[];
+  selection: Selection;
+  /** `--out DIR`, else the project's `out`. */
+  out?: string;
+  json?: string;
+}
+
+/** Collects the problems of `load` instead of throwing them. */
+async function collect<T>(problems: InputProblem[], fallback: T, load: () => T | Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    problems.push(...error.problems);
+    return fallback;
+  }
+}
+
+/**
+ * The output targets of `run` (and of anything that writes the same reports): `--out` (a
+ * folder holding {@link REPORT_FILES}, or the project's `out`), `--json`, `--trace-file`.
+ */
+export function runOutputTargets(
+  flags: Pick<RunPlanFlags, 'out' | 'json' | 'traceFile'>,
+  project?: ProjectConfig,
+  cwd = process.cwd(),
+): OutputTarget[] {
+  const targets: OutputTarget[] = [];
+  if (flags.out) targets.push({ flag: '--out', value: flags.out, kind: 'dir', children: REPORT_FILES });
+  else if (project?.out)
+    targets.push({
+      flag: `${path.relative(cwd, project.file) || project.file}: out`,
+      value: path.resolve(project.dir, project.out),
+      kind: 'dir',
+      children: REPORT_FILES,
+    });
+  if (flags.json) targets.push({ flag: '--json', value: flags.json, kind: 'file' });
+  if (flags.traceFile) targets.push({ flag: '--trace-file', value: flags.traceFile, kind: 'file' });
+  return targets;
+}
+
+/**
+ * Loads and checks everything a run needs (see the module comment). With neither `-s` nor `-r`,
+ * the project configuration's scenarios and recordings run; without a project configuration,
+ * the package's bundled `scenarios/` and `recordings/`. A run that selects no case is bad input:
+ * a suite that runs nothing must not pass.
+ * @throws InputError with every problem found (exit 2).
+ */
+export async function prepareRun(flags: RunPlanFlags, cwd: string): Promise<PreparedRun> {
+  const problems: InputProblem[] = [];
+  const project = await collect(problems, undefined, () => discoverProjectConfig(cwd));
+  if (!flags.list) problems.push(...outputPathProblems(runOutputTargets(flags, project, cwd), cwd));
+  const configs = await collect(problems, [], () => loadConfigs(flags.config, cwd, project));
+  const named = Boolean(flags.scenarios || flags.recordings);
+  const source = named
+    ? { base: cwd, scenarios: flags.scenarios, recordings: flags.recordings }
+    : project
+      ? { base: project.dir, scenarios: project.scenarios, recordings: project.recordings }
+      : { base: PACKAGE_ROOT, scenarios: ['scenarios'], recordings: ['recordings'] };
+  const scenarios = source.scenarios?.length
+    ? await collect(problems, [], () => loadScenarioFiles(source.scenarios!, source.base))
+    : [];
+  const recordings = source.recordings?.length
+    ? await collect(problems, [], () => loadCassettes(source.recordings!, source.base))
+    : [];
+  if (problems.length === 0) {
+    // Custom scorers named by scenarios, configurations and cassette expectations load before any case runs.
+    const withExpectations = recordings.flatMap((r) =>
+      r.expectations ? [cassetteAsScenario(r.expectations, { id: r.cassette.meta.id, task: '' })] : [],
+    );
+    problems.push(...(await prepareScorers(configs, [...scenarios, ...withExpectations])));
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  const selection: Selection = { filters: flags.filter ?? [], tags: flags.tag ?? [] };
+  const selected = selectInputs(selection, scenarios, recordings);
+  if (planCases({ configs, ...selected }).length === 0) {
+    const described = describeSelection(selection);
+    throw new InputError([
+      {
+        file: described || 'run',
+        path: '',
+        reason: `no case to run (${scenarios.length} scenarios and ${recordings.length} recordings loaded${described ? ', none selected by these flags' : ''}); a suite that runs nothing must not pass`,
+      },
+    ]);
+  }
+  const outDir = flags.out
+    ? path.resolve(cwd, flags.out)
+    : project?.out
+      ? path.resolve(project.dir, project.out)
+      : undefined;
+  return {
+    ...(project ? { project } : {}),
+    configs,
+    ...selected,
+    selection,
+    ...(outDir ? { out: outDir } : {}),
+    ...(flags.json ? { json: path.resolve(cwd, flags.json) } : {}),
+  };
+}
