@@ -21,6 +21,8 @@ import { formatLedgerDifference } from '../eval/replay/ledger-diff.ts';
 import { formatDivergence } from '../eval/replay/request-diff.ts';
 import { isOwnRecording } from '../eval/replay/replay-recorded.ts';
 import { runRecording, isImported } from '../eval/run-recording.ts';
+import { findingsNote } from '../reports/findings-note.ts';
+import { loadSidecar } from '../eval/replay/tool-effects.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { ledgerLines } from './ledger-lines.ts';
 import type { CliIo } from './io.ts';
@@ -74,6 +76,7 @@ function loadScriptedTurns(file: string): ScriptedTurn[] {
 /** Runs `replay`; resolves with the exit code. @throws InputError (exit 2) */
 export async function replayCommand(file: string, flags: ReplayFlags, io: CliIo): Promise<number> {
   const cassette = loadCassette(path.resolve(io.cwd, file));
+  const toolEffects = loadSidecar(path.resolve(io.cwd, file));
   const [config] = loadConfigs(flags.config ? [flags.config] : undefined, io.cwd);
   if (flags.then && flags.match !== 'counterfactual')
     throw new InputError([
@@ -101,6 +104,7 @@ export async function replayCommand(file: string, flags: ReplayFlags, io: CliIo)
     ...(flags.match ? { match: flags.match } : {}),
     ...(flags.workspace ? { workspace: path.resolve(io.cwd, flags.workspace) } : {}),
     ...(then ? { then } : {}),
+    ...(toolEffects.length > 0 ? { toolEffects } : {}),
   });
   const kind = isImported(cassette)
     ? 'imported, sequential by default'
@@ -147,11 +151,16 @@ export async function replayCommand(file: string, flags: ReplayFlags, io: CliIo)
     if (result.divergences.length === 0)
       out.push(c.green('no divergence: the harness sent what was recorded'));
     else {
-      out.push(c.yellow(`first divergence: ${formatDivergence(result.divergences[0]!)}`));
-      for (const d of result.divergences.slice(1)) out.push(`  ${formatDivergence(d)}`);
+      const [first, ...rest] = result.divergences;
+      out.push(c.yellow(`first divergence: request ${first!.exchange}: ${formatDivergence(first!)}`));
+      for (const d of rest) out.push(`  request ${d.exchange}: ${formatDivergence(d)}`);
     }
     if (result.findings?.unusedExchanges)
       out.push(c.yellow(`${result.findings.unusedExchanges} recorded exchanges were not used`));
+    for (const t of result.findings?.nonModelTraffic ?? [])
+      out.push(`non-model traffic, not served: ${t.method} ${t.url} (${t.status || 'no status'}): ${t.note}`);
+    for (const e of result.findings?.toolEffects ?? []) out.push(`tool ${e.tool}: ${e.effect} (${e.rule})`);
+    if (result.findings) out.push(`findings: ${findingsNote(result)}`);
   }
   if (result.error) out.push(c.red(`error: ${result.error.message}`));
   out.push(

@@ -54,7 +54,31 @@ export interface CaseCommon {
     unknownTools: string[];
     unusedExchanges: number;
     divergenceCount: number;
+    /** Divergences that come from the harness's own decisions (`Divergence.explained`), among `divergenceCount`. */
+    explainedDivergences?: number;
+    /** The first divergence not explained (else the first one), as `exchange N /path`. */
     firstDivergence?: string;
+    /** Imported replays: recorded model turns served to the harness. */
+    servedTurns?: number;
+    /** Imported replays: recorded provider errors raised to the harness (absent when none). */
+    raisedErrors?: number;
+    /** Imported replays: conversations found in the recording (main and side conversations). */
+    conversations?: number;
+    /**
+     * Imported replays: recorded traffic that is not model traffic, never served: the cassette's
+     * `nonModel` list, then any exchange the classifier rejects (`exchange`: its index in
+     * `exchanges`). See `import/classify.ts`.
+     */
+    nonModelTraffic?: {
+      index: number;
+      exchange?: number;
+      method: string;
+      url: string;
+      status: number;
+      note: string;
+    }[];
+    /** Imported replays: the effect class given to each recorded tool and the rule that gave it. */
+    toolEffects?: { tool: string; effect: string; rule: string }[];
   };
   /** Injection cases: whether the attack's goal was realised. */
   attack?: { succeeded: boolean };
@@ -268,6 +292,7 @@ export const RESULTS_SCHEMA = {
                 recorded: {},
                 replayed: {},
                 omitted: { type: 'integer' },
+                explained: { type: 'string' },
               },
             },
           },
@@ -455,7 +480,8 @@ export function replayFindings(
   divergences: readonly Divergence[],
   unusedExchanges: number,
 ): NonNullable<CaseResult['findings']> {
-  const first = divergences[0];
+  const first = divergences.find((d) => !d.explained) ?? divergences[0];
+  const explained = countDivergences(divergences.filter((d) => d.explained));
   return {
     toolCalls: calls.length,
     schemaInvalidCalls: calls
@@ -464,6 +490,7 @@ export function replayFindings(
     unknownTools: calls.filter((c) => c.errorType === 'unknown_tool').map((c) => c.tool),
     unusedExchanges,
     divergenceCount: countDivergences(divergences),
+    ...(explained > 0 ? { explainedDivergences: explained } : {}),
     ...(first ? { firstDivergence: `exchange ${first.exchange} ${first.path}` } : {}),
   };
 }

@@ -2,47 +2,46 @@
  * Replays one cassette through the live harness with the model frozen: the harness sends what
  * it would send, the replay model answers with the recorded turns and reports every divergence,
  * and tools the recording used serve their *recorded tool results*. An imported recording (made
- * by another harness) passes unless the run errors; its divergences are findings. A cassette we
+ * by another harness) passes only when the run completed, at least one recorded model turn was
+ * served and no recorded response was invalid; its divergences are findings. A cassette we
  * recorded fails on any divergence (`docs/recording-format.md`, "Replay").
  */
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { mergeConfig, type HarnessConfig } from '../harness/config.ts';
-import { deterministicDeps } from '../harness/deps.ts';
+import type { HarnessConfig } from '../harness/config.ts';
 import type { RunResult } from '../harness/ledger.ts';
-import { runHarness } from '../harness/loop/run.ts';
-import { LocalSandbox } from '../harness/sandbox/local.ts';
-import type { Cassette } from './cassette/types.ts';
 import type { Model } from '../harness/model/types.ts';
+import type { Cassette } from './cassette/types.ts';
 import type { HttpReplayModel, MatchMode } from './replay/http-replay.ts';
+import { replayImported, type ImportedReplay } from './replay/replay-imported.ts';
 import {
   isOwnRecording,
   replayRecorded,
   type RecordedReplay,
   type ReplayComparison,
 } from './replay/replay-recorded.ts';
-import { runnerPathLabels } from './path-labels.ts';
-import { ReplayModel } from './replay/replay-model.ts';
-import { replayPlan } from './replay/recorded-tools.ts';
+import type { ReplayModel } from './replay/replay-model.ts';
+import type { ToolEffectRule } from './replay/tool-effects.ts';
+import { describeNonModel } from './import/classify.ts';
 import {
   caseFromRun,
   countDivergences,
   errorCase,
   replayFindings,
+  scrubPaths,
   type CaseResult,
   type Check,
 } from './results.ts';
 
 /**
  * The outcome of one replay: the case result, the run, the replay model (divergences, unused
- * exchanges) and, for cassettes we recorded, the comparison with the recorded ledger.
+ * exchanges) and, for cassettes we recorded, the comparison with the recorded ledger; for
+ * imported ones, the imported replay (conversations, non-model traffic, tool effects).
  */
 export interface RecordingRun {
   result: CaseResult;
   run?: RunResult;
   model?: ReplayModel | HttpReplayModel;
   comparison?: ReplayComparison;
+  imported?: ImportedReplay;
 }
 
 /**
@@ -56,6 +55,8 @@ export interface RecordingOptions {
   workspace?: string;
   /** Counterfactual replays: the model that takes over where the harness leaves the recording. */
   then?: Model;
+  /** Tool-effect rules of the cassette's sidecar (`<cassette>.tools.json`, see `replay/tool-effects.ts`). */
+  toolEffects?: readonly ToolEffectRule[];
 }
 
 /** True when the cassette was imported from another harness's recording. */
@@ -84,7 +85,6 @@ export async function runRecording(
     title: cassette.meta.title,
     tags: ['recording', ...(imported ? ['imported'] : [])],
   };
-  let temp: string | undefined;
   try {
     if (isOwnRecording(cassette)) {
       const replay = await replayRecorded(cassette, base.config, {
@@ -99,82 +99,111 @@ export async function runRecording(
         comparison: replay.comparison,
       };
     }
-    const model = new ReplayModel(cassette, match);
-    const plan = replayPlan(cassette, { model });
-    const workspace = options.workspace
-      ? await realpath(options.workspace)
-      : (temp = await realpath(await mkdtemp(path.join(tmpdir(), 'hb-replay-'))));
-    const files = (cassette.meta.workspace as { files?: Record<string, string> } | undefined)?.files;
-    if (temp && files)
-      for (const [relative, content] of Object.entries(files)) {
-        await mkdir(path.dirname(path.join(workspace, relative)), { recursive: true });
-        await writeFile(path.join(workspace, relative), content);
-      }
-    const config = mergeConfig(base.config, {
-      ...(typeof cassette.meta.config === 'object' && !imported ? cassette.meta.config : {}),
-      model: { name: plan.model, settings: {} },
-      systemPrompt: '',
+    const replay = await replayImported(cassette, base.config, {
+      match,
+      ...(options.workspace ? { workspace: options.workspace } : {}),
+      ...(options.toolEffects ? { toolEffects: options.toolEffects } : {}),
     });
-    const seed = cassette.deps;
-    const deps = deterministicDeps({
-      ...(seed?.clock?.[0] !== undefined ? { startMs: seed.clock[0] } : {}),
-      ...(typeof seed?.randomSeed === 'number' ? { seed: seed.randomSeed } : {}),
-    });
-    deps.pathLabels = runnerPathLabels();
-    const run = await runHarness({
-      task: plan.task,
-      config,
-      model,
-      tools: plan.tools,
-      sandbox: new LocalSandbox({ allowExec: false }),
-      workspace,
-      deps,
-      initialMessages: plan.initialMessages,
-      toolSchemas: plan.toolSchemas,
-      settings: plan.settings,
-    });
-    const unused = model.unusedExchanges().length;
-    const divergences = model.divergences;
-    const divergenceCount = countDivergences(divergences);
-    const errored =
-      run.stopReason === 'model_error' && /recording_mismatch/.test(run.stopDetail ?? '') && imported;
-    const checks: Check[] = [
-      {
-        name: 'replay.completed',
-        pass: !errored,
-        expected: 'the run ends without a harness error',
-        observed: run.stopDetail ?? run.stopReason,
-        reason: errored
-          ? `the replay broke off: ${run.stopDetail ?? run.stopReason}`
-          : `the replay ran to ${run.stopReason}`,
-      },
-    ];
-    if (!imported) {
-      checks.push({
-        name: 'replay.divergences',
-        pass: divergenceCount === 0,
-        expected: 0,
-        observed: divergenceCount,
-        reason: `${divergenceCount} requests differ from the recording${divergences[0] ? `; first: exchange ${divergences[0].exchange} ${divergences[0].path}` : ''}`,
-      });
-      checks.push({
-        name: 'replay.unusedExchanges',
-        pass: unused === 0,
-        expected: 0,
-        observed: unused,
-        reason: `${unused} recorded exchanges were never requested`,
-      });
-    }
-    const result: CaseResult = {
-      ...caseFromRun({ ...caseBase, divergences }, run, checks, started),
-      findings: replayFindings(run.ledger.calls, divergences, unused),
+    const result = importedResult(replay, caseBase, imported, started);
+    return {
+      result: replay.tempWorkspace ? scrubPaths(result, [[replay.tempWorkspace, '$WS']]) : result,
+      run: replay.run,
+      model: replay.model,
+      imported: replay,
     };
-    return { result, run, model };
   } catch (error) {
     return { result: errorCase(caseBase, error, started) };
-  } finally {
-    if (temp) await rm(temp, { recursive: true, force: true });
   }
+}
+
+/**
+ * The case result of a replay through {@link replayImported}. Every cassette: the runs ended
+ * without a replay error (`recording_mismatch`), and no recorded response was invalid (an
+ * invalid response is a failure, never a finding). Imported: at least one recorded model turn
+ * was served (a replay that served none, e.g. a recording holding only telemetry, is hollow).
+ * Not imported (strict): no divergence and no unused exchange.
+ */
+function importedResult(
+  replay: ImportedReplay,
+  caseBase: Omit<CaseResult, 'status' | 'stopReason' | 'checks' | 'usage' | 'verdicts' | 'divergences'>,
+  imported: boolean,
+  started: number,
+): CaseResult {
+  const { run, model, runs } = replay;
+  const unused = model.unusedExchanges().length;
+  const divergences = model.divergences;
+  const mismatch = runs.find(
+    (r) => r.stopReason === 'model_error' && /recording_mismatch/.test(r.stopDetail ?? ''),
+  );
+  const checks: Check[] = [
+    {
+      name: 'replay.completed',
+      pass: !(imported && mismatch),
+      expected: 'the run ends without a harness error',
+      observed: mismatch?.stopDetail ?? run.stopDetail ?? run.stopReason,
+      reason:
+        imported && mismatch
+          ? `the replay broke off: ${mismatch.stopDetail ?? mismatch.stopReason}`
+          : `the replay ran to ${run.stopReason}`,
+    },
+    {
+      name: 'replay.validResponses',
+      pass: model.invalid.length === 0,
+      expected: 'every recorded model response decodes to a turn',
+      observed:
+        model.invalid.length === 0
+          ? 'all valid'
+          : `${model.invalid.length} invalid; first: ${model.invalid[0]!.message}`,
+      reason:
+        model.invalid.length === 0
+          ? 'every recorded model response decodes to a turn'
+          : `${model.invalid.length} recorded model responses do not decode to a turn; first: ${model.invalid[0]!.message}`,
+    },
+  ];
+  if (imported)
+    checks.push({
+      name: 'replay.servedModelTurn',
+      pass: model.served + model.raised > 0,
+      expected:
+        'at least one recorded model response served (a turn, or a provider error raised as recorded)',
+      observed:
+        model.served + model.raised > 0
+          ? `${model.served} served${model.raised > 0 ? `, ${model.raised} recorded provider error${model.raised === 1 ? '' : 's'} raised` : ''}`
+          : model.modelExchanges.length === 0
+            ? `the recording holds no model exchange${replay.nonModel.length > 0 ? ` (only non-model traffic: ${replay.nonModel.map(describeNonModel).join(', ')})` : ''}`
+            : 'none served',
+      reason:
+        model.served + model.raised > 0
+          ? `${model.served} recorded model responses served`
+          : 'no recorded model response was served: the replay proves nothing about the harness',
+    });
+  else {
+    checks.push({
+      name: 'replay.divergences',
+      pass: countDivergences(divergences) === 0,
+      expected: 0,
+      observed: countDivergences(divergences),
+      reason: `${countDivergences(divergences)} requests differ from the recording${divergences[0] ? `; first: exchange ${divergences[0].exchange} ${divergences[0].path}` : ''}`,
+    });
+    checks.push({
+      name: 'replay.unusedExchanges',
+      pass: unused === 0,
+      expected: 0,
+      observed: unused,
+      reason: `${unused} recorded exchanges were never requested`,
+    });
+  }
+  return {
+    ...caseFromRun({ ...caseBase, divergences }, run, checks, started),
+    findings: {
+      ...replayFindings(run.ledger.calls, divergences, unused),
+      servedTurns: model.served,
+      ...(model.raised > 0 ? { raisedErrors: model.raised } : {}),
+      conversations: replay.conversations.length,
+      nonModelTraffic: replay.nonModel,
+      toolEffects: replay.toolEffects,
+    },
+  };
 }
 
 /**

@@ -21,6 +21,7 @@ import { caseMetrics } from './metrics/case-facts.ts';
 import { errorCase, summarise, type CaseResult, type ResultsFile } from './results.ts';
 import { explainMissingSandbox, type PrerequisitePolicy } from './requirements.ts';
 import { isImported, runRecording } from './run-recording.ts';
+import { loadSidecar, type ToolEffectRule } from './replay/tool-effects.ts';
 import { runScenario } from './run-scenario.ts';
 import { loadScenarios } from './scenario/load.ts';
 import type { LoadedScenario } from './scenario/types.ts';
@@ -33,6 +34,8 @@ export interface LoadedCassette {
   file: string;
   cassette: Cassette;
   expectations?: CassetteExpectations;
+  /** Tool-effect rules of the cassette's sidecar `<cassette>.tools.json`, when it has one. */
+  toolEffects?: ToolEffectRule[];
 }
 
 /** One planned case. */
@@ -67,7 +70,8 @@ export interface SuiteOptions {
 
 /**
  * Loads the cassettes named by `patterns`: a file path, a folder (every `.json` under it) or a
- * glob. A file named explicitly must be a cassette: anything else is a problem whose reason
+ * glob, each with its tool-effects sidecar (`<cassette>.tools.json`, never taken for a cassette
+ * itself). A file named explicitly must be a cassette: anything else is a problem whose reason
  * begins with "not a cassette" and, for a foreign recording, names its format and the import
  * command. Files matched by a folder or glob that do not declare themselves cassettes
  * (`SOURCES.md`, source recordings, `results.json`) are skipped and passed to `onSkipped`;
@@ -95,7 +99,7 @@ export async function loadCassettes(
     const matched = await glob(expanded, {
       cwd,
       absolute: true,
-      ignore: ['**/node_modules/**', '**/schema/**', '**/*.expect.json'],
+      ignore: ['**/node_modules/**', '**/schema/**', '**/*.expect.json', '**/*.tools.json'],
     });
     const cassettes = matched.filter((file) => {
       if (files.get(file)) return true;
@@ -118,7 +122,9 @@ export async function loadCassettes(
   for (const [file, explicit] of [...files].sort(([a], [b]) => byCodeUnit(a, b))) {
     const shown = path.relative(cwd, file) || file;
     let cassette: Cassette;
+    let toolEffects: ToolEffectRule[];
     try {
+      toolEffects = loadSidecar(file);
       cassette = loadCassette(file);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
@@ -133,7 +139,12 @@ export async function loadCassettes(
     }
     try {
       const expectations = loadCassetteExpectations(file, shown, cassette);
-      out.push({ file: shown, cassette, ...(expectations ? { expectations } : {}) });
+      out.push({
+        file: shown,
+        cassette,
+        ...(expectations ? { expectations } : {}),
+        ...(toolEffects.length > 0 ? { toolEffects } : {}),
+      });
     } catch (error) {
       if (error instanceof InputError) problems.push(...error.problems);
       else throw error;
@@ -209,8 +220,8 @@ async function runPlanned(
 ): Promise<{ result: CaseResult; run?: RunResult }> {
   if (planned.kind === 'scenario') return runScenario(planned.scenario, planned.config, policy);
   const started = performance.now();
-  const { cassette, file } = planned.recording;
-  const recorded = await runRecording(cassette, file, planned.config);
+  const { cassette, file, toolEffects } = planned.recording;
+  const recorded = await runRecording(cassette, file, planned.config, toolEffects ? { toolEffects } : {});
   const result = await withCassetteExpectations(planned, recorded, started);
   if (isImported(cassette)) return { result, run: recorded.run };
   const context = { ...policy, sandboxKind: planned.config.config.sandbox.kind, declared: [] };

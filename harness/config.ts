@@ -5,6 +5,7 @@
 import type { PolicyAction } from './policy/types.ts';
 import { DEFAULT_SENSITIVE_PATHS, type SensitivePath } from './policy/sensitive-paths.ts';
 import type { EffectClass } from './tools/types.ts';
+import { DEFAULT_TOOL_EFFECTS } from './tool-effect-defaults.ts';
 
 /** An ordered bash rule; last match wins. `pattern`: `*` any characters, `?` one, rest literal. */
 export interface BashRule {
@@ -137,6 +138,14 @@ export interface HarnessConfig {
   pricing: Record<string, Price>;
   /** What to do when the assistant writes a tool call as text: correct it once, or take the text as the answer. */
   textToolCalls: 'correct' | 'ignore';
+  /**
+   * Replays of recordings made by another harness: the effect class of each recorded tool, so
+   * the permission policy decides recorded calls (`eval/replay/tool-effects.ts`). `toolEffects`
+   * are tried in order, first match wins: globs (case-insensitive) over the tool name in
+   * snake_case and each of its word suffixes. A tool no rule matches gets `unknownToolEffect`.
+   * A `<cassette>.tools.json` sidecar's rules come before these.
+   */
+  replay: { toolEffects: { pattern: string; effect: EffectClass }[]; unknownToolEffect: EffectClass };
 }
 
 /** A partial configuration: every object optional all the way down. */
@@ -188,6 +197,7 @@ export const DEFAULT_CONFIG: HarnessConfig = {
   taint: { enabled: true, onTainted: 'ask', untrustedTools: [] },
   pricing: { '*': { inputUsdPerMTok: 1, outputUsdPerMTok: 4 } },
   textToolCalls: 'correct',
+  replay: { toolEffects: DEFAULT_TOOL_EFFECTS.map((rule) => ({ ...rule })), unknownToolEffect: 'write' },
 };
 
 const action = { enum: ['allow', 'ask', 'deny'] };
@@ -348,6 +358,25 @@ export const CONFIG_SCHEMA = {
       },
     },
     textToolCalls: { enum: ['correct', 'ignore'] },
+    replay: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        toolEffects: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['pattern', 'effect'],
+            properties: {
+              pattern: { type: 'string', minLength: 1 },
+              effect: { enum: ['read', 'write', 'irreversible'] },
+            },
+          },
+        },
+        unknownToolEffect: { enum: ['read', 'write', 'irreversible'] },
+      },
+    },
   },
 } as const;
 

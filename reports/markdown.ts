@@ -2,6 +2,7 @@
 import type { ResultsFile } from '../eval/results.ts';
 import { metricRows, offDiagonal } from './metrics-text.ts';
 import { countsText, skipGroups } from './table.ts';
+import { findingsNote } from './findings-note.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -46,9 +47,7 @@ export function renderMarkdown(results: ResultsFile): string {
     '|---|---|---|---|---|---|---|---|',
   ];
   for (const c of results.cases) {
-    const findings = c.findings
-      ? `${c.findings.divergenceCount} divergences, ${c.findings.schemaInvalidCalls.length} schema-invalid, ${c.findings.unusedExchanges} unused`
-      : '';
+    const findings = findingsNote(c);
     lines.push(
       `| ${cell(c.id)} | ${c.kind} | ${c.config} | ${c.status} | ${c.stopReason ?? '-'} | ${c.usage.turns} | ${c.usage.toolCalls} | ${cell(c.skip ? `needs ${c.skip.requires.join(', ')}: ${c.skip.reason}` : (c.firstFailure ?? findings))} |`,
     );

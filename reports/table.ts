@@ -7,6 +7,7 @@ import Table from 'cli-table3';
 import type { CaseResult, ResultsFile, StatusCounts } from '../eval/results.ts';
 import { palette } from './color.ts';
 import { metricRows } from './metrics-text.ts';
+import { findingsNote } from './findings-note.ts';
 
 /** Options of {@link renderTable}. `width`: terminal columns. */
 export interface TableOptions {
@@ -37,18 +38,7 @@ function verdictText(c: CaseResult): string {
 function note(c: CaseResult): string {
   if (c.skip) return `skipped, needs ${c.skip.requires.join(', ')}: ${c.skip.reason}`;
   if (c.firstFailure) return c.firstFailure;
-  if (c.findings) {
-    const f = c.findings;
-    const bits = [`${f.divergenceCount} divergences`];
-    if (f.schemaInvalidCalls.length) bits.push(`${f.schemaInvalidCalls.length} schema-invalid`);
-    if (f.unknownTools.length) bits.push(`unknown: ${f.unknownTools.join(',')}`);
-    if (f.unusedExchanges) bits.push(`${f.unusedExchanges} unused`);
-    if (f.firstDivergence) bits.push(`first: ${f.firstDivergence}`);
-    if (/recording_exhausted/.test(c.stopDetail ?? ''))
-      bits.push('the recording ends here (expected for response-only and cut-off recordings)');
-    return bits.join('; ');
-  }
-  return '';
+  return findingsNote(c);
 }
 
 /** Breaks an id into lines of at most `width` characters, after `/` or `-` where it can: ids are keys, never cut short. */

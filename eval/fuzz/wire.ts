@@ -94,15 +94,19 @@ function bodyStream(text: string, cuts: readonly number[]): ReadableStream<Uint8
 }
 
 /**
- * Drops what legitimately differs between transports: the stream `index` of each call, and an
+ * Drops what legitimately differs between transports: the stream `index` of each call, an
  * empty reasoning text (the scripted model keeps `reasoning_content: ""`, a live client cannot
- * tell it from none).
+ * tell it from none), and `reasoningField: 'reasoning_content'` (the live client names the wire
+ * field the reasoning came in; absent means the same field, `harness/model/reasoning.ts`).
  */
 function comparable(response: ModelResponse): unknown {
-  const { reasoningContent, ...rest } = response;
+  const { reasoningContent, reasoningField, ...rest } = response;
   return {
     ...rest,
     ...(reasoningContent ? { reasoningContent } : {}),
+    ...(reasoningContent && reasoningField && reasoningField !== 'reasoning_content'
+      ? { reasoningField }
+      : {}),
     toolCalls: response.toolCalls.map(({ index: _index, ...call }) => call),
   };
 }

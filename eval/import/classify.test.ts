@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyInteraction, partitionTraffic, redactUrl, type ReadInteraction } from './classify.ts';
+import {
+  classifyExchange,
+  classifyInteraction,
+  describeNonModel,
+  modelExchangeIndexes,
+  nonModelTraffic,
+  partitionTraffic,
+  redactUrl,
+  type ReadInteraction,
+} from './classify.ts';
 
 const chat = { messages: [{ role: 'user', content: 'hi' }] };
 const note = (method: string, url: string, body: Record<string, unknown> | null = null) => {
@@ -107,11 +116,90 @@ describe('partitionTraffic (property)', () => {
           if (exchange.response.status < 300) expect(exchange.response.body).toBeDefined();
         }
         expect(nonModel.map((n) => n.index)).toEqual([...nonModel.map((n) => n.index)].sort((a, b) => a - b));
+        // The request rule, a recorded status, and a body for a 2xx.
         const firstModel = read.find(
-          (r) => exchanges.length > 0 && classifyInteraction(r).model && r.status >= 100,
+          (r, i) =>
+            exchanges.length > 0 &&
+            classifyInteraction(r).model &&
+            r.status >= 100 &&
+            (r.status >= 300 || items[i]!.recordedBody),
         );
         expect(host).toBe(firstModel ? firstModel.host : null);
       }),
     );
+  });
+});
+
+describe('the same classifier at replay: classifyExchange, nonModelTraffic', () => {
+  const meta = { host: 'api.openai.com', responseOnly: false };
+  const exchange = (method: string, path: string, body: Record<string, unknown> | null, status = 200) => ({
+    request: { method, path, body },
+    response: { status, headers: {}, body: { choices: [] } },
+  });
+
+  it('judges a cassette exchange as the importer judged the interaction', () => {
+    expect(classifyExchange(exchange('POST', '/v1/chat/completions', chat), meta)).toEqual({ model: true });
+    expect(
+      classifyExchange(exchange('GET', '/info', null), { ...meta, host: 'api.smith.langchain.com' }),
+    ).toEqual({
+      model: false,
+      note: 'LangSmith API (tracing, prompt hub)',
+    });
+    expect(classifyExchange(exchange('POST', '/crewai_plus/api/v1/tracing/batches', {}), meta)).toEqual({
+      model: false,
+      note: 'telemetry (tracing)',
+    });
+    const noBody = {
+      ...exchange('POST', '/v1/chat/completions', chat),
+      response: { status: 200, headers: {} },
+    };
+    expect(classifyExchange(noBody, meta)).toMatchObject({ model: false, note: /body was not recorded/ });
+    // An error status is a model exchange (a recorded failure the client met), body or not.
+    expect(classifyExchange({ ...noBody, response: { status: 429, headers: {} } }, meta)).toEqual({
+      model: true,
+    });
+  });
+
+  it("takes a response-only recording's placeholder request, but not another endpoint without a body", () => {
+    const only = { ...meta, responseOnly: true };
+    expect(classifyExchange(exchange('POST', '/chat/completions', null), only)).toEqual({ model: true });
+    expect(classifyExchange(exchange('GET', '/info', null), only).model).toBe(false);
+    expect(classifyExchange(exchange('POST', '/chat/completions', null), meta).model).toBe(false);
+  });
+
+  it('lists the cassette-level nonModel list, then exchanges it rejects, and serves only the rest', () => {
+    const cassette = {
+      meta,
+      exchanges: [
+        exchange('POST', '/v1/chat/completions', chat),
+        exchange('POST', '/v1/embeddings', { input: 'x' }),
+      ],
+      nonModel: [
+        {
+          index: 0,
+          method: 'GET',
+          url: 'https://api.smith.langchain.com/info?k=1',
+          status: 200,
+          note: 'LangSmith',
+        },
+      ],
+    };
+    expect(modelExchangeIndexes(cassette)).toEqual([0]);
+    const listed = nonModelTraffic(cassette);
+    expect(listed).toEqual([
+      cassette.nonModel[0],
+      {
+        index: 1,
+        exchange: 1,
+        method: 'POST',
+        url: 'https://api.openai.com/v1/embeddings',
+        status: 200,
+        note: 'embeddings API',
+      },
+    ]);
+    expect(listed.map(describeNonModel)).toEqual([
+      'GET https://api.smith.langchain.com/info (200)',
+      'POST https://api.openai.com/v1/embeddings (200)',
+    ]);
   });
 });

@@ -9,8 +9,12 @@
  * the cassette's `nonModel` list with a note, never served to the harness, and never a source
  * of cassette metadata. Issue 10 of this project: a telemetry reply, a LangSmith `GET /info`
  * and undecoded gzip bytes had been served as the model's final answer.
+ *
+ * This is the one classifier: the importers split a recording with it ({@link partitionTraffic}),
+ * and the replay applies it again to every exchange of a cassette ({@link classifyExchange}), so
+ * a cassette written by hand or by an older build cannot serve non-model traffic either.
  */
-import type { Exchange, NonModelTraffic } from '../cassette/types.ts';
+import type { Cassette, Exchange, NonModelTraffic } from '../cassette/types.ts';
 
 /** What the classifier needs to know about one interaction. */
 export interface TrafficFacts {
@@ -34,6 +38,7 @@ export function isChatCompletionsPath(path: string): boolean {
 const KNOWN: readonly { host?: RegExp; path?: RegExp; note: string }[] = [
   { host: /(^|\.)telemetry\./, note: 'telemetry (trace export)' },
   { path: /\/v1\/(traces|metrics|logs)$|\/traces\/ingest$/, note: 'telemetry (trace export)' },
+  { path: /\/(tracing|telemetry)(\/|$)/, note: 'telemetry (tracing)' },
   {
     host: /posthog\.com$|(^|\.)segment\.(io|com)$|sentry\.io$|mixpanel\.com$|amplitude\.com$|datadoghq\.(com|eu)$/,
     note: 'telemetry (product analytics)',
@@ -145,13 +150,8 @@ export function partitionTraffic(interactions: readonly ReadInteraction[]): Part
   let recordedAt: string | undefined;
   for (const item of interactions) {
     let verdict = classifyInteraction(item);
-    if (verdict.model && !(item.status >= 100 && item.status <= 599))
-      verdict = { model: false, note: 'a chat completion with no recorded response (aborted)' };
     const exchange = verdict.model ? item.exchange() : undefined;
-    // A 2xx chat completion whose body was not recorded (a browser HAR of a stream, a truncated
-    // cassette) holds no model turn: serving it would be a hollow pass.
-    if (exchange && exchange.response.status < 300 && !hasBody(exchange))
-      verdict = { model: false, note: 'a chat completion whose response body was not recorded' };
+    if (exchange) verdict = responseVerdict(exchange.response);
     if (verdict.model) {
       host ??= item.host;
       recordedAt ??= item.recordedAt;
@@ -168,10 +168,98 @@ export function partitionTraffic(interactions: readonly ReadInteraction[]): Part
   return { exchanges, nonModel, host, ...(recordedAt ? { recordedAt } : {}) };
 }
 
-function hasBody(exchange: Exchange): boolean {
-  const { body, events } = exchange.response;
-  if (events) return events.length > 0;
-  return body !== undefined && body !== null && body !== '';
+/**
+ * The response half of the rule: a chat completion is a model exchange only when a response was
+ * recorded (an error status, or a success with a body). A 2xx whose body was not recorded (a
+ * browser HAR of a stream, a truncated cassette) holds no model turn: serving it would be a
+ * hollow pass.
+ */
+function responseVerdict(response: Exchange['response'] | undefined): Classification {
+  const status = response?.status;
+  if (typeof status !== 'number' || !(status >= 100 && status <= 599))
+    return { model: false, note: 'a chat completion with no recorded response (aborted)' };
+  if (status >= 300) return { model: true };
+  const { body, events } = response!;
+  const recorded = events ? events.length > 0 : body !== undefined && body !== null && body !== '';
+  return recorded
+    ? { model: true }
+    : { model: false, note: 'a chat completion whose response body was not recorded' };
+}
+
+/**
+ * Classifies one exchange of a cassette by the same rule as at import (request, then
+ * response). The host is the cassette's (`meta.host`: requests keep only path and query). A
+ * response-only recording's placeholder request (`body: null`, `meta.responseOnly`) counts as
+ * a chat completion: the response is all it recorded.
+ */
+export function classifyExchange(
+  exchange: Exchange,
+  meta: Pick<Cassette['meta'], 'host' | 'responseOnly'>,
+): Classification {
+  const { method, path, body } = exchange.request;
+  const json = body && typeof body === 'object' && !Array.isArray(body) ? body : null;
+  const unknownRequest = meta.responseOnly === true && (body === null || body === undefined);
+  const request = classifyInteraction({
+    method: (method ?? '').toUpperCase(),
+    host: meta.host ?? '',
+    path: path ?? '',
+    // Only the body is unknown: method and path must still be a chat completion's.
+    body: unknownRequest ? { messages: [] } : json,
+  });
+  return request.model ? responseVerdict(exchange.response) : request;
+}
+
+/** What the replay-side functions read of a cassette. */
+export interface CassetteTraffic {
+  meta: Pick<Cassette['meta'], 'host' | 'responseOnly'>;
+  exchanges: readonly Exchange[];
+  nonModel?: readonly NonModelTraffic[];
+}
+
+/** Indexes (in `exchanges`) of the exchanges {@link classifyExchange} takes for model exchanges, in order. */
+export function modelExchangeIndexes(cassette: CassetteTraffic): number[] {
+  return cassette.exchanges.flatMap((exchange, i) =>
+    classifyExchange(exchange, cassette.meta).model ? [i] : [],
+  );
+}
+
+/**
+ * Non-model traffic as a replay lists it: the cassette's `nonModel` entries, and any exchange
+ * of `exchanges` that {@link classifyExchange} rejects (a hand-written or old cassette), with
+ * `exchange` its index there.
+ */
+export interface ListedNonModel extends NonModelTraffic {
+  /** Index in the cassette's `exchanges`, for an entry found there rather than in `nonModel`. */
+  exchange?: number;
+}
+
+/**
+ * Every non-model interaction of a cassette, never served: its `nonModel` list (in recorded
+ * order), then the exchanges {@link classifyExchange} rejects. Their `url` is the cassette's
+ * host and the recorded path (`https://<host><path>`).
+ */
+export function nonModelTraffic(cassette: CassetteTraffic): ListedNonModel[] {
+  const out: ListedNonModel[] = [...(cassette.nonModel ?? [])];
+  cassette.exchanges.forEach((exchange, i) => {
+    const verdict = classifyExchange(exchange, cassette.meta);
+    if (verdict.model) return;
+    const path = exchange.request.path ?? '';
+    const host = cassette.meta.host;
+    out.push({
+      index: i,
+      exchange: i,
+      method: (exchange.request.method ?? '').toUpperCase(),
+      url: redactUrl(/^[a-z]+:\/\//i.test(path) || !host ? path : `https://${host}${path}`),
+      status: typeof exchange.response?.status === 'number' ? exchange.response.status : 0,
+      note: verdict.note,
+    });
+  });
+  return out;
+}
+
+/** One line per entry for reports, query left out: `GET https://api.smith.langchain.com/info (200)`. */
+export function describeNonModel(entry: Pick<NonModelTraffic, 'method' | 'url' | 'status'>): string {
+  return `${entry.method} ${entry.url.replace(/[?#].*$/, '')}${entry.status > 0 ? ` (${entry.status})` : ''}`;
 }
 
 /**

@@ -7,7 +7,11 @@
 import { ModelError, type ModelResponse } from '../../harness/model/types.ts';
 import { StreamAssembler, responseFromCompletion } from '../../harness/model/stream-assembler.ts';
 import type { RecordedResponse } from '../cassette/types.ts';
-import { rejectedToolCallTurn } from '../../harness/model/provider-errors.ts';
+import {
+  errorInSuccessBody,
+  providerErrorTurn,
+  transientProviderError,
+} from '../../harness/model/provider-errors.ts';
 
 const isObj = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -32,26 +36,20 @@ function errorSummary(body: unknown): string {
   return (message ?? '').slice(0, 300);
 }
 
-/** Mid-stream errors worth retrying: server-side, overload, rate limit, timeout. */
-function transientError(body: unknown): boolean {
-  const error = isObj(body) && isObj(body.error) ? body.error : {};
-  return /server_error|overloaded|rate_limit|timeout|unavailable/i.test(
-    `${String(error.type ?? '')} ${String(error.code ?? '')}`,
-  );
-}
-
 /**
  * Decodes one recorded response. `exchange` (0-based) only appears in messages.
  *
  * @throws ModelError `http_error` for a status outside 2xx (retryable for 429 and 5xx, with
- *   `retryAfterMs` from the headers) except a decodable `tool_use_failed`, and for an error
- *   event inside a 200 stream; `invalid_response` for a 2xx with neither body nor events, a
- *   non-JSON event or a non-object body.
+ *   `retryAfterMs` from the headers) except a provider error that stands for a turn
+ *   (`providerErrorTurn`: a rejected generation, a filtered prompt), and for an error event
+ *   inside a 200 stream; `invalid_response` for a 2xx with neither body nor events, a non-JSON
+ *   event, a stream with no `chat.completion.chunk`, or a body that is not a chat completion
+ *   (not an object, or without `choices`).
  */
 export function decodeRecordedResponse(response: RecordedResponse, exchange: number): ModelResponse {
   const { status, headers, body, events } = response;
   if (status < 200 || status >= 300) {
-    const rejected = rejectedToolCallTurn(status, body);
+    const rejected = providerErrorTurn(body);
     if (rejected) return rejected;
     const retryAfter = retryAfterMs(headers);
     throw new ModelError(
@@ -63,9 +61,11 @@ export function decodeRecordedResponse(response: RecordedResponse, exchange: num
   }
   if (events) {
     const assembler = new StreamAssembler();
+    let turn: ModelResponse | undefined;
+    let chunks = 0;
     events.forEach((event, i) => {
       const data = event.data.trim();
-      if (data === '[DONE]' || data === '') return;
+      if (turn || data === '[DONE]' || data === '') return;
       let chunk: unknown;
       try {
         chunk = JSON.parse(data);
@@ -76,15 +76,33 @@ export function decodeRecordedResponse(response: RecordedResponse, exchange: num
           { status, body: data },
         );
       }
-      if (isObj(chunk) && 'error' in chunk && chunk.error !== null && !Array.isArray(chunk.choices))
+      // An error event: a chunk whose `error` is set, with or without `choices` (OpenRouter's
+      // mid-stream error carries both, https://openrouter.ai/docs/api-reference/errors, "Error
+      // during streaming"); the openai SDK throws on `data.error` the same way.
+      if (isObj(chunk) && isObj(chunk.error)) {
+        const rejected = providerErrorTurn(chunk, assembler.finish());
+        if (rejected) {
+          turn = rejected;
+          return;
+        }
         throw new ModelError(
           'http_error',
           `error event in a ${status} stream (exchange ${exchange}, event ${i}): ${errorSummary(chunk)}`,
           { status, body: chunk },
-          transientError(chunk),
+          transientProviderError(chunk),
         );
+      }
+      if (isObj(chunk) && (Array.isArray(chunk.choices) || chunk.object === 'chat.completion.chunk'))
+        chunks += 1;
       assembler.push(chunk);
     });
+    if (turn) return turn;
+    if (chunks === 0)
+      throw new ModelError(
+        'invalid_response',
+        `recorded ${status} stream holds no chat.completion.chunk (exchange ${exchange})`,
+        { status },
+      );
     return assembler.finish();
   }
   if (body === undefined)
@@ -99,12 +117,20 @@ export function decodeRecordedResponse(response: RecordedResponse, exchange: num
       `recorded ${status} body is not a JSON object (exchange ${exchange})`,
       { status, body },
     );
-  if (isObj(body.error) && !Array.isArray(body.choices))
+  const failed = errorInSuccessBody(body, status);
+  if (failed instanceof ModelError)
     throw new ModelError(
-      'http_error',
+      failed.code,
       `error body in a ${status} response (exchange ${exchange}): ${errorSummary(body)}`,
+      failed.data,
+      failed.retryable,
+    );
+  if (failed) return failed;
+  if (!Array.isArray(body.choices))
+    throw new ModelError(
+      'invalid_response',
+      `recorded ${status} body is not a chat completion: no choices (exchange ${exchange})`,
       { status, body },
-      transientError(body),
     );
   return responseFromCompletion(body);
 }

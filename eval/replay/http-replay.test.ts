@@ -119,19 +119,46 @@ describe('HttpReplayModel', () => {
     const source = new CassetteFetch(
       cassette([
         {
-          request: { method: 'POST', path: '/p', body: body('see $WORKSPACE/a') },
+          request: { method: 'POST', path: '/v1/chat/completions', body: body('see $WORKSPACE/a') },
           response: { status: 200, headers: {}, body: { text: 'at $WORKSPACE/a' } },
         },
       ]),
       'strict',
       '/tmp/replay-xyz',
     );
-    const response = await source.fetch('http://x/p', {
+    const response = await source.fetch('http://x/v1/chat/completions', {
       method: 'POST',
       body: JSON.stringify(body('see /tmp/replay-xyz/a')),
     });
     expect(await response.json()).toEqual({ text: 'at /tmp/replay-xyz/a' });
     expect(source.divergences).toEqual([]);
+  });
+
+  it('never serves non-model traffic, and compares the method and the endpoint of the request', async () => {
+    const source = new CassetteFetch(
+      cassette([
+        {
+          request: { method: 'GET', path: '/info' },
+          response: { status: 200, headers: {}, body: { version: '0.10.1' } },
+        },
+        {
+          request: { method: 'POST', path: '/api/v1/chat/completions', body: body('q') },
+          response: { status: 200, headers: {}, body: { text: 'the model turn' } },
+        },
+      ]),
+      'sequential',
+    );
+    const sent = { method: 'POST', body: JSON.stringify(body('q')) };
+    const response = await source.fetch('http://cassette.replay.invalid/v1/chat/completions', sent);
+    expect(await response.json()).toEqual({ text: 'the model turn' });
+    expect(source.divergences).toEqual([]);
+    expect(source.unusedExchanges()).toEqual([]);
+    const again = new CassetteFetch(cassette([{ ...source.cassette.exchanges[1]! }]), 'sequential');
+    await again.fetch('http://cassette.replay.invalid/v1/embeddings', { ...sent, method: 'PUT' });
+    expect(again.divergences.map((d) => [d.path, d.recorded, d.replayed])).toEqual([
+      ['(method)', 'POST', 'PUT'],
+      ['(path)', '/api/v1/chat/completions', '/v1/embeddings'],
+    ]);
   });
 });
 

@@ -16,6 +16,7 @@ import type { HarnessDeps } from '../../harness/deps.ts';
 import type { Cassette, Exchange, RecordedResponse } from '../cassette/types.ts';
 import { replaceInStrings, WORKSPACE_PLACEHOLDER } from '../record/redact.ts';
 import { diffJson, formatDivergence, normaliseBody, type Divergence } from './request-diff.ts';
+import { isChatCompletionsPath, modelExchangeIndexes } from '../import/classify.ts';
 
 /** How requests are matched to recorded exchanges. */
 export type MatchMode = 'strict' | 'sequential' | 'counterfactual';
@@ -71,7 +72,12 @@ export type Refusal =
   | { kind: 'error'; error: ModelError }
   | { kind: 'handover'; exchange: number; divergence: Divergence };
 
-/** The `fetch` that serves a cassette's exchanges in order and keeps every divergence. */
+/**
+ * The `fetch` that serves a cassette's model exchanges in order (non-model traffic is never
+ * served, `traffic.ts`) and keeps every divergence: of the body, and of the request line, as
+ * `(method)` and `(path)` divergences (the path compared by its endpoint, so a recording made
+ * against another base URL still matches).
+ */
 export class CassetteFetch {
   /** Every divergence seen, in exchange order. */
   readonly divergences: Divergence[] = [];
@@ -80,6 +86,7 @@ export class CassetteFetch {
   handoverAt: number | undefined;
   private cursor = 0;
   private refusal: Refusal | undefined;
+  private readonly model: readonly number[];
 
   /**
    * @param workspace the replay's workspace: `$WORKSPACE` in recorded responses becomes this
@@ -90,20 +97,24 @@ export class CassetteFetch {
     readonly mode: MatchMode,
     readonly workspace?: string,
   ) {
-    this.fetch = async (_input, init) => {
+    this.model = modelExchangeIndexes(cassette);
+    this.fetch = async (input, init) => {
       if (init?.signal?.aborted) throw new DOMException('This operation was aborted', 'AbortError');
       const { exchanges } = this.cassette;
-      if (this.cursor >= exchanges.length)
+      if (this.cursor >= this.model.length)
         return this.refuse({
           kind: 'error',
           error: new ModelError(
             'recording_exhausted',
-            `the recording has ${exchanges.length} exchange${exchanges.length === 1 ? '' : 's'} and all were used; the harness asked for one more`,
+            `the recording has ${this.model.length} model exchange${this.model.length === 1 ? '' : 's'} and all were used; the harness asked for one more`,
           ),
         });
-      const index = this.cursor;
+      const index = this.model[this.cursor]!;
       const exchange = exchanges[index]!;
-      const diffs = compareRequest(exchange, init?.body, index, this.workspace);
+      const diffs = [
+        ...requestLineDiffs(exchange, input, init, index),
+        ...compareRequest(exchange, init?.body, index, this.workspace),
+      ];
       if (diffs.length > 0) {
         this.divergences.push(...diffs);
         if (this.mode === 'counterfactual') {
@@ -138,11 +149,11 @@ export class CassetteFetch {
     return this.cursor;
   }
 
-  /** The recorded exchanges no request reached, with their 0-based index. */
+  /** The recorded model exchanges no request reached, with their 0-based index. */
   unusedExchanges(): { index: number; exchange: Exchange }[] {
-    return this.cassette.exchanges
+    return this.model
       .slice(this.cursor)
-      .map((exchange, i) => ({ index: this.cursor + i, exchange }));
+      .map((index) => ({ index, exchange: this.cassette.exchanges[index]! }));
   }
 
   /** Takes the pending refusal (set by the last request the fetch refused), if any. */
@@ -160,6 +171,37 @@ export class CassetteFetch {
       { status: 400, headers: { 'content-type': 'application/json' } },
     );
   }
+}
+
+/** The method and the endpoint of the request sent, against the recorded request line. */
+function requestLineDiffs(
+  exchange: Exchange,
+  input: Parameters<typeof globalThis.fetch>[0],
+  init: RequestInit | undefined,
+  index: number,
+): Divergence[] {
+  const out: Divergence[] = [];
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+  const recordedMethod = (exchange.request.method ?? '').toUpperCase();
+  if (method !== recordedMethod)
+    out.push({
+      exchange: index,
+      path: '(method)',
+      kind: 'changed',
+      recorded: recordedMethod,
+      replayed: method,
+    });
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  const sent = new URL(url).pathname;
+  if (isChatCompletionsPath(sent) !== isChatCompletionsPath(exchange.request.path ?? ''))
+    out.push({
+      exchange: index,
+      path: '(path)',
+      kind: 'changed',
+      recorded: exchange.request.path,
+      replayed: sent,
+    });
+  return out;
 }
 
 function compareRequest(exchange: Exchange, body: unknown, index: number, workspace?: string): Divergence[] {

@@ -5,7 +5,7 @@
  * what the recording's client sent.
  */
 import type { ChatMessage, RawToolCall, ToolSchema } from '../../harness/model/types.ts';
-import type { ToolDefinition, ToolOutput } from '../../harness/tools/types.ts';
+import type { EffectClass, ToolDefinition, ToolOutput } from '../../harness/tools/types.ts';
 import { canonicalJson } from '../cassette/canonical.ts';
 import type { Cassette } from '../cassette/types.ts';
 import { azureDeployment, bodyMessages, contentText } from '../import/common.ts';
@@ -63,6 +63,14 @@ function toolResult(messages: Record<string, unknown>[], id: string, from = 0): 
   return message ? contentText(message.content) : null;
 }
 
+/** Which exchanges to index and, for each, the next exchange of its conversation. */
+export interface CallIndexOptions {
+  /** The model exchanges (default: every exchange). */
+  exchanges?: readonly number[];
+  /** The next exchange of the same conversation (default: the next index). */
+  next?: (exchange: number) => number | undefined;
+}
+
 /**
  * Positional lookup: in the request after turn `exchange`, the assistant message that replays
  * the turn (the first assistant message with tool calls past the previous request's messages),
@@ -74,8 +82,11 @@ function positionalResult(
   exchange: number,
   position: number,
   name: string,
+  following: number | undefined,
 ): string | null {
-  const next = bodyMessages(cassette.exchanges[exchange + 1]?.request.body);
+  const next = bodyMessages(
+    following === undefined ? undefined : cassette.exchanges[following]?.request.body,
+  );
   if (next.length === 0) return null;
   const start = Math.min(bodyMessages(cassette.exchanges[exchange]?.request.body).length, next.length);
   const isCaller = (m: Record<string, unknown>): boolean =>
@@ -92,21 +103,23 @@ function positionalResult(
 
 /**
  * Every call of every recorded turn with its recorded result: looked up by the call's id in any
- * later request, else by position in the next request.
+ * later request, else by position in the next request of the same conversation.
  */
-export function indexRecordedCalls(cassette: Cassette): RecordedCall[] {
+export function indexRecordedCalls(cassette: Cassette, options: CallIndexOptions = {}): RecordedCall[] {
   const out: RecordedCall[] = [];
-  cassette.exchanges.forEach((_, exchange) => {
+  const indexes = options.exchanges ?? cassette.exchanges.map((_, i) => i);
+  const next = options.next ?? ((i: number) => (i + 1 < cassette.exchanges.length ? i + 1 : undefined));
+  for (const exchange of indexes) {
     callsOf(cassette, exchange).forEach((call, position) => {
       const name = typeof call.function?.name === 'string' ? call.function.name : '';
       const recordedId = typeof call.id === 'string' && call.id !== '' ? call.id : null;
       let result: string | null = null;
       if (recordedId)
-        for (const later of cassette.exchanges.slice(exchange + 1)) {
-          result = toolResult(bodyMessages(later.request.body), recordedId);
+        for (const later of indexes.filter((i) => i > exchange)) {
+          result = toolResult(bodyMessages(cassette.exchanges[later]!.request.body), recordedId);
           if (result !== null) break;
         }
-      result ??= positionalResult(cassette, exchange, position, name);
+      result ??= positionalResult(cassette, exchange, position, name, next(exchange));
       out.push({
         exchange,
         position,
@@ -116,17 +129,28 @@ export function indexRecordedCalls(cassette: Cassette): RecordedCall[] {
         result,
       });
     });
-  });
+  }
   return out;
 }
 
 /** Options of {@link recordedTools}. */
-export interface RecordedToolsOptions {
+export interface RecordedToolsOptions extends CallIndexOptions {
   /**
-   * The replay model of the run, to prefer calls of the turn it served last (`used - 1`) when a
-   * call id does not match a recorded one.
+   * The replay model of the run, to prefer calls of the turn it served last (`lastServed`, an
+   * exchange index) when a call id does not match a recorded one.
    */
-  model?: { readonly used: number };
+  model?: { readonly lastServed?: number };
+  /** The effect class of a recorded tool (default `read`); see `tool-effects.ts`. */
+  effectOf?: (tool: string) => EffectClass;
+}
+
+/** The recorded tools of a replay, and what they served. */
+export interface RecordedToolbox {
+  tools: ToolDefinition[];
+  /** The recorded content served for a call (by the id the harness gave it), if any. */
+  servedResult(callId: string): string | undefined;
+  /** True when the recording holds a result for this call: the recorded client ran it. */
+  hasRecordedResult(tool: string, args: unknown, callId: string): boolean;
 }
 
 /**
@@ -143,15 +167,23 @@ export interface RecordedToolsOptions {
  * The tools share that "served" state: build them once per run (as {@link replayPlan} does).
  */
 export function recordedTools(cassette: Cassette, options: RecordedToolsOptions = {}): ToolDefinition[] {
-  const calls = indexRecordedCalls(cassette);
+  return recordedToolbox(cassette, options).tools;
+}
+
+/** {@link recordedTools} with the record of what they served (see {@link RecordedToolbox}). */
+export function recordedToolbox(cassette: Cassette, options: RecordedToolsOptions = {}): RecordedToolbox {
+  const calls = indexRecordedCalls(cassette, options);
   const served = new Set<RecordedCall>();
+  const servedById = new Map<string, string>();
   const declared = new Map<string, { description: string; parameters: Record<string, unknown> }>();
   for (const { function: fn } of recordedToolSchemas(cassette))
     declared.set(fn.name, {
       description: typeof fn.description === 'string' ? fn.description : '',
       parameters: isObj(fn.parameters) ? fn.parameters : { type: 'object' },
     });
-  const responseOnly = cassette.exchanges.every((e) => !e.request.body);
+  const responseOnly = (options.exchanges ?? cassette.exchanges.map((_, i) => i)).every(
+    (i) => !cassette.exchanges[i]!.request.body,
+  );
   if (responseOnly)
     for (const call of calls)
       if (call.name !== '' && !declared.has(call.name))
@@ -165,7 +197,7 @@ export function recordedTools(cassette: Cassette, options: RecordedToolsOptions 
     const byId = open.find((c) => c.recordedId === callId);
     if (byId) return byId;
     const key = argumentsKey(args);
-    const turn = options.model ? options.model.used - 1 : undefined;
+    const turn = options.model?.lastServed;
     return (
       open.find((c) => c.exchange === turn && c.argumentsKey === key) ??
       open.find((c) => c.argumentsKey === key) ??
@@ -173,16 +205,17 @@ export function recordedTools(cassette: Cassette, options: RecordedToolsOptions 
     );
   };
 
-  return [...declared].map(([name, { description, parameters }]) => ({
+  const tools = [...declared].map(([name, { description, parameters }]) => ({
     name,
     description,
     parameters,
-    effect: 'read' as const,
+    effect: options.effectOf?.(name) ?? ('read' as const),
     async execute(args: Record<string, unknown>, context: { callId: string }): Promise<ToolOutput> {
       const call = lookup(name, args, context.callId);
       if (!call) return NO_RECORDED_RESULT;
       served.add(call);
       if (call.result === null) return NO_RECORDED_RESULT;
+      servedById.set(context.callId, call.result);
       return {
         ok: true,
         content: call.result,
@@ -195,6 +228,11 @@ export function recordedTools(cassette: Cassette, options: RecordedToolsOptions 
       };
     },
   }));
+  return {
+    tools,
+    servedResult: (callId) => servedById.get(callId),
+    hasRecordedResult: (tool, args, callId) => lookup(tool, args, callId)?.result != null,
+  };
 }
 
 /** What the harness needs to replay a recording as its client sent it. */
@@ -203,7 +241,11 @@ export interface ReplayPlan {
   task: string;
   /** The text of the first request's leading `system` message, if any. */
   systemPrompt: string | null;
-  /** Every message of the first request before its first assistant message, as recorded. */
+  /**
+   * Every message of the first request, as recorded: the whole history, so a recording that
+   * starts mid-conversation (assistant turns and tool results already in its first request)
+   * replays with all of it.
+   */
   initialMessages: ChatMessage[];
   tools: ToolDefinition[];
   /**
@@ -219,12 +261,15 @@ export interface ReplayPlan {
   settings: Record<string, unknown>;
 }
 
-/** The recorded `tools` entries, verbatim: union over the requests, first declaration of each name wins. */
-export function recordedToolSchemas(cassette: Cassette): ToolSchema[] {
+/**
+ * The recorded `tools` entries, verbatim: union over the requests (of `exchanges`, default all),
+ * first declaration of each name wins.
+ */
+export function recordedToolSchemas(cassette: Cassette, exchanges?: readonly number[]): ToolSchema[] {
   const seen = new Set<string>();
   const out: ToolSchema[] = [];
-  for (const exchange of cassette.exchanges) {
-    const tools = exchange.request.body?.tools;
+  for (const index of exchanges ?? cassette.exchanges.map((_, i) => i)) {
+    const tools = cassette.exchanges[index]?.request.body?.tools;
     if (!Array.isArray(tools)) continue;
     for (const tool of tools) {
       const name = isObj(tool) && isObj(tool.function) ? tool.function.name : undefined;
@@ -239,15 +284,18 @@ export function recordedToolSchemas(cassette: Cassette): ToolSchema[] {
 /** The task given to the harness when the recording has no request. */
 export const RESPONSE_ONLY_TASK = '(response-only recording: the request and its task were not recorded)';
 
-/** Builds the {@link ReplayPlan} of a cassette; `options` go to {@link recordedTools}. */
-export function replayPlan(cassette: Cassette, options: RecordedToolsOptions = {}): ReplayPlan {
-  const first = cassette.exchanges[0];
-  const body = first?.request.body ?? null;
+/**
+ * The start of a conversation's replay: the request of exchange `first` (messages as the whole
+ * history, model, settings) and the tool schemas recorded over `exchanges` (default: all).
+ */
+export function planStart(
+  cassette: Cassette,
+  first: number,
+  exchanges?: readonly number[],
+): Omit<ReplayPlan, 'tools'> {
+  const exchange = cassette.exchanges[first];
+  const body = exchange?.request.body ?? null;
   const messages = bodyMessages(body);
-  const firstAssistant = messages.findIndex((m) => m.role === 'assistant');
-  const initialMessages = (firstAssistant < 0
-    ? messages
-    : messages.slice(0, firstAssistant)) as unknown as ChatMessage[];
   const lead = messages[0];
   const firstUser = messages.find((m) => m.role === 'user');
   const settings: Record<string, unknown> = {};
@@ -255,17 +303,29 @@ export function replayPlan(cassette: Cassette, options: RecordedToolsOptions = {
     if (!['messages', 'tools', 'model'].includes(key)) settings[key] = value;
   const { meta } = cassette;
   return {
-    task: meta.task ?? (firstUser ? contentText(firstUser.content) : null) ?? RESPONSE_ONLY_TASK,
+    task: (firstUser ? contentText(firstUser.content) : null) ?? meta.task ?? RESPONSE_ONLY_TASK,
     systemPrompt: lead?.role === 'system' ? contentText(lead.content) : null,
-    initialMessages,
-    tools: recordedTools(cassette, options),
-    toolSchemas: recordedToolSchemas(cassette),
+    initialMessages: messages.map((m) => structuredClone(m)) as unknown as ChatMessage[],
+    toolSchemas: recordedToolSchemas(cassette, exchanges),
     model:
       (typeof body?.model === 'string' ? body.model : null) ??
-      (first ? azureDeployment(first.request.path) : null) ??
+      (exchange ? azureDeployment(exchange.request.path) : null) ??
       meta.modelRequested ??
       meta.modelServed ??
       'replay',
     settings,
   };
+}
+
+/**
+ * Builds the {@link ReplayPlan} of a cassette, or of one conversation of it (`conversation`:
+ * its exchanges, the first one giving messages, model and settings; default: every exchange);
+ * `options` go to {@link recordedTools}.
+ */
+export function replayPlan(
+  cassette: Cassette,
+  options: RecordedToolsOptions & { conversation?: readonly number[] } = {},
+): ReplayPlan {
+  const scope = options.conversation ?? options.exchanges;
+  return { ...planStart(cassette, scope?.[0] ?? 0, scope), tools: recordedTools(cassette, options) };
 }

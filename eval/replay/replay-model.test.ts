@@ -55,11 +55,13 @@ describe('ReplayModel: recorded turns', () => {
         const request = recorded.request.body
           ? requestFromBody(recorded.request.body, 'gpt-5-nano')
           : { model: 'x', messages: [user('anything')] };
-        // Recorded provider errors (a 404 for a removed model, an error body under 200) replay as errors.
+        // Recorded provider errors (a 404 for a removed model, an error body under 200) replay as
+        // errors, or as the turn they stand for (a rejected generation's calls, a filtered prompt).
         const body = recorded.response.body as { error?: unknown; choices?: unknown } | undefined;
-        if (recorded.response.status >= 400 || (body?.error && !Array.isArray(body.choices))) {
+        const errorEvent = (recorded.response.events ?? []).some((e) => /^\{.*"error":\{/.test(e.data));
+        if (recorded.response.status >= 400 || (body?.error && !Array.isArray(body.choices)) || errorEvent) {
           const served = await model.generate(request).then(
-            (r) => r.toolCalls.length,
+            (r) => (r.finishReason === 'content_filter' ? 1 : r.toolCalls.length),
             (error: unknown) => (error instanceof Error ? -1 : 0),
           );
           expect(served, file).not.toBe(0);
@@ -80,7 +82,7 @@ describe('ReplayModel: recorded turns', () => {
     await model.generate({ model: 'm', messages: [user('hi')] });
     const error = await rejection(model.generate({ model: 'm', messages: [user('hi')] }));
     expect(error.code).toBe('recording_exhausted');
-    expect(error.message).toMatch(/1 exchange and all were used/);
+    expect(error.message).toMatch(/1 model exchange and all were used/);
   });
 
   it('rejects with aborted when the signal is aborted', async () => {
@@ -181,6 +183,37 @@ describe('ReplayModel: divergences', () => {
     expect(model.divergences).toEqual([]);
   });
 
+  it('marks a tool result the harness decided itself as explained; a call the replay could not answer is not', async () => {
+    const calls = [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } }];
+    const recorded = [
+      user('q'),
+      { role: 'assistant', tool_calls: calls },
+      { role: 'tool', tool_call_id: 'a', content: '42' },
+    ];
+    const envelope = (type: string) =>
+      JSON.stringify({ error: { type, retryable: false, message: `${type} by the harness` } });
+    for (const [type, explained] of [
+      ['approval_denied', true],
+      ['invalid_arguments', true],
+      ['not_executed', false],
+    ] as const) {
+      const model = new ReplayModel(
+        cassetteOf([exchange(recorded, completion({ content: 'ok' }))]),
+        'sequential',
+        {
+          servedResult: () => undefined,
+        },
+      );
+      const replayed = structuredClone(recorded) as ChatMessage[];
+      (replayed[2] as { content: string }).content = envelope(type);
+      await model.generate({ model: 'm', messages: replayed });
+      expect(
+        model.divergences.map((d) => [d.path, Boolean(d.explained)]),
+        type,
+      ).toEqual([['/messages/2/content', explained]]);
+    }
+  });
+
   it('still sees a tool result answering the wrong call', async () => {
     const calls = [
       { id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } },
@@ -203,8 +236,8 @@ describe('ReplayModel: divergences', () => {
         exchange: 0,
         path: '/messages/2/tool_call_id',
         kind: 'changed',
-        recorded: 'call#1',
-        replayed: 'call#2',
+        recorded: 'f#0',
+        replayed: 'f#1',
       },
     ]);
   });
@@ -268,7 +301,7 @@ describe('ReplayModel: recorded failures and odd streams', () => {
     });
   });
 
-  it('reads an array of failed calls, and fails with http_error when failed_generation is not a call', async () => {
+  it('reads an array of failed calls; a failed_generation that names no call is the text the model wrote', async () => {
     const failed = (generation: string): RecordedResponse => ({
       status: 400,
       headers: {},
@@ -286,8 +319,11 @@ describe('ReplayModel: recorded failures and odd streams', () => {
       { type: 'function', function: { name: 'a', arguments: '{}' } },
       { type: 'function', function: { name: 'b', arguments: { x: 1 } } },
     ]);
-    const error = await rejection(model.generate({ model: 'm', messages: [user('q')] }));
-    expect(error).toMatchObject({ code: 'http_error', retryable: false, data: { status: 400 } });
+    expect(await model.generate({ model: 'm', messages: [user('q')] })).toEqual({
+      content: 'I will call a',
+      toolCalls: [],
+      finishReason: 'stop',
+    });
   });
 
   it('raises recorded HTTP errors: 429 retryable with retry-after, 500 retryable, 401 not', async () => {
@@ -296,28 +332,51 @@ describe('ReplayModel: recorded failures and odd streams', () => {
       headers,
       body: { error: { message: `e${status}` } },
     });
+    const request = (q: string) => ({ model: 'm', messages: [user(q)] });
     const model = new ReplayModel(
       cassetteOf([
-        exchange([user('q')], error(429, { 'retry-after': '2' })),
-        exchange([user('q')], error(500)),
-        exchange([user('q')], error(401)),
+        exchange([user('a')], error(429, { 'retry-after': '2' })),
+        exchange([user('b')], error(500)),
+        exchange([user('c')], error(401)),
       ]),
       'sequential',
     );
-    const request = { model: 'm', messages: [user('q')] };
-    expect(await rejection(model.generate(request))).toMatchObject({
+    expect(await rejection(model.generate(request('a')))).toMatchObject({
       code: 'http_error',
       retryable: true,
       data: { status: 429, retryAfterMs: 2000 },
     });
-    expect(await rejection(model.generate(request))).toMatchObject({
+    expect(await rejection(model.generate(request('b')))).toMatchObject({
       code: 'http_error',
       retryable: true,
       data: { status: 500 },
     });
-    const unauthorised = await rejection(model.generate(request));
+    const unauthorised = await rejection(model.generate(request('c')));
     expect(unauthorised).toMatchObject({ code: 'http_error', retryable: false });
     expect(unauthorised.message).toMatch(/recorded HTTP 401 \(exchange 2\): e401/);
+    expect(model.served).toBe(0);
+  });
+
+  it('retries a retryable failure when the client recorded the same request again, as the live client does', async () => {
+    const model = new ReplayModel(
+      cassetteOf([
+        exchange([user('q')], { status: 429, headers: {}, body: { error: { message: 'slow down' } } }),
+        exchange([user('q')], { status: 500, headers: {}, body: { error: { message: 'oops' } } }),
+        exchange([user('q')], completion({ content: 'finally' })),
+        exchange([user('other')], { status: 503, headers: {}, body: { error: { message: 'down' } } }),
+        exchange([user('next')], completion({ content: 'never' })),
+      ]),
+      'sequential',
+    );
+    expect((await model.generate({ model: 'm', messages: [user('q')] })).content).toBe('finally');
+    expect(model.used).toBe(3);
+    expect(model.served).toBe(1);
+    // A retryable failure whose retry was not recorded (a different request follows) is raised.
+    expect(await rejection(model.generate({ model: 'm', messages: [user('other')] }))).toMatchObject({
+      retryable: true,
+      data: { status: 503 },
+    });
+    expect(model.used).toBe(4);
   });
 
   it('raises an error event that arrives after a 200 stream started', async () => {

@@ -31,6 +31,7 @@ import {
   type LedgerDifference,
 } from './ledger-diff.ts';
 import { formatDivergence, type Divergence } from './request-diff.ts';
+import { contentText } from '../../harness/model/content.ts';
 
 /** True for a cassette made by our recorder: not imported, with a recorded ledger and configuration. */
 export function isOwnRecording(cassette: Cassette): boolean {
@@ -191,7 +192,7 @@ export async function replayRecorded(
       const lines = nextUserLines(model, run.messages);
       if (!lines) break;
       initialMessages = [...run.messages, ...lines];
-      task = lines.at(-1)!.content;
+      task = contentText(lines.at(-1)!.content);
     }
     const run = replaceInStrings(combineRuns(runs), [[workspace, WORKSPACE_PLACEHOLDER]]);
     const configChanges = diffConfigs(cassette.meta.config, config);

@@ -1,5 +1,6 @@
 import { canonicalJson } from '../cassette/canonical.ts';
 import { escapePointer } from '../cassette/secret-scan.ts';
+import { splitThink } from './conversations.ts';
 
 /**
  * One difference between the recorded request and the replayed one.
@@ -20,6 +21,12 @@ export interface Divergence {
   recorded?: unknown;
   replayed?: unknown;
   omitted?: number;
+  /**
+   * Set when the difference comes from a decision of the harness under test rather than from a
+   * replay that left the recording: e.g. the harness answered a call itself (validation error,
+   * denial) where the recorded client ran it. Explained divergences are findings, never failures.
+   */
+  explained?: string;
 }
 
 /** Characters of JSON text kept per value in a divergence. */
@@ -31,9 +38,6 @@ export const DIVERGENCE_CAP = 20;
 /** Top-level body fields that vary from run to run and are never compared. */
 export const VOLATILE_FIELDS: readonly string[] = ['stream_options', 'user', 'metadata'];
 
-/** The wire body of a request (one definition, shared with the live client). */
-export { wireBody } from '../../harness/model/openai-model.ts';
-
 const isObj = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -43,10 +47,25 @@ const isObj = (value: unknown): value is Record<string, unknown> =>
  *   `model`: an Azure deployment URL names it);
  * - members whose value is `null` are dropped at every depth (`null` and absent mean the same to
  *   the API, and clients differ in which they send);
- * - tool-call ids (assistant `tool_calls[].id`, tool `tool_call_id`) become `call#1`, `call#2`, …
- *   in order of first appearance, so client-made ids compare by position;
+ * - tool-call ids (assistant `tool_calls[].id`, tool `tool_call_id`) become what they link:
+ *   `<name>#<position of the call in its turn>`, so client-made ids compare by the call they
+ *   name, and a call one side has and the other not does not shift the ids after it;
  * - tool-call `arguments` strings that hold JSON become canonical JSON (key order and
- *   whitespace do not count).
+ *   whitespace do not count);
+ * - the ways clients write the same message (client dialects) compare equal: a tool message's
+ *   `name` (a legacy field LiteLLM and crewAI send; the API's tool message has none) is dropped;
+ *   an assistant message's empty `content` (`""`, `[]`) and any other empty list on it
+ *   (`tool_calls: []` from Mistral's clients, `annotations: []` that SDKs echo from the
+ *   response) count as absent, like `null`; Mistral's
+ *   default `prefix: false` is dropped; the `index` some clients echo inside request
+ *   `tool_calls` (a streaming-delta field) is dropped; a `content` list of text parts only, in a
+ *   tool or assistant message, compares as its joined text;
+ * - `tools` compare as a map by function name (`/tools/<name>/…`): the order in which a client
+ *   lists its tools does not count, and a tool one side declares and the other not is one
+ *   difference;
+ * - an assistant message's reasoning compares as one `reasoning` value whichever way the client
+ *   sent it: `reasoning_content`, `reasoning`, or a leading `<think>…</think>` block in
+ *   `content` (how pydantic-ai sends Groq's reasoning back).
  */
 export function normaliseBody(
   body: Record<string, unknown>,
@@ -55,21 +74,33 @@ export function normaliseBody(
   const out = dropNulls(body) as Record<string, unknown>;
   for (const field of VOLATILE_FIELDS) delete out[field];
   if (options.dropModel) delete out.model;
+  if (
+    Array.isArray(out.tools) &&
+    out.tools.every((t) => isObj(t) && isObj(t.function) && typeof t.function.name === 'string')
+  )
+    out.tools = Object.fromEntries(
+      (out.tools as { function: { name: string } }[]).map((t) => [t.function.name, t]),
+    );
   if (!Array.isArray(out.messages)) return out;
   const ids = new Map<string, string>();
-  const idFor = (id: unknown): unknown => {
-    if (typeof id !== 'string') return id;
-    if (!ids.has(id)) ids.set(id, `call#${ids.size + 1}`);
-    return ids.get(id);
-  };
+  for (const message of out.messages)
+    if (isObj(message) && Array.isArray(message.tool_calls))
+      message.tool_calls.forEach((call: unknown, position: number) => {
+        if (!isObj(call) || typeof call.id !== 'string' || ids.has(call.id)) return;
+        const name =
+          isObj(call.function) && typeof call.function.name === 'string' ? call.function.name : '?';
+        ids.set(call.id, `${name}#${position}`);
+      });
+  const idFor = (id: unknown): unknown => (typeof id === 'string' ? (ids.get(id) ?? 'unlinked') : id);
   out.messages = out.messages.map((message: unknown) => {
     if (!isObj(message)) return message;
-    const copy = { ...message };
+    const copy = dialect({ ...message });
     if ('tool_call_id' in copy) copy.tool_call_id = idFor(copy.tool_call_id);
     if (Array.isArray(copy.tool_calls))
       copy.tool_calls = copy.tool_calls.map((call: unknown) => {
         if (!isObj(call)) return call;
         const next = { ...call };
+        delete next.index;
         if ('id' in next) next.id = idFor(next.id);
         if (isObj(next.function) && typeof next.function.arguments === 'string') {
           const args = next.function.arguments;
@@ -84,6 +115,47 @@ export function normaliseBody(
     return copy;
   });
   return out;
+}
+
+/** Text-only part lists as their text; `undefined` for anything else. */
+function textOfParts(content: unknown): string | undefined {
+  if (!Array.isArray(content)) return undefined;
+  let text = '';
+  for (const part of content) {
+    if (!isObj(part) || part.type !== 'text' || typeof part.text !== 'string') return undefined;
+    text += part.text;
+  }
+  return text;
+}
+
+/** One message in the form every client dialect shares (see {@link normaliseBody}). */
+function dialect(message: Record<string, unknown>): Record<string, unknown> {
+  if (message.role === 'tool') {
+    delete message.name;
+    const text = textOfParts(message.content);
+    if (text !== undefined) message.content = text;
+    return message;
+  }
+  if (message.role !== 'assistant') return message;
+  if (message.prefix === false) delete message.prefix;
+  for (const [key, value] of Object.entries(message))
+    if (Array.isArray(value) && value.length === 0) delete message[key];
+  const text = textOfParts(message.content);
+  if (text !== undefined) message.content = text;
+  let reasoning = typeof message.reasoning_content === 'string' ? message.reasoning_content : undefined;
+  if (typeof message.reasoning === 'string') reasoning ??= message.reasoning;
+  delete message.reasoning_content;
+  delete message.reasoning;
+  if (typeof message.content === 'string') {
+    const { think, rest } = splitThink(message.content);
+    if (think !== undefined) {
+      reasoning ??= think;
+      message.content = rest;
+    }
+  }
+  if (reasoning !== undefined && reasoning.trim() !== '') message.reasoning = reasoning.trim();
+  if (message.content === '') delete message.content;
+  return message;
 }
 
 function dropNulls(value: unknown): unknown {
@@ -104,7 +176,52 @@ export function capValue(value: unknown): unknown {
 }
 
 /**
- * Structural diff of two JSON values, key order ignored, arrays compared index by index.
+ * Pairs the messages of two requests: equal messages (canonical JSON) are matched along their
+ * longest common subsequence; between two matches, the messages left on each side are paired in
+ * order and the rest are missing (recording only) or extra (harness only). Pure.
+ */
+export function alignMessages(
+  recorded: readonly unknown[],
+  replayed: readonly unknown[],
+): { recorded?: number; replayed?: number }[] {
+  const a = recorded.map((m) => canonicalJson(m));
+  const b = replayed.map((m) => canonicalJson(m));
+  const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  const pairs: { recorded?: number; replayed?: number }[] = [];
+  let gapA: number[] = [];
+  let gapB: number[] = [];
+  const flush = () => {
+    const n = Math.max(gapA.length, gapB.length);
+    for (let k = 0; k < n; k++)
+      pairs.push({
+        ...(gapA[k] !== undefined ? { recorded: gapA[k] } : {}),
+        ...(gapB[k] !== undefined ? { replayed: gapB[k] } : {}),
+      });
+    gapA = [];
+    gapB = [];
+  };
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      flush();
+      pairs.push({ recorded: i++, replayed: j++ });
+    } else if (j >= b.length || (i < a.length && lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) gapA.push(i++);
+    else gapB.push(j++);
+  }
+  flush();
+  return pairs;
+}
+
+/**
+ * Structural diff of two JSON values, key order ignored, arrays compared index by index except
+ * the top-level `messages`, whose messages are paired by {@link alignMessages} (a message one
+ * side has and the other not is one difference, not a shift of every message after it). A
+ * difference inside a paired or extra message is named by the harness's index
+ * (`/messages/<replayed index>/…`), a missing message by its index in the recording.
  * Returns at most `cap` differences plus one `omitted` entry counting the rest.
  */
 export function diffJson(
@@ -133,6 +250,15 @@ export function diffJson(
       add(path, 'missing', a, b);
       return;
     }
+    if (Array.isArray(a) && Array.isArray(b) && path === '/messages') {
+      for (const pair of alignMessages(a, b))
+        walk(
+          pair.recorded === undefined ? undefined : a[pair.recorded],
+          pair.replayed === undefined ? undefined : b[pair.replayed],
+          `${path}/${pair.replayed ?? pair.recorded}`,
+        );
+      return;
+    }
     if (Array.isArray(a) && Array.isArray(b)) {
       for (let i = 0; i < Math.max(a.length, b.length); i++) walk(a[i], b[i], `${path}/${i}`);
       return;
@@ -154,5 +280,6 @@ export function diffJson(
 export function formatDivergence(divergence: Divergence): string {
   if (divergence.kind === 'omitted') return `(${divergence.omitted} more differences)`;
   const show = (value: unknown): string => (value === undefined ? '(absent)' : JSON.stringify(value));
-  return `${divergence.path || '/'}: recorded ${show(divergence.recorded)}, replayed ${show(divergence.replayed)}`;
+  const why = divergence.explained ? ` [explained: ${divergence.explained}]` : '';
+  return `${divergence.path || '/'}: recorded ${show(divergence.recorded)}, replayed ${show(divergence.replayed)}${why}`;
 }

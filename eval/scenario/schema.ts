@@ -193,7 +193,7 @@ export const SCENARIO_SCHEMA = {
         properties: {
           content: { type: ['string', 'null'] },
           tool_calls: { type: 'array', items: { $ref: '#/definitions/toolCall' } },
-          finish_reason: { enum: ['stop', 'tool_calls', 'length', ''] },
+          finish_reason: { enum: ['stop', 'tool_calls', 'length', 'content_filter', ''] },
           usage: {
             type: 'object',
             additionalProperties: false,

@@ -9,6 +9,7 @@
 import type { ChatMessage, SystemMessage } from '../model/types.ts';
 import { CONTEXT_NOTE_PREFIX, contextNoteIndex, headLength, turnGroups } from './groups.ts';
 import { countMessage, countText } from './tokens.ts';
+import { contentText } from '../model/content.ts';
 
 /** Counters shown in the note: how many compactions and dropped turns the history has been through. */
 export interface NoteCounts {
@@ -94,7 +95,7 @@ export function planCompaction(
   }
   if (keepFrom === 0) return undefined;
   const cut = groups[keepFrom]!.start;
-  const note = noteAt >= 0 ? (history[noteAt]!.content ?? '') : undefined;
+  const note = noteAt >= 0 ? contentText(history[noteAt]!.content) : undefined;
   const previous = note !== undefined ? summaryOfNote(note) : undefined;
   return {
     head: history.slice(0, headEnd).filter((_, i) => i !== noteAt),
@@ -127,12 +128,12 @@ function render(message: ChatMessage, perMessage: number, toolNames: Map<string,
         toolNames.set(c.id, c.function.name);
         return `  -> ${c.function.name} ${cut(c.function.arguments)}`;
       });
-      return [`[assistant] ${message.content ?? ''}`.trimEnd(), ...calls].join('\n');
+      return [`[assistant] ${contentText(message.content)}`.trimEnd(), ...calls].join('\n');
     }
     case 'tool':
-      return `[result of ${toolNames.get(message.tool_call_id) ?? 'tool'} ${message.tool_call_id}]\n${cut(message.content)}`;
+      return `[result of ${toolNames.get(message.tool_call_id) ?? 'tool'} ${message.tool_call_id}]\n${cut(contentText(message.content))}`;
     default:
-      return `[${message.role}] ${cut(message.content)}`;
+      return `[${message.role}] ${cut(contentText(message.content))}`;
   }
 }
 

@@ -12,6 +12,7 @@ import type { Todo } from '../memory/todos.ts';
 import { SUMMARY_INSTRUCTIONS } from './compaction.ts';
 import { CONTEXT_NOTE_PREFIX } from './groups.ts';
 import { countRequest } from './tokens.ts';
+import { contentText } from '../model/content.ts';
 
 const space = tempWorkspace();
 afterAll(() => space.dispose());
@@ -64,9 +65,11 @@ function agent(files: string[], todos: Todo[], summary: string): InlineModel {
         .filter((c) => c.function.name === 'read_file')
         .map((c) => (JSON.parse(c.function.arguments) as { path: string }).path),
     );
-    const note =
-      request.messages.find((m) => m.role === 'system' && m.content.startsWith(CONTEXT_NOTE_PREFIX))
-        ?.content ?? '';
+    const note = contentText(
+      request.messages.find(
+        (m) => m.role === 'system' && contentText(m.content).startsWith(CONTEXT_NOTE_PREFIX),
+      )?.content,
+    );
     for (const f of files) if (note.includes(f)) readSoFar.add(f);
     if (!calls.some((c) => c.function.name === 'write_todos') && !note.includes('Todo list: \n'))
       return {
@@ -145,7 +148,7 @@ describe('context layers (property)', () => {
             expectTranscriptInvariants(request.messages);
             if (isSummaryRequest(request)) continue;
             const note = request.messages.find(
-              (m) => m.role === 'system' && m.content.startsWith(CONTEXT_NOTE_PREFIX),
+              (m) => m.role === 'system' && contentText(m.content).startsWith(CONTEXT_NOTE_PREFIX),
             );
             if (!note) continue;
             expect(request.messages.find((m) => m.role === 'user')!.content).toBe(task);

@@ -11,6 +11,7 @@ import { SUMMARY_INSTRUCTIONS } from './compaction.ts';
 import { CONTEXT_NOTE_PREFIX } from './groups.ts';
 import { REMINDER_PREFIX } from './reminder.ts';
 import { countRequest } from './tokens.ts';
+import { contentText } from '../model/content.ts';
 
 let space: ReturnType<typeof tempWorkspace>;
 beforeEach(() => {
@@ -82,7 +83,9 @@ describe('compaction in a run (handed case D01, openai/codex#18720)', () => {
     ])
       expect(note.content).toContain(line);
     expect(
-      next.filter((m) => m.role !== 'system' && (m.content ?? '').includes('Working on a config refactor.')),
+      next.filter(
+        (m) => m.role !== 'system' && contentText(m.content).includes('Working on a config refactor.'),
+      ),
     ).toEqual([]);
     expect(countRequest({ messages: next, tools: result.requests[7]!.tools! })).toBeLessThan(4800);
     const compaction = result.events.find(
@@ -114,7 +117,7 @@ describe('the late reminder', () => {
     expect(second.content).toContain('Time: 2025-11-29T');
     expect(second.content).toContain('[>] add alias (now: adding the alias)');
     expect(result.requests[2]!.messages.at(-1)!.content).toContain('Files changed in this session: a.txt');
-    expect(result.messages.some((m) => (m.content ?? '').includes(REMINDER_PREFIX))).toBe(false);
+    expect(result.messages.some((m) => contentText(m.content).includes(REMINDER_PREFIX))).toBe(false);
     expectRunConsistent(result);
   });
 

@@ -7,17 +7,14 @@
  * "compaction that cut between a call and its result").
  */
 import type { ChatMessage, SystemMessage } from '../model/types.ts';
+import { contentText } from '../model/content.ts';
 
 /** First characters of the harness's context note (compaction summary or drop note). */
 export const CONTEXT_NOTE_PREFIX = '[harness context note]';
 
 /** True for the harness's context note: a system message starting with {@link CONTEXT_NOTE_PREFIX}. */
 export function isContextNote(message: ChatMessage | undefined): message is SystemMessage {
-  return (
-    message?.role === 'system' &&
-    typeof message.content === 'string' &&
-    message.content.startsWith(CONTEXT_NOTE_PREFIX)
-  );
+  return message?.role === 'system' && contentText(message.content).startsWith(CONTEXT_NOTE_PREFIX);
 }
 
 /** A turn group: messages `[start, end)` of the history. */
@@ -65,5 +62,5 @@ export function turnGroups(messages: readonly ChatMessage[], from: number): Turn
 /** The task: the first user message, or `''`. */
 export function taskOf(messages: readonly ChatMessage[]): string {
   const first = messages.find((m) => m.role === 'user');
-  return first?.content ?? '';
+  return contentText(first?.content);
 }

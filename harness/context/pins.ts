@@ -11,6 +11,7 @@ import type { HarnessEvent } from '../events.ts';
 import type { ChatMessage } from '../model/types.ts';
 import { resultMessage, type PathAccess } from '../tools/types.ts';
 import { renderTodos, type Todo } from '../memory/todos.ts';
+import { contentText } from '../model/content.ts';
 
 /** How many of each list are kept (most recent first dropped last). */
 export const PIN_LIMITS = { files: 40, decisions: 12, decisionChars: 800, openThreads: 8 } as const;
@@ -104,15 +105,16 @@ export class PinTracker {
     for (const message of messages.slice(first)) {
       this.seenMessages.add(message);
       if (message.role !== 'user') continue;
+      const content = contentText(message.content);
       if (this.task === undefined) {
-        this.task = message.content;
+        this.task = content;
         continue;
       }
-      if (message.content.startsWith(HARNESS_NOTE_PREFIX)) continue;
+      if (content.startsWith(HARNESS_NOTE_PREFIX)) continue;
       const text =
-        message.content.length > PIN_LIMITS.decisionChars
-          ? `${message.content.slice(0, PIN_LIMITS.decisionChars)}… [cut]`
-          : message.content;
+        content.length > PIN_LIMITS.decisionChars
+          ? `${content.slice(0, PIN_LIMITS.decisionChars)}… [cut]`
+          : content;
       this.decisions.push(text);
     }
   }

@@ -8,6 +8,7 @@ import { TokenMeter } from './meter.ts';
 import { prepareContext, type ContextInput } from './prepare.ts';
 import { STUB_PREFIX } from './trim.ts';
 import { countRequest } from './tokens.ts';
+import { contentText } from '../model/content.ts';
 
 const config = (partial: PartialConfig) =>
   mergeConfig(mergeConfig(DEFAULT_CONFIG, { systemPrompt: 'sys' }), partial);
@@ -70,7 +71,7 @@ describe('prepareContext', () => {
     );
     expect(out.actions.map((a) => a.layer)).toEqual(['stub']);
     expect(out.tokens).toBeLessThanOrEqual(2500);
-    const tools = out.history.filter((m) => m.role === 'tool').map((m) => m.content);
+    const tools = out.history.filter((m) => m.role === 'tool').map((m) => contentText(m.content));
     expect(tools[0]).toMatch(
       new RegExp(`^\\${STUB_PREFIX} to save context: the result of read_file \\{"path":"f1.ts"\\}`),
     );
@@ -150,14 +151,16 @@ describe('prepareContext', () => {
       input(grown, cfg, {
         counts: first.counts,
         summarize: async (r) => {
-          seen = r[1]!.content ?? '';
+          seen = contentText(r[1]!.content);
           return 'SECOND';
         },
       }),
     );
     expect(seen).toContain('Summary of even earlier turns:\nFIRST');
     expect(
-      second.history.filter((m) => m.role === 'system' && m.content.startsWith(CONTEXT_NOTE_PREFIX)),
+      second.history.filter(
+        (m) => m.role === 'system' && contentText(m.content).startsWith(CONTEXT_NOTE_PREFIX),
+      ),
     ).toHaveLength(1);
     expect(second.history[2]!.content).toContain('compacted 2 times');
     expectTranscriptInvariants(second.history);

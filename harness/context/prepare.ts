@@ -28,6 +28,7 @@ import {
 import { contextNoteIndex, headLength, taskOf } from './groups.ts';
 import type { TokenMeter } from './meter.ts';
 import { dropOldGroups, stubOldOutputs } from './trim.ts';
+import { contentText } from '../model/content.ts';
 
 /** The facts the stage pins, rendered when a note is (re)built. */
 export type PinsRenderer = () => string;
@@ -136,7 +137,7 @@ export async function prepareContext(input: ContextInput): Promise<ContextOutput
       total += result.dropped;
       counts = { ...counts, droppedTurns: counts.droppedTurns + result.dropped };
       const noteAt = contextNoteIndex(result.history);
-      const summary = noteAt >= 0 ? summaryOfNote(result.history[noteAt]!.content ?? '') : undefined;
+      const summary = noteAt >= 0 ? summaryOfNote(contentText(result.history[noteAt]!.content)) : undefined;
       history = withNote(
         result.history,
         buildContextNote({ ...(summary !== undefined ? { summary } : {}), counts, pins: input.pins() }),

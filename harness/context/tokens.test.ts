@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../model/types.ts';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import {
+  countContent,
   countMessage,
   countRequest,
   countText,
+  IMAGE_TOKENS,
   LONG_RUN_CHARS,
   TOKENS_PER_MESSAGE,
   usageOf,
@@ -94,5 +96,31 @@ describe('token accounting', () => {
     expect(usageOf(request, { content: null, toolCalls: [], finishReason: 'stop' }).promptTokens).toBe(
       countRequest(request),
     );
+  });
+
+  it('counts content given as a list of parts: text as text, images by detail, in any role', () => {
+    const text = 'What food is in the image you can get from the get_image tool?';
+    expect(countContent([{ type: 'text', text }])).toBe(countText(text));
+    expect(countContent(text)).toBe(countText(text));
+    const image = { type: 'image_url', image_url: { url: 'https://t3.ftcdn.net/jpg/00/85/79/92/x.jpg' } };
+    expect(countContent([{ type: 'text', text: 'This is file bd38f5:' }, image])).toBe(
+      countText('This is file bd38f5:') + IMAGE_TOKENS.high,
+    );
+    expect(countContent([{ type: 'image_url', image_url: { url: 'x', detail: 'low' } }])).toBe(
+      IMAGE_TOKENS.low,
+    );
+    expect(
+      countContent([{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }]),
+    ).toBeGreaterThan(0);
+    expect(
+      countMessage({ role: 'tool', tool_call_id: 'c', content: [{ type: 'text', text: 'hello world' }] }),
+    ).toBe(2 + TOKENS_PER_MESSAGE);
+    expect(
+      countMessage({
+        role: 'assistant',
+        content: [{ type: 'text', text: 'hello world' }],
+        reasoning: 'hello world',
+      }),
+    ).toBe(4 + TOKENS_PER_MESSAGE);
   });
 });

@@ -4,7 +4,8 @@
  * history costs only the new messages.
  */
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import type { ChatMessage, ModelRequest, ModelResponse, Usage } from '../model/types.ts';
+import { contentText, isImagePart, nonTextParts } from '../model/content.ts';
+import type { ChatMessage, MessageContent, ModelRequest, ModelResponse, Usage } from '../model/types.ts';
 
 /** Fixed per-message overhead in tokens (role and separators), as OpenAI's cookbook counts it. */
 export const TOKENS_PER_MESSAGE = 3;
@@ -47,30 +48,42 @@ export function countText(text: string): number {
 }
 
 /**
- * Tokens of a message's content. The types say text, but an imported recording's messages keep
- * the provider's content parts (`[{ type: "text", text }, { type: "image_url", … }]`, multi-part
- * user messages): text parts count as their text, other parts as their JSON.
+ * Tokens of an image part without its pixels: `low` detail costs 85 tokens; `high` and `auto`
+ * are counted as a 1024×1024 image at high detail, 85 + 170 per 512-pixel tile × 4 = 765
+ * (https://platform.openai.com/docs/guides/images-vision, "Calculating costs"). The image's
+ * real size is unknown here; the provider's reported usage replaces the estimate after the call.
  */
-function countContent(content: unknown): number {
-  if (typeof content === 'string') return countText(content);
-  if (!Array.isArray(content)) return content == null ? 0 : countText(JSON.stringify(content));
-  let tokens = 0;
-  for (const part of content)
-    tokens +=
-      part && typeof part === 'object' && typeof part.text === 'string'
-        ? countText(part.text)
-        : countText(JSON.stringify(part) ?? '');
+export const IMAGE_TOKENS = { low: 85, high: 765 } as const;
+
+/** Tokens counted for any other non-text part (audio, file): the same rough estimate as a high-detail image. */
+export const OTHER_PART_TOKENS = IMAGE_TOKENS.high;
+
+/** Tokens of a message `content`: its text, plus {@link IMAGE_TOKENS} per image and {@link OTHER_PART_TOKENS} per other part. */
+export function countContent(content: MessageContent | null | undefined): number {
+  let tokens = countText(contentText(content));
+  for (const part of nonTextParts(content))
+    tokens += isImagePart(part)
+      ? part.image_url.detail === 'low'
+        ? IMAGE_TOKENS.low
+        : IMAGE_TOKENS.high
+      : OTHER_PART_TOKENS;
   return tokens;
 }
 
-/** Tokens of one message (content plus tool calls plus overhead), cached per object. */
+/**
+ * Tokens of one message (content, tool calls, reasoning the provider gets back, plus overhead),
+ * cached per object. Content may be a string or a list of parts ({@link countContent}).
+ */
 export function countMessage(message: ChatMessage): number {
   const cached = cache.get(message);
   if (cached !== undefined) return cached;
   let tokens = TOKENS_PER_MESSAGE + countContent(message.content);
-  if (message.role === 'assistant' && message.tool_calls)
-    for (const call of message.tool_calls)
+  if (message.role === 'assistant') {
+    for (const call of message.tool_calls ?? [])
       tokens += countText(call.function.name) + countText(call.function.arguments) + 3;
+    tokens += countText(message.reasoning_content ?? message.reasoning ?? '');
+    if (message.reasoning_details) tokens += countText(JSON.stringify(message.reasoning_details));
+  }
   cache.set(message, tokens);
   return tokens;
 }

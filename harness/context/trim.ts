@@ -7,6 +7,7 @@
 import type { ChatMessage, ToolMessage } from '../model/types.ts';
 import { headLength, turnGroups } from './groups.ts';
 import { countMessage } from './tokens.ts';
+import { contentText } from '../model/content.ts';
 
 /** First characters of a stub. */
 export const STUB_PREFIX = '[harness: earlier tool output elided';
@@ -22,7 +23,7 @@ function stubText(
   args: string | undefined,
   tokens: number,
 ): string {
-  const spilled = SPILL_PATH.exec(message.content)?.[1];
+  const spilled = SPILL_PATH.exec(contentText(message.content))?.[1];
   const call = `${tool ?? 'tool'}${args ? ` ${args.length > 200 ? `${args.slice(0, 200)}…` : args}` : ''}`;
   const again = spilled
     ? `the full output is still in ${spilled} (read it with read_file)`
@@ -50,7 +51,7 @@ export function stubOldOutputs(
     const calls = head.role === 'assistant' ? (head.tool_calls ?? []) : [];
     for (let i = group.start + 1; i < group.end && freed < options.toFree; i += 1) {
       const message = history[i]! as ToolMessage;
-      if (message.role !== 'tool' || message.content.startsWith(STUB_PREFIX)) continue;
+      if (message.role !== 'tool' || contentText(message.content).startsWith(STUB_PREFIX)) continue;
       const tokens = countMessage(message);
       if (tokens <= STUB_MIN_TOKENS) continue;
       const call = calls.find((c) => c.id === message.tool_call_id);

@@ -13,6 +13,7 @@ import {
   toolResult,
 } from '../testing.ts';
 import { STOP_REASONS } from './stop-reasons.ts';
+import { contentText } from '../model/content.ts';
 
 let space: ReturnType<typeof tempWorkspace>;
 beforeEach(() => {
@@ -328,7 +329,7 @@ describe('runHarness: stopReason', () => {
     expect(result.usage.modelCalls).toBe(3);
     expect(
       result.messages.filter(
-        (m) => m.role === 'user' && m.content.includes('cut off by the output token limit'),
+        (m) => m.role === 'user' && contentText(m.content).includes('cut off by the output token limit'),
       ),
     ).toHaveLength(2);
     expectRunConsistent(result);
@@ -364,6 +365,42 @@ describe('runHarness: stopReason', () => {
     ]);
     expect(result.stopReason).toBe('final_answer');
     expect(readFileSync(path.join(space.ws, 'notes.txt'), 'utf8')).toBe('hello\n');
+  });
+
+  it('content_filter: a filtered turn with text is never a final answer; the text stays in the transcript', async () => {
+    const result = await runScript(space.ws, [
+      { tool_calls: [read('call_1')] },
+      { content: 'Here is how to', finish_reason: 'content_filter' },
+      { content: 'never asked' },
+    ]);
+    expect(result.stopReason).toBe('content_filter');
+    expect(result.finalAnswer).toBeNull();
+    expect(result.stopDetail).toMatch(/content filter/);
+    expect(result.messages.at(-1)).toEqual({ role: 'assistant', content: 'Here is how to' });
+    expect(result.usage.modelCalls).toBe(2);
+    expectRunConsistent(result);
+  });
+
+  it('content_filter: without any text, and with partial tool calls that are never run (streamed too)', async () => {
+    for (const stream of [false, true]) {
+      const result = await runScript(space.ws, [
+        {
+          tool_calls: [{ id: 'w', name: 'write_file', arguments: '{"path":"x.txt","content":"a"}' }],
+          finish_reason: 'content_filter',
+          stream,
+        },
+        { content: 'never asked' },
+      ]);
+      expect(result.stopReason).toBe('content_filter');
+      expect(result.finalAnswer).toBeNull();
+      expect(result.stopDetail).toMatch(/1 tool call not run/);
+      expect(executedIds(result)).toEqual([]);
+      expect(existsSync(path.join(space.ws, 'x.txt'))).toBe(false);
+      expectRunConsistent(result);
+    }
+    const empty = await runScript(space.ws, [{ content: null, finish_reason: 'content_filter' }]);
+    expect(empty.stopReason).toBe('content_filter');
+    expect(empty.finalAnswer).toBeNull();
   });
 
   it('every stop reason of the fixed list is reached by a test above', () => {

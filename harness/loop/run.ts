@@ -27,8 +27,10 @@ import { ToolRegistry } from '../tools/registry.ts';
 import type { ToolDefinition } from '../tools/types.ts';
 import { checkBudgets, type BudgetStop } from './budgets.ts';
 import { LoopDetector } from './loop-detector.ts';
-import type { StopReason } from './stop-reasons.ts';
+import { contentFilterStop, type StopReason } from './stop-reasons.ts';
+import { reasoningFields } from '../model/reasoning.ts';
 import { detectTextToolCall, TEXT_TOOL_CALL_NOTE, TRUNCATED_TEXT_NOTE, WRAP_UP_NOTE } from './notes.ts';
+import { contentText } from '../model/content.ts';
 
 /** Inputs of one run. */
 export interface RunOptions {
@@ -71,6 +73,12 @@ export interface RunOptions {
   allowedTools?: readonly string[];
   /** Skills home, a shared todo list, and (set by `task`) a subagent's link to its parent; see `context/run-context.ts`. */
   memory?: RunMemoryOptions;
+  /**
+   * Messages the driver adds to the conversation before the next model turn, given the history
+   * so far (a person typing while the harness works; a replay giving the harness the user
+   * messages its recorded client sent between turns). Called before every turn; `[]` adds none.
+   */
+  interject?: (messages: readonly ChatMessage[]) => ChatMessage[];
 }
 
 /**
@@ -149,7 +157,7 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
   let finalAnswer: string | null = null;
   let stop: { reason: StopReason; detail?: string } | undefined;
   let budgetStop: BudgetStop | undefined;
-  const task = options.task || (messages.find((m) => m.role === 'user')?.content ?? '');
+  const task = options.task || contentText(messages.find((m) => m.role === 'user')?.content);
 
   emit({ type: 'run_start', runId, task, tools: registry.names(), ...ctx.runStart });
 
@@ -263,13 +271,20 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
       stop = { reason: budgetStop.reason, detail: budgetStop.detail };
       break;
     }
+    messages.push(...(options.interject?.(messages) ?? []));
     const turnResult = await callModel(false);
     if (!turnResult) break;
     const { response } = turnResult;
+    const filtered = contentFilterStop(response);
+    if (filtered) {
+      messages.push({ role: 'assistant', content: response.content, ...reasoningFields(response) });
+      stop = filtered;
+      break;
+    }
     const truncated = response.finishReason === 'length';
     if (response.toolCalls.length === 0) {
       const content = response.content ?? '';
-      messages.push({ role: 'assistant', content: response.content });
+      messages.push({ role: 'assistant', content: response.content, ...reasoningFields(response) });
       if (truncated) {
         truncatedInRow += 1;
         if (truncatedInRow >= config.limits.maxConsecutiveTruncations) {
@@ -300,6 +315,7 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
       role: 'assistant',
       content: response.content,
       tool_calls: calls.map((c) => c.wire),
+      ...reasoningFields(response),
     };
     messages.push(assistant);
     const outcome = await dispatchTurn(calls, {
@@ -360,6 +376,7 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
         role: 'assistant',
         content: wrap.response.content,
         ...(calls.length > 0 ? { tool_calls: calls.map((c) => c.wire) } : {}),
+        ...reasoningFields(wrap.response),
       });
       if (calls.length > 0) {
         const outcome = await dispatchTurn(calls, {

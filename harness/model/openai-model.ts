@@ -7,7 +7,8 @@
  */
 import OpenAI, { APIError, APIConnectionError, APIUserAbortError } from 'openai';
 import type { HarnessDeps } from '../deps.ts';
-import { rejectedToolCallTurn } from './provider-errors.ts';
+import { errorInSuccessBody, providerErrorTurn } from './provider-errors.ts';
+import { wireMessages } from './reasoning.ts';
 import { responseFromCompletion, StreamAssembler } from './stream-assembler.ts';
 import { ModelError, type Model, type ModelRequest, type ModelResponse } from './types.ts';
 
@@ -45,10 +46,11 @@ export function liveModelSettings(
 /**
  * The chat-completions wire body of a request: `{model, messages, tools, tool_choice, stream,
  * ...settings}`. Undefined fields and an empty `tools` list (the API rejects it) are left out;
- * `settings` win over the named fields.
+ * `settings` win over the named fields; reasoning goes back as each provider expects
+ * (`wireMessages`, `model/reasoning.ts`).
  */
 export function wireBody(request: ModelRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = { model: request.model, messages: request.messages };
+  const body: Record<string, unknown> = { model: request.model, messages: wireMessages(request.messages) };
   if (request.tools && request.tools.length > 0) body.tools = request.tools;
   if (request.tool_choice !== undefined) body.tool_choice = request.tool_choice;
   if (request.stream !== undefined) body.stream = request.stream;
@@ -81,7 +83,7 @@ export class OpenAIModel implements Model {
         return await this.once(request, signal);
       } catch (error) {
         const modelError = toModelError(error, signal);
-        const rejected = rejectedToolCallTurn(modelError.data.status ?? 0, modelError.data.body);
+        const rejected = providerErrorTurn(modelError.data.body);
         if (rejected) return rejected;
         if (!modelError.retryable || attempt >= attempts || signal?.aborted) throw modelError;
         const backoff =
@@ -99,7 +101,17 @@ export class OpenAIModel implements Model {
         { signal: signal ?? null },
       );
       const assembler = new StreamAssembler();
-      for await (const chunk of stream) assembler.push(chunk);
+      try {
+        for await (const chunk of stream) assembler.push(chunk);
+      } catch (error) {
+        // An `error` event after a 200 stream (the SDK throws it): a rejected generation is the
+        // same turn as in a 400 body, with what the stream had sent before it.
+        const turn = signal?.aborted
+          ? undefined
+          : providerErrorTurn(toModelError(error).data.body, assembler.finish());
+        if (turn) return turn;
+        throw error;
+      }
       // The SDK ends a stream quietly when it is aborted: a cut-off turn is not a turn.
       if (signal?.aborted) throw new ModelError('aborted', 'the model call was cancelled while streaming');
       return assembler.finish();
@@ -108,7 +120,10 @@ export class OpenAIModel implements Model {
       { ...body, stream: false },
       { signal: signal ?? null },
     );
-    return responseFromCompletion(completion);
+    // An error body under a 2xx (Azure's filtered prompt): the same turn or error as in a replay.
+    const failed = errorInSuccessBody(completion);
+    if (failed instanceof ModelError) throw failed;
+    return failed ?? responseFromCompletion(completion);
   }
 }
 

@@ -6,7 +6,7 @@
  *
  * Usable on its own (tests, embedding apps): `new ScriptedModel([{ content: 'hi' }])`.
  */
-import { rejectedToolCallTurn } from './provider-errors.ts';
+import { providerErrorTurn } from './provider-errors.ts';
 import { assembleChunks } from './stream-assembler.ts';
 import { ModelError, type Model, type ModelRequest, type ModelResponse, type RawToolCall } from './types.ts';
 
@@ -26,7 +26,7 @@ export interface ScriptedResponseTurn {
   content?: string | null;
   tool_calls?: ScriptedToolCall[];
   /** Default: `tool_calls` when the turn has calls, else `stop`. `""` is sent as it is. */
-  finish_reason?: 'stop' | 'tool_calls' | 'length' | '';
+  finish_reason?: 'stop' | 'tool_calls' | 'length' | 'content_filter' | '';
   /** Reported usage in tokens; absent means the harness estimates with its tokenizer. */
   usage?: { prompt_tokens: number; completion_tokens: number };
   reasoning_content?: string;
@@ -133,7 +133,7 @@ export class ScriptedModel implements Model {
     }
     this.next += 1;
     if (isErrorTurn(turn)) {
-      const rejected = rejectedToolCallTurn(turn.error.status, turn.error.body);
+      const rejected = providerErrorTurn(turn.error.body);
       if (rejected) return rejected;
       throw httpError(turn.error.status, turn.error.body);
     }

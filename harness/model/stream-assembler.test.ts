@@ -26,6 +26,7 @@ describe('StreamAssembler', () => {
       finishReason: 'stop',
       usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
       reasoningContent: 'think more',
+      reasoningField: 'reasoning_content',
       modelServed: 'm-1',
     });
   });
@@ -130,6 +131,78 @@ describe('StreamAssembler', () => {
     expect(assembler.finish()).toEqual({ content: 'ok', toolCalls: [], finishReason: 'length' });
   });
 
+  it('a name repeated whole on every delta is set, never concatenated (as the openai SDK stream helper does)', () => {
+    expect(
+      summary([
+        calls({ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } }),
+        calls({ index: 0, function: { name: 'get_weather', arguments: '{"city":' } }),
+        calls({ index: 0, function: { name: 'get_weather', arguments: '"Paris"}' } }),
+        calls({ index: 0, function: { name: '', arguments: '' } }),
+      ]),
+    ).toEqual([['call_1', 'get_weather', '{"city":"Paris"}']]);
+  });
+
+  it('content given as a list of parts adds its text', () => {
+    const turn = assembleChunks([
+      chunk({ content: [{ type: 'text', text: 'Hel' }] }),
+      chunk({
+        content: [
+          { type: 'text', text: 'lo' },
+          { type: 'image_url', image_url: { url: 'x' } },
+        ],
+      }),
+    ]);
+    expect(turn.content).toBe('Hello');
+    // An image part: the parts are kept too, text merged.
+    expect(turn.contentParts).toEqual([
+      { type: 'text', text: 'Hello' },
+      { type: 'image_url', image_url: { url: 'x' } },
+    ]);
+    expect(assembleChunks([chunk({ content: 'a' }), chunk({ content: 'b' })])).not.toHaveProperty(
+      'contentParts',
+    );
+  });
+
+  it('streamed thinking parts (Mistral) merge into one part per run of the same type; refusal deltas append', () => {
+    const thinking = (text: string) => ({ type: 'thinking', thinking: [{ type: 'text', text }] });
+    const turn = assembleChunks([
+      chunk({ content: [thinking('12 * 12')] }),
+      chunk({ content: [thinking(' = 144')] }),
+      chunk({ content: [{ ...thinking(''), closed: true }] }),
+      chunk({ content: [{ type: 'text', text: '14' }] }),
+      chunk({ content: '4' }),
+    ]);
+    expect(turn.content).toBe('144');
+    expect(turn.contentParts).toEqual([
+      { type: 'thinking', thinking: [{ type: 'text', text: '12 * 12 = 144' }], closed: true },
+      { type: 'text', text: '144' },
+    ]);
+    const refused = assembleChunks([chunk({ refusal: "I'm sorry, " }), chunk({ refusal: 'I cannot help.' })]);
+    expect(refused).toMatchObject({ content: null, refusal: "I'm sorry, I cannot help." });
+  });
+
+  it('merges streamed reasoning_details by index, signature set from a later delta (OpenRouter)', () => {
+    const turn = assembleChunks([
+      chunk({ reasoning: null, reasoning_details: [] }),
+      chunk({
+        reasoning: 'This',
+        reasoning_details: [{ type: 'reasoning.text', text: 'This', index: 0, format: 'f' }],
+      }),
+      chunk({
+        reasoning: ' is',
+        reasoning_details: [{ type: 'reasoning.text', text: ' is', index: 0, format: 'f' }],
+      }),
+      chunk({ reasoning_details: [{ type: 'reasoning.text', signature: 'SIG', index: 0, format: 'f' }] }),
+      chunk({ reasoning_details: [{ type: 'reasoning.encrypted', data: 'abc', index: 1 }] }),
+    ]);
+    expect(turn.reasoningContent).toBe('This is');
+    expect(turn.reasoningField).toBe('reasoning');
+    expect(turn.reasoningDetails).toEqual([
+      { type: 'reasoning.text', text: 'This is', index: 0, format: 'f', signature: 'SIG' },
+      { type: 'reasoning.encrypted', data: 'abc', index: 1 },
+    ]);
+  });
+
   it('takes Groq-style usage from x_groq when no usage field is given', () => {
     expect(
       assembleChunks([
@@ -150,6 +223,28 @@ describe('parseSseData', () => {
 });
 
 describe('responseFromCompletion', () => {
+  it('keeps a refusal (OpenAI message.refusal) and never a text-only part list', () => {
+    const refusal = responseFromCompletion({
+      choices: [
+        {
+          message: { role: 'assistant', content: null, refusal: "I'm sorry, I can't help." },
+          finish_reason: 'stop',
+        },
+      ],
+    });
+    expect(refusal).toMatchObject({
+      content: null,
+      refusal: "I'm sorry, I can't help.",
+      finishReason: 'stop',
+    });
+    const plain = responseFromCompletion({
+      choices: [
+        { message: { content: [{ type: 'text', text: 'a' }], refusal: null }, finish_reason: 'stop' },
+      ],
+    });
+    expect(plain).toEqual({ content: 'a', toolCalls: [], finishReason: 'stop' });
+  });
+
   it('reads the first choice and tolerates missing parts', () => {
     expect(
       responseFromCompletion({
@@ -166,8 +261,35 @@ describe('responseFromCompletion', () => {
       toolCalls: [{ id: 'x' }, {}],
       finishReason: 'stop',
       reasoningContent: 'r',
+      reasoningField: 'reasoning',
       modelServed: 'm',
     });
     expect(responseFromCompletion('nonsense')).toEqual({ content: null, toolCalls: [], finishReason: null });
+  });
+
+  it('content as a list of parts becomes its text; reasoning_details kept as received', () => {
+    const details = [{ type: 'reasoning.text', text: 'Let me get the weather.', signature: 'Ev', index: 0 }];
+    const turn = responseFromCompletion({
+      choices: [
+        {
+          message: {
+            content: [
+              { type: 'thinking', thinking: [{ type: 'text', text: 'ignored' }] },
+              { type: 'text', text: 'answer' },
+            ],
+            reasoning_details: details,
+            reasoning_content: 'why',
+          },
+          finish_reason: 'stop',
+        },
+      ],
+    });
+    expect(turn.content).toBe('answer');
+    expect(turn.contentParts).toEqual([
+      { type: 'thinking', thinking: [{ type: 'text', text: 'ignored' }] },
+      { type: 'text', text: 'answer' },
+    ]);
+    expect(turn.reasoningDetails).toEqual(details);
+    expect(turn).toMatchObject({ reasoningContent: 'why', reasoningField: 'reasoning_content' });
   });
 });

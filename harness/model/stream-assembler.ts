@@ -7,8 +7,22 @@
  * id, or the last call when it carries no id, and starts a new call when it carries a new id; a
  * delta whose index holds a call with another id starts a new call (gateways that put every
  * parallel call at index 0).
+ *
+ * A call's name is *set* by each delta that carries a non-empty one, never concatenated:
+ * gateways that repeat the whole name on every chunk stay `get_weather`, not
+ * `get_weatherget_weather`. This is what the `openai` SDK's own stream helper does
+ * (openai-node `src/lib/ChatCompletionStream.ts`, `#accumulateChatCompletion`:
+ * `if (fn?.name) tool_call.function.name = fn.name`); arguments are concatenated.
+ *
+ * `content` may arrive as a string or as a list of parts (Mistral); the text of the parts is
+ * appended, and when a part other than text arrives the parts are kept too (`contentParts`),
+ * each delta part merged into the last part of the same type (`text` appended, a nested list of
+ * text parts such as Mistral's `thinking` merged the same way). `refusal` deltas are appended. Reasoning arrives as `reasoning_content` (DeepSeek), `reasoning` (OpenRouter, Groq,
+ * Ollama) and OpenRouter's `reasoning_details` blocks, which are merged by their `index`
+ * (`text`, `summary` and `data` appended, other fields such as `signature` set when non-empty).
  */
-import type { ModelResponse, RawToolCall } from './types.ts';
+import { contentText, nonTextParts } from './content.ts';
+import type { ContentPart, MessageContent, ModelResponse, RawToolCall } from './types.ts';
 
 interface PartialCall {
   index: number;
@@ -23,7 +37,12 @@ interface PartialCall {
 export class StreamAssembler {
   private content = '';
   private sawContent = false;
+  private readonly parts: ContentPart[] = [];
+  private sawParts = false;
+  private refusal = '';
   private reasoning = '';
+  private reasoningField: ModelResponse['reasoningField'];
+  private readonly details: Record<string, unknown>[] = [];
   private readonly calls = new Map<number, PartialCall>();
   private lastIndex: number | undefined;
   /** Wire index → the call that index continues, once a new id moved a call off its wire index. */
@@ -48,13 +67,42 @@ export class StreamAssembler {
         this.finishReason = choice.finish_reason;
       const delta = isObject(choice.delta) ? choice.delta : undefined;
       if (!delta) continue;
-      if (typeof delta.content === 'string') {
-        this.content += delta.content;
+      if (typeof delta.content === 'string' || Array.isArray(delta.content)) {
+        this.content += contentText(delta.content as MessageContent);
         this.sawContent = true;
+        if (typeof delta.content === 'string')
+          mergeParts(this.parts, [{ type: 'text', text: delta.content }]);
+        else {
+          mergeParts(this.parts, delta.content as ContentPart[]);
+          if (nonTextParts(delta.content as ContentPart[]).length > 0) this.sawParts = true;
+        }
       }
-      if (typeof delta.reasoning_content === 'string') this.reasoning += delta.reasoning_content;
-      else if (typeof delta.reasoning === 'string') this.reasoning += delta.reasoning;
+      if (typeof delta.refusal === 'string') this.refusal += delta.refusal;
+      if (typeof delta.reasoning_content === 'string') {
+        this.reasoning += delta.reasoning_content;
+        this.reasoningField ??= 'reasoning_content';
+      } else if (typeof delta.reasoning === 'string') {
+        this.reasoning += delta.reasoning;
+        this.reasoningField ??= 'reasoning';
+      }
+      if (Array.isArray(delta.reasoning_details)) for (const d of delta.reasoning_details) this.pushDetail(d);
       if (Array.isArray(delta.tool_calls)) for (const call of delta.tool_calls) this.pushCall(call);
+    }
+  }
+
+  /** One streamed `reasoning_details` entry: merged into the block of the same `index`, else appended. */
+  private pushDetail(value: unknown): void {
+    if (!isObject(value)) return;
+    const at =
+      typeof value.index === 'number' ? this.details.find((d) => d.index === value.index) : undefined;
+    if (!at) {
+      this.details.push({ ...value });
+      return;
+    }
+    for (const [key, piece] of Object.entries(value)) {
+      if (['text', 'summary', 'data'].includes(key) && typeof piece === 'string')
+        at[key] = `${typeof at[key] === 'string' ? at[key] : ''}${piece}`;
+      else if (piece !== null && piece !== undefined && piece !== '') at[key] = piece;
     }
   }
 
@@ -87,7 +135,7 @@ export class StreamAssembler {
     this.lastIndex = index;
     if (id !== undefined && call.id === undefined) call.id = id;
     if (typeof value.type === 'string') call.type = value.type;
-    if (typeof fn.name === 'string') call.name += fn.name;
+    if (typeof fn.name === 'string' && fn.name !== '') call.name = fn.name;
     if (typeof fn.arguments === 'string') {
       call.arguments += fn.arguments;
       call.sawArguments = true;
@@ -110,10 +158,13 @@ export class StreamAssembler {
       }));
     return {
       content: this.sawContent ? this.content : null,
+      ...(this.sawParts ? { contentParts: structuredClone(this.parts) } : {}),
+      ...(this.refusal ? { refusal: this.refusal } : {}),
       toolCalls,
       finishReason: this.finishReason,
       ...(this.usage ? { usage: this.usage } : {}),
-      ...(this.reasoning ? { reasoningContent: this.reasoning } : {}),
+      ...(this.reasoning ? { reasoningContent: this.reasoning, reasoningField: this.reasoningField } : {}),
+      ...(this.details.length > 0 ? { reasoningDetails: this.details.map((d) => ({ ...d })) } : {}),
       ...(this.modelServed ? { modelServed: this.modelServed } : {}),
     };
   }
@@ -141,25 +192,67 @@ export function parseSseData(text: string): string[] {
   return out;
 }
 
-/** Converts a non-streaming chat.completion body to a turn. */
+/**
+ * Merges streamed content parts into `into`: a part continues the last part when both have the
+ * same `type` and the part is text (`text` appended) or holds a nested list of text parts under
+ * its type's name (Mistral's `{type: 'thinking', thinking: [{type: 'text', text}]}`), else it
+ * is appended as a copy. Empty text parts are dropped.
+ */
+function mergeParts(into: ContentPart[], parts: readonly ContentPart[]): void {
+  for (const part of parts) {
+    if (!isObject(part)) continue;
+    const last = into.at(-1) as Record<string, unknown> | undefined;
+    const type = typeof part.type === 'string' ? part.type : '';
+    if (type === 'text' && typeof part.text === 'string') {
+      if (part.text === '') continue;
+      if (last?.type === 'text' && typeof last.text === 'string') last.text += part.text;
+      else into.push({ ...part, text: part.text } as ContentPart);
+      continue;
+    }
+    const nested = (part as Record<string, unknown>)[type];
+    if (last?.type === type && Array.isArray(nested) && Array.isArray(last[type])) {
+      mergeParts(last[type] as ContentPart[], nested as ContentPart[]);
+      for (const [key, value] of Object.entries(part)) if (key !== type && key !== 'type') last[key] = value;
+      continue;
+    }
+    into.push(structuredClone(part));
+  }
+}
+
+/**
+ * Converts a non-streaming chat.completion body to a turn. `content` given as a list of parts
+ * becomes its text, and the list itself is kept (`contentParts`) when it holds more than text;
+ * `reasoning_content` wins over `reasoning` when both are there; a non-empty `refusal` is kept.
+ */
 export function responseFromCompletion(body: unknown): ModelResponse {
   const record = isObject(body) ? body : {};
   const choices = Array.isArray(record.choices) ? record.choices : [];
   const choice = isObject(choices[0]) ? choices[0] : {};
   const message = isObject(choice.message) ? choice.message : {};
   const rawCalls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
-  const reasoning =
-    typeof message.reasoning_content === 'string'
-      ? message.reasoning_content
-      : typeof message.reasoning === 'string'
-        ? message.reasoning
+  const reasoningField =
+    typeof message.reasoning_content === 'string' && message.reasoning_content !== ''
+      ? ('reasoning_content' as const)
+      : typeof message.reasoning === 'string' && message.reasoning !== ''
+        ? ('reasoning' as const)
         : undefined;
+  const details = Array.isArray(message.reasoning_details) ? message.reasoning_details : [];
+  const parts =
+    Array.isArray(message.content) && nonTextParts(message.content as ContentPart[]).length > 0
+      ? (structuredClone(message.content) as ContentPart[])
+      : undefined;
   return {
-    content: typeof message.content === 'string' ? message.content : null,
+    content:
+      typeof message.content === 'string' || Array.isArray(message.content)
+        ? contentText(message.content as MessageContent)
+        : null,
+    ...(parts ? { contentParts: parts } : {}),
+    ...(typeof message.refusal === 'string' && message.refusal !== '' ? { refusal: message.refusal } : {}),
     toolCalls: rawCalls.map((c) => (isObject(c) ? (c as RawToolCall) : {})),
     finishReason: typeof choice.finish_reason === 'string' ? choice.finish_reason : null,
     ...(isObject(record.usage) ? { usage: record.usage as ModelResponse['usage'] } : {}),
-    ...(reasoning ? { reasoningContent: reasoning } : {}),
+    ...(reasoningField ? { reasoningContent: message[reasoningField] as string, reasoningField } : {}),
+    ...(details.length > 0 ? { reasoningDetails: details } : {}),
     ...(typeof record.model === 'string' ? { modelServed: record.model } : {}),
   };
 }

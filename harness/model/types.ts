@@ -15,30 +15,73 @@ export interface WireToolCall {
   function: { name: string; arguments: string };
 }
 
+/** A text part of a message `content` list. */
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/**
+ * An image part of a message `content` list: a URL or a `data:` URL, with the detail level
+ * (https://platform.openai.com/docs/guides/images-vision, "Specify image input detail level").
+ */
+export interface ImagePart {
+  type: 'image_url';
+  image_url: { url: string; detail?: 'auto' | 'low' | 'high' };
+}
+
+/**
+ * One part of a message `content` list: text, image, or any other part a provider accepts
+ * (`input_audio`, `file`, …), kept as it is. Parts may carry extra keys (`cache_control`).
+ */
+export type ContentPart = TextPart | ImagePart | { type: string; [key: string]: unknown };
+
+/**
+ * A message `content`: a string, or a list of parts, which the chat-completions API accepts in
+ * system, user, assistant and tool messages alike (API reference, "messages").
+ */
+export type MessageContent = string | ContentPart[];
+
 /** A system message. */
 export interface SystemMessage {
   role: 'system';
-  content: string;
+  content: MessageContent;
 }
 
 /** A user message. */
 export interface UserMessage {
   role: 'user';
-  content: string;
+  content: MessageContent;
+}
+
+/**
+ * The reasoning a provider returned with a turn, which some providers require back in later
+ * requests (see `model/reasoning.ts` for which field goes back when):
+ * - `reasoning_content`: DeepSeek, vLLM, SGLang, Moonshot;
+ * - `reasoning`: OpenRouter, Groq, Ollama;
+ * - `reasoning_details`: OpenRouter's structured blocks (Anthropic and Gemini signatures),
+ *   sent back verbatim.
+ */
+export interface ReasoningFields {
+  reasoning_content?: string;
+  reasoning?: string;
+  reasoning_details?: unknown[];
 }
 
 /** An assistant message as stored in history and sent back to the model. */
-export interface AssistantMessage {
+export interface AssistantMessage extends ReasoningFields {
   role: 'assistant';
-  content: string | null;
+  content: MessageContent | null;
   tool_calls?: WireToolCall[];
+  /** The model's refusal message (OpenAI `message.refusal`), kept as the API returned it. */
+  refusal?: string;
 }
 
 /** One tool result, keyed by the call id it answers. */
 export interface ToolMessage {
   role: 'tool';
   tool_call_id: string;
-  content: string;
+  content: MessageContent;
 }
 
 /** Any message of the conversation. */
@@ -87,11 +130,29 @@ export interface Usage {
  * `length`, `content_filter`, or anything a compatible server sends); `null` when absent.
  */
 export interface ModelResponse {
+  /** The text of the turn (the text parts of a content list, joined). */
   content: string | null;
+  /**
+   * The content as the list of parts the provider returned, when it held more than text
+   * (Mistral's `thinking` parts beside the `text` part): kept on the assistant message and sent
+   * back as it came, while {@link ModelResponse.content} is its text.
+   */
+  contentParts?: ContentPart[];
+  /**
+   * The model's refusal (OpenAI `message.refusal`, streamed as `delta.refusal`): the model
+   * declined the request, usually with `content: null`. The run stops with `content_filter`
+   * (`loop/stop-reasons.ts`, `contentFilterStop`); a refusal is never a final answer.
+   */
+  refusal?: string;
   toolCalls: RawToolCall[];
   finishReason: string | null;
   usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
+  /** The reasoning text of the turn, whichever field carried it. */
   reasoningContent?: string;
+  /** The field that carried {@link ModelResponse.reasoningContent}; it goes back under the same name. */
+  reasoningField?: 'reasoning_content' | 'reasoning';
+  /** OpenRouter's `reasoning_details` blocks (with their signatures), in order, as received. */
+  reasoningDetails?: unknown[];
   /** The model that served the turn, when the response names it. */
   modelServed?: string;
 }

@@ -11,6 +11,7 @@
 import type { HarnessConfig } from '../config.ts';
 import type { ChatMessage } from '../model/types.ts';
 import type { ToolDefinition } from '../tools/types.ts';
+import { contentText } from '../model/content.ts';
 
 /** Where a message came from. */
 export type MessageOrigin =
@@ -67,8 +68,7 @@ export function messageOrigins(
       case 'system':
         return { kind: 'system' };
       case 'user':
-        // An imported recording's user message may hold content parts (an array), never the marker.
-        return typeof message.content === 'string' && message.content.startsWith(HARNESS_MARKER)
+        return contentText(message.content).startsWith(HARNESS_MARKER)
           ? { kind: 'harness' }
           : { kind: 'user' };
       case 'assistant':

@@ -7,6 +7,7 @@
  */
 import type { RunResult } from '../ledger.ts';
 import { resultMessage, type ToolOutput } from '../tools/types.ts';
+import { contentText } from '../model/content.ts';
 
 /** Calls shown in a partial report, most recent last. */
 export const PARTIAL_REPORT_CALLS = 12;
@@ -59,7 +60,8 @@ export function subagentReport(result: RunResult, info: { depth: number; maxTurn
   });
   const lastWords = [...result.messages]
     .reverse()
-    .find((m) => m.role === 'assistant' && typeof m.content === 'string' && m.content.trim() !== '')?.content;
+    .map((m) => (m.role === 'assistant' ? contentText(m.content) : ''))
+    .find((text) => text.trim() !== '');
   const text = [
     `subagent stopped without a final report (${why}) after ${counts}. Partial report built by the harness from what it found:`,
     ...(lines.length > 0 ? lines : ['- (no tool calls)']),

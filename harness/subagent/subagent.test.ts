@@ -14,6 +14,7 @@ import { taskTool, writeTodosTool } from '../tools/builtin/memory-tools.ts';
 import type { ToolDefinition } from '../tools/types.ts';
 import { subagentReport } from './report.ts';
 import { SubagentPool } from './spawn.ts';
+import { contentText } from '../model/content.ts';
 
 let space: ReturnType<typeof tempWorkspace>;
 beforeEach(() => {
@@ -188,9 +189,9 @@ describe('task: subagents', () => {
       config: { subagent: { maxConcurrency: 3 } },
     });
     expect(most).toBe(1);
-    expect(result.messages.filter((m) => m.role === 'tool').map((m) => m.content.split('\n').at(-1))).toEqual(
-      ['report of child a', 'report of child b', 'report of child c'],
-    );
+    expect(
+      result.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content).split('\n').at(-1)),
+    ).toEqual(['report of child a', 'report of child b', 'report of child c']);
     expect(
       result.events
         .filter((e) => e.type === 'subagent_start' || e.type === 'subagent_end')

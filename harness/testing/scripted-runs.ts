@@ -19,6 +19,7 @@ import { FILE_TOOLS } from '../tools/builtin/files.ts';
 import { decodeToolResult, type ToolDefinition } from '../tools/types.ts';
 import { runHarness, type RunOptions } from '../loop/run.ts';
 import { STOP_REASONS } from '../loop/stop-reasons.ts';
+import { contentText } from '../model/content.ts';
 
 /** A real temp workspace (`ws`) and a sibling `outside` folder; `dispose()` removes both. */
 export function tempWorkspace(): { root: string; ws: string; outside: string; dispose: () => void } {
@@ -93,10 +94,11 @@ export function toolResult(
     (m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool' && m.tool_call_id === callId,
   );
   if (!message) throw new Error(`no tool message for ${callId}`);
-  const decoded = decodeToolResult(message.content, '');
-  if (decoded.ok) return { content: message.content };
+  const content = contentText(message.content);
+  const decoded = decodeToolResult(content, '');
+  if (decoded.ok) return { content };
   const error = { type: decoded.error_type, retryable: decoded.retryable, message: decoded.message };
-  return { content: message.content, error };
+  return { content, error };
 }
 
 /** Ids of the calls the ledger says were executed, in order. */
