@@ -34,7 +34,7 @@ const BLOCK_LINES = 40;
  * @returns {string[]} Stryker `mutate` entries (`file:start-end` ranges, 1-based lines)
  */
 function sample(n) {
-  if (!(n > 1)) return MUTATE;
+  if (!(n > 1)) return process.env.MUTATE_ONLY ? [`${process.env.MUTATE_ONLY}/**/*.ts`, MUTATE[1]] : MUTATE;
   const files = globSync(MUTATE[0], { ignore: ['harness/**/*.test.ts'] }).sort();
   return files.flatMap((file, i) => {
     const lines = readFileSync(file, 'utf8').split('\n').length;
@@ -52,7 +52,10 @@ export default {
   testRunner: 'scenarios',
   coverageAnalysis: 'perTest',
   ignoreStatic: true,
-  mutate: sample(Number(process.env.MUTATE_SAMPLE ?? 1)),
+  // `MUTATE_ONLY=harness/policy` keeps the entries under one folder (with `--force`: re-measure it).
+  mutate: sample(Number(process.env.MUTATE_SAMPLE ?? 1)).filter(
+    (entry) => !process.env.MUTATE_ONLY || entry.startsWith(process.env.MUTATE_ONLY) || entry.startsWith('!'),
+  ),
   // The sandbox copy needs what a scenario run reads (scenarios, configs, eval/, cli/), not tests.
   ignorePatterns: [
     'reports',

@@ -46,7 +46,18 @@ class ScenarioTestRunner {
     const scenarios = await suite.loadScenarioFiles(this.scenarioGlobs, root);
     const problems = await scorers.prepareScorers(configs, scenarios);
     if (problems.length > 0) throw new Error(`scenario scorers: ${JSON.stringify(problems)}`);
-    this.runCase = suite.runCase;
+    const shell = await load('harness/policy/shell-analysis.ts');
+    // Caches that outlive a case would hide mutants: the dry run fills them and a mutant's run
+    // reads the verdict computed before the mutant was switched on. Each case therefore starts
+    // cold: the shell-analysis cache is emptied and the case gets its own copy of the
+    // configuration (the policy's verdict cache is keyed by the configuration's rule list).
+    // Left warm, by design: compiled glob and command patterns (policy.ts, pattern.ts,
+    // sensitive-paths.ts), keyed by pattern text — a mutant inside those compile steps is seen
+    // only by the first case that compiles the pattern.
+    this.runCase = (planned) => {
+      shell.clearAnalysisCache();
+      return suite.runCase({ ...planned, config: structuredClone(planned.config) });
+    };
     this.cases = suite.planCases({ configs, scenarios, recordings: [] });
     this.logger.info(
       `scenario runner: ${this.cases.length} cases loaded from ${this.scenarioGlobs.join(', ')}`,
