@@ -33,12 +33,10 @@ describe('token accounting', () => {
     expect(withCalls).toBeGreaterThan(TOKENS_PER_MESSAGE + 3);
   });
 
-  it("counts an imported recording's content parts: text parts as their text, others as their JSON", () => {
+  it("counts an imported recording's content parts: text parts as their text, an image as IMAGE_TOKENS", () => {
     const image = { type: 'image_url', image_url: { url: 'https://example.com/a.png' } };
     const parts = [{ type: 'text', text: 'hello world' }, image] as unknown as string;
-    expect(countMessage({ role: 'user', content: parts })).toBe(
-      TOKENS_PER_MESSAGE + 2 + countText(JSON.stringify(image)),
-    );
+    expect(countMessage({ role: 'user', content: parts })).toBe(TOKENS_PER_MESSAGE + 2 + IMAGE_TOKENS.high);
   });
 
   it('counts special-token text as text instead of throwing (a file or tool output may hold it)', () => {
