@@ -13,7 +13,13 @@ const withFaults = process.env.HARNESS_BENCH_FAULTS === '1';
 export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
-    exclude: ['node_modules/**', 'reports/latest/**', ...(withFaults ? [] : faultTagTests)],
+    // .stryker-tmp: StrykerJS's sandbox copies while `npm run mutate` runs.
+    exclude: [
+      'node_modules/**',
+      'reports/latest/**',
+      '.stryker-tmp/**',
+      ...(withFaults ? [] : faultTagTests),
+    ],
     setupFiles: ['./test-setup.ts'],
     testTimeout: 90_000,
     // Hooks clean up temp trees (afterAll rmSync); on a loaded machine they need the same room.

@@ -107,7 +107,7 @@ describe('run --baseline', () => {
       '--baseline',
       base,
       '--tolerance',
-      'turnsPerCase=5%',
+      'turnsPerCase=1%',
     );
     expect(worse.code).toBe(1);
     expect(worse.out).toMatch(
@@ -117,7 +117,7 @@ describe('run --baseline', () => {
       /REGRESSION passRate × default: baseline 1, now 0\.\d+ \(tolerance 0, higher is better\)/,
     );
     expect(worse.out).toMatch(
-      /REGRESSION turnsPerCase × default: baseline [\d.]+, now [\d.]+ \(tolerance 5%, lower is better\)/,
+      /REGRESSION turnsPerCase × default: baseline [\d.]+, now [\d.]+ \(tolerance 1%, lower is better\)/,
     );
     expect(worse.out).toContain('BASELINE GATE FAILED');
   });

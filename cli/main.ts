@@ -13,6 +13,7 @@ import { mergeCommand } from './merge-command.ts';
 import { recordCommand } from './record-command.ts';
 import { policyCheckCommand } from './policy-command.ts';
 import { replayCommand } from './replay-command.ts';
+import { addViewCommands } from './report-command.ts';
 import { runCommand } from './run-command.ts';
 import { validateCommand } from './validate-command.ts';
 import { initCommand } from './init-command.ts';
@@ -54,7 +55,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       collect,
     )
     .option('--json <file>', 'write the results JSON to this file')
-    .option('-o, --out <dir>', 'write results.json, report.md and junit.xml into this folder')
+    .option(
+      '-o, --out <dir>',
+      'write results.json, report.md, junit.xml, report.html and cases/ (one transcript per case) into this folder',
+    )
+    .option('--verbose', 'print the turn-by-turn ledger of each failed case as it ends')
     .option(
       '-f, --filter <text>',
       'only cases whose id contains this text (repeatable: any of them)',
@@ -276,6 +281,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .action(async (files: string[]) => {
       exitCode = await validateCommand(files, io);
     });
+
+  addViewCommands(program, io, (code) => {
+    exitCode = code;
+  });
 
   for (const command of program.commands) command.addHelpText('after', EXIT_CODES_HELP);
   // Each command starts with the limit of its own --max-file-size (or none): main() runs many

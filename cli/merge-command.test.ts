@@ -44,14 +44,14 @@ describe('run --shard and merge', () => {
     const whole = await run('run', ...suite, '--out', path.join(dir, 'whole'));
     expect(whole.code).toBe(0);
     for (const i of [1, 2]) {
-      const shard = await run('run', ...suite, '--shard', `${i}/2`, '--json', path.join(dir, `s${i}.json`));
+      const shard = await run('run', ...suite, '--shard', `${i}/2`, '--out', path.join(dir, `s${i}`));
       expect(shard.code).toBe(0);
       expect(shard.err).toMatch(new RegExp(`shard ${i}/2: \\d+ of \\d+ cases`));
     }
     const merged = await run(
       'merge',
-      path.join(dir, 's2.json'),
-      path.join(dir, 's1.json'),
+      path.join(dir, 's2', 'results.json'),
+      path.join(dir, 's1', 'results.json'),
       '--out',
       path.join(dir, 'merged'),
     );
@@ -60,6 +60,11 @@ describe('run --shard and merge', () => {
     expect(merged.out).toMatch(/merged 2 shards: \d+ cases/);
     const read = (folder: string, file: string) => readFileSync(path.join(dir, folder, file), 'utf8');
     expect(blank(read('merged', 'results.json'))).toBe(blank(read('whole', 'results.json')));
+    // The shards' case sidecars join the merged folder: every link of the merged results resolves.
+    const links = (JSON.parse(read('merged', 'results.json')) as { cases: { transcript?: string }[] }).cases;
+    expect(
+      links.every((c) => c.transcript && read('merged', c.transcript) === read('whole', c.transcript)),
+    ).toBe(true);
     expect(read('merged', 'report.md')).toBe(read('whole', 'report.md'));
     expect(junitBlank(read('merged', 'junit.xml'))).toBe(junitBlank(read('whole', 'junit.xml')));
   });

@@ -5,6 +5,7 @@
  * written: a bad input is exit 2 with every problem named. Exit 1 when a merged case failed or
  * errored, as `run` would have.
  */
+import { cpSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { InputError, type InputProblem } from '../eval/errors.ts';
 import { mergeResults, readResultsFile, type MergeInput } from '../eval/merge.ts';
@@ -44,7 +45,16 @@ export async function mergeCommand(files: readonly string[], flags: MergeFlags, 
   const c = palette(color);
   io.stdout(`${renderRun(results, { color }, {})}\n`);
   const written: string[] = [];
-  if (flags.out) written.push(...writeReportDir(path.resolve(io.cwd, flags.out), results));
+  if (flags.out) {
+    const out = path.resolve(io.cwd, flags.out);
+    // Each shard's case sidecars (run --out) join the merged folder, so report.html and show find them.
+    for (const file of files) {
+      const cases = path.join(path.dirname(path.resolve(io.cwd, file)), 'cases');
+      if (existsSync(cases) && path.resolve(cases) !== path.join(out, 'cases'))
+        cpSync(cases, path.join(out, 'cases'), { recursive: true });
+    }
+    written.push(...writeReportDir(out, results));
+  }
   if (flags.json) {
     writeResultsJson(path.resolve(io.cwd, flags.json), results);
     written.push(path.resolve(io.cwd, flags.json));

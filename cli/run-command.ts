@@ -6,6 +6,9 @@ import { parseShard } from '../eval/shard.ts';
 import { describeTracing, suiteTracing, traceTarget } from '../eval/trace/cli-tracing.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { writeReportDir, writeResultsJson } from '../reports/write.ts';
+import { CaseFileStage } from '../reports/case-dir.ts';
+import { describeFailure } from '../eval/results.ts';
+import { ledgerLines, turnTexts } from './ledger-lines.ts';
 import { type CliIo, VERSION } from './io.ts';
 import { prepareRun } from './run-plan.ts';
 import { listLines } from './select.ts';
@@ -43,6 +46,8 @@ export interface RunFlags extends CompareFlags {
   trace?: string | boolean;
   traceFile?: string;
   traceContent?: boolean;
+  /** Print the turn-by-turn ledger of every failed or errored case as it ends. */
+  verbose?: boolean;
 }
 
 /**
@@ -68,6 +73,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   const tracing = trace
     ? suiteTracing({ ...trace, ...(trace.file ? { file: path.resolve(io.cwd, trace.file) } : {}) }, VERSION)
     : undefined;
+  const stage = prepared.out ? new CaseFileStage(prepared.out) : undefined;
   const suite: SuiteOptions = {
     configs,
     scenarios,
@@ -76,7 +82,22 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     ...(flags.bail ? { bail: true } : {}),
     ...(isCI(io.env) ? { ci: true } : {}),
     ...(shard ? { shard } : {}),
-    ...(tracing ? { onRun: tracing.onRun } : {}),
+    onRun: async (planned, run, result) => {
+      await tracing?.onRun(planned, run, result);
+      stage?.write(result, run);
+      if (flags.verbose && (result.status === 'fail' || result.status === 'error')) {
+        const lines = [
+          c.bold(`── ${result.id} (${result.config}): ${result.status}`),
+          ...(run
+            ? ledgerLines(run.ledger, c, { detail: true, width: 100, texts: turnTexts(run.events) })
+            : []),
+          `stop reason: ${result.stopReason ?? 'none'}${result.stopDetail ? ` (${result.stopDetail})` : ''}`,
+          ...result.checks.filter((k) => !k.pass).map((k) => c.red(`✗ ${describeFailure(k)}`)),
+          ...(result.error ? [c.red(`error: ${result.error.message}`)] : []),
+        ];
+        io.stderr(`${io.isTTY ? '\r\u001b[2K' : ''}${lines.join('\n')}\n`);
+      }
+    },
     version: VERSION,
     ...(flags.reference ? { reference: flags.reference } : {}),
     onCaseEnd: (result, done, total) => {
@@ -110,7 +131,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
       `${c.yellow(`--bail: stopped after the first failure; ${planned.length - results.cases.length} of ${planned.length} cases did not run`)}\n`,
     );
   const written: string[] = [];
-  if (prepared.out) written.push(...writeReportDir(prepared.out, results));
+  if (prepared.out && stage) written.push(...writeReportDir(prepared.out, stage.commit(results)));
   if (prepared.json) {
     writeResultsJson(prepared.json, results);
     written.push(prepared.json);

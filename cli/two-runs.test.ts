@@ -1,11 +1,11 @@
 /**
  * Two runs of the bundled suite (every scenario and recording, the main job) write the same
- * `results.json`, `report.md` and `junit.xml` byte for byte, apart from `startedAt`, fields whose
- * names end in `Ms`, and JUnit's `time` attributes (README, "Results file"). Nothing of where
+ * `results.json`, `report.md`, `junit.xml`, `report.html` and every case sidecar (`cases/`)
+ * byte for byte, apart from `startedAt`, fields whose names end in `Ms`, and JUnit's `time` attributes (README, "Results file"). Nothing of where
  * a run put its temp folders may reach a file: the harness shows the model `$WS`, `$OUTSIDE` and
  * `$TMPDIR`, so the text, and the token counts of that text, are the same every time.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -32,7 +32,7 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-async function runOnce(): Promise<Record<'results' | 'report' | 'junit', string>> {
+async function runOnce(): Promise<Record<'results' | 'report' | 'junit' | 'html' | 'cases', string>> {
   const out = mkdtempSync(path.join(tmpdir(), 'hb-two-runs-'));
   dirs.push(out);
   const io = {
@@ -49,11 +49,18 @@ async function runOnce(): Promise<Record<'results' | 'report' | 'junit', string>
     results: withoutTimes(read('results.json')),
     report: read('report.md'),
     junit: read('junit.xml').replace(/ time="[0-9.]+"/g, ''),
+    html: read('report.html'),
+    // Every case sidecar, by path: the requests, responses, ledger and events of each case.
+    cases: (readdirSync(path.join(out, 'cases'), { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => `== ${f}\n${read(path.join('cases', f))}`)
+      .join(''),
   };
 }
 
 describe('two runs of the bundled suite', () => {
-  it('write byte-identical results.json, report.md and junit.xml apart from times', async () => {
+  it('write byte-identical results.json, report.md, junit.xml, report.html and case sidecars apart from times', async () => {
     const first = await runOnce();
     const second = await runOnce();
     const a = JSON.parse(first.results) as { cases: { id: string; config: string }[] };
@@ -65,6 +72,14 @@ describe('two runs of the bundled suite', () => {
     expect(second.results).toBe(first.results);
     expect(second.report).toBe(first.report);
     expect(second.junit).toBe(first.junit);
+    expect(second.html).toBe(first.html);
+    expect(first.cases.match(/^== /gm)).toHaveLength(a.cases.length);
+    const sidecars = (text: string) => text.split(/^== /m);
+    expect(
+      sidecars(second.cases)
+        .filter((f, i) => f !== sidecars(first.cases)[i])
+        .map((f) => f.split('\n')[0]),
+    ).toEqual([]);
     for (const text of Object.values(first))
       expect(text).not.toMatch(/hb-(ws|out|replay|notes)-[A-Za-z0-9]{6}/);
   }, 120_000);

@@ -18,6 +18,7 @@ const PAGES = [
   'docs/results-format.md',
   'docs/conventions.md',
   'docs/policy.md',
+  'docs/reports.md',
   'cases/README.md',
   'CONTRIBUTING.md',
   'AGENTS.md',

@@ -92,6 +92,11 @@ export interface CaseCommon {
    * overshoot at the stop. Absent for a case that did not run.
    */
   metrics?: CaseMetrics;
+  /**
+   * The case's sidecar (requests, responses, ledger, events, transcript; `reports/case-file.ts`),
+   * relative to the folder of `results.json`: `cases/<config>/<id>.json`. Set by `run --out`.
+   */
+  transcript?: string;
 }
 
 /**
@@ -311,6 +316,7 @@ export const RESULTS_SCHEMA = {
           attack: { type: 'object', required: ['succeeded'], properties: { succeeded: { type: 'boolean' } } },
           expectFor: { type: 'string' },
           metrics: CASE_METRICS_SCHEMA,
+          transcript: { type: 'string' },
           skip: {
             type: 'object',
             additionalProperties: false,

@@ -116,7 +116,8 @@ describe('skipped cases in every report', () => {
   it('markdown lists them with the fix; JUnit marks them <skipped/> with the reason and the fix', () => {
     const md = renderMarkdown(data);
     expect(md).toContain('1 passed, 0 failed, 0 errored, 2 skipped of 3 cases');
-    expect(md).toContain('| escape/bash-links-sandbox | scenario | default | skipped |');
+    expect(md).toContain('| default | 1 | 0 | 0 | 2 | 100.0% (1/1) |');
+    expect(md).toContain('cases: `escape/bash-links-sandbox`, `escape/bash-traversal-sandbox`');
     expect(md).toContain('## Skipped: prerequisites missing on this machine');
     const xml = renderJunit(data);
     expect(xml).toContain('<testsuites name="harness-bench" tests="3" failures="0" errors="0" skipped="2">');

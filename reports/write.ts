@@ -7,6 +7,8 @@ import path from 'node:path';
 import type { ResultsFile } from '../eval/results.ts';
 import { renderMarkdown } from './markdown.ts';
 import { renderJunit } from './junit.ts';
+import { renderHtml } from './html.ts';
+import { readCaseFile } from './case-file.ts';
 
 /** Writes `text` to `file` atomically (temp file + rename), creating folders. */
 export function writeAtomic(file: string, text: string): void {
@@ -45,11 +47,18 @@ export function writeResultsJson(file: string, results: ResultsFile): void {
   renameSync(temp, file);
 }
 
-/** Writes `results.json`, `report.md` and `junit.xml` into `dir`, one at a time. */
+/**
+ * Writes `results.json`, `report.md`, `junit.xml` and `report.html` into `dir`, one at a time;
+ * the page embeds the sidecars under `dir` that the cases link to (`CaseResult.transcript`).
+ */
 export function writeReportDir(dir: string, results: ResultsFile): string[] {
-  const files = [path.join(dir, 'results.json'), path.join(dir, 'report.md'), path.join(dir, 'junit.xml')];
+  const files = ['results.json', 'report.md', 'junit.xml', 'report.html'].map((f) => path.join(dir, f));
   writeResultsJson(files[0]!, results);
   writeAtomic(files[1]!, renderMarkdown(results));
   writeAtomic(files[2]!, renderJunit(results));
+  writeAtomic(
+    files[3]!,
+    renderHtml(results, (c) => (c.transcript ? readCaseFile(dir, c.transcript) : undefined)),
+  );
   return files;
 }

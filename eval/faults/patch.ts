@@ -61,7 +61,11 @@ function sourceFiles(root: string): string[] {
       const relative = `${dir}/${entry.name}`;
       if (entry.isDirectory()) {
         // The catalogue holds every search text itself: a patch never moves into it.
-        if (entry.name !== 'node_modules' && entry.name !== 'fixtures' && relative !== 'eval/faults/catalogue')
+        if (
+          entry.name !== 'node_modules' &&
+          entry.name !== 'fixtures' &&
+          relative !== 'eval/faults/catalogue'
+        )
           walk(relative);
       } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) out.push(relative);
     }

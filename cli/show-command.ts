@@ -1,0 +1,115 @@
+/**
+ * `harness-bench show CASE [-c CONFIG] [--results DIR]`: the turn-by-turn ledger of one case of a
+ * stored run (model turn, tool calls with arguments, verdicts with the deciding rule, results,
+ * stop reason, failed checks), read from the case's sidecar (`reports/case-file.ts`). Exit 0
+ * when shown, 2 when the results, the case or its sidecar cannot be found (with what exists).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { InputError } from '../eval/errors.ts';
+import { describeFailure, type CaseResult, type ResultsFile } from '../eval/results.ts';
+import { caseFilePath, readCaseFile, type CaseFile } from '../reports/case-file.ts';
+import { palette, useColor } from '../reports/color.ts';
+import type { CliIo } from './io.ts';
+import { ledgerLines, turnTexts } from './ledger-lines.ts';
+
+/** Flags of `show`. */
+export interface ShowFlags {
+  config?: string;
+  /** The folder of `results.json` and `cases/` (a `run --out` folder). @default reports/latest */
+  results?: string;
+}
+
+/** Reads `results.json` of a run folder (or the file itself). @throws InputError */
+export function readResults(where: string): { file: string; dir: string; results: ResultsFile } {
+  const file = /\.json$/i.test(where) ? where : path.join(where, 'results.json');
+  let results: ResultsFile;
+  try {
+    results = JSON.parse(readFileSync(file, 'utf8')) as ResultsFile;
+  } catch (error) {
+    throw new InputError([
+      {
+        file,
+        path: '',
+        reason: `cannot read the results: ${(error as Error).message.split('\n')[0]}; run \`harness-bench run --out DIR\` first`,
+      },
+    ]);
+  }
+  if (results?.format !== 'harness-bench.results' || !Array.isArray(results.cases))
+    throw new InputError([{ file, path: '/format', reason: 'not a harness-bench results file' }]);
+  return { file, dir: path.dirname(file), results };
+}
+
+/**
+ * The case `id` under `config`: an exact id, else the one id containing `id`; with several
+ * configurations and none named, the only one the case ran under. @throws InputError naming the choices
+ */
+export function pickCase(
+  results: ResultsFile,
+  id: string,
+  config: string | undefined,
+  file: string,
+): CaseResult {
+  const ids = [...new Set(results.cases.map((c) => c.id))];
+  const exact = ids.includes(id) ? [id] : ids.filter((x) => x.toLowerCase().includes(id.toLowerCase()));
+  if (exact.length !== 1)
+    throw new InputError([
+      {
+        file,
+        path: id,
+        reason:
+          exact.length === 0
+            ? `no case "${id}" in these results (${ids.length} cases; e.g. ${ids.slice(0, 3).join(', ')})`
+            : `"${id}" matches ${exact.length} cases: ${exact.slice(0, 8).join(', ')}${exact.length > 8 ? ', …' : ''}`,
+      },
+    ]);
+  const under = results.cases.filter((c) => c.id === exact[0]);
+  const picked = config ? under.find((c) => c.config === config) : under.length === 1 ? under[0] : undefined;
+  if (!picked)
+    throw new InputError([
+      {
+        file,
+        path: '-c',
+        reason: `${config ? `case "${exact[0]}" did not run under "${config}"` : `case "${exact[0]}" ran under several configurations`}; pass -c with one of: ${under.map((c) => c.config).join(', ')}`,
+      },
+    ]);
+  return picked;
+}
+
+/** The lines `show` prints for one case and its sidecar. */
+export function showLines(result: CaseResult, sidecar: CaseFile, c: ReturnType<typeof palette>): string[] {
+  const out = [c.bold(`${result.id} under ${result.config}: ${result.status}`), `file: ${result.file}`];
+  if (sidecar.run) {
+    const texts = turnTexts(sidecar.run.events);
+    out.push(...ledgerLines(sidecar.run.ledger, c, { detail: true, width: 100, texts }));
+  } else out.push(c.dim('(the case did not run: no ledger)'));
+  out.push(
+    `stop reason: ${result.stopReason ?? 'none'}${result.stopDetail ? ` (${result.stopDetail})` : ''}`,
+  );
+  if (sidecar.run?.finalAnswer)
+    out.push(`final answer: ${JSON.stringify(sidecar.run.finalAnswer.slice(0, 200))}`);
+  const failed = result.checks.filter((k) => !k.pass);
+  for (const check of failed) out.push(c.red(`✗ ${describeFailure(check)}`));
+  if (result.skip) out.push(c.cyan(`skipped: ${result.skip.reason}; fix: ${result.skip.fix}`));
+  if (result.error) out.push(c.red(`error: ${result.error.message}`));
+  return out;
+}
+
+/** Runs `show`; resolves with the exit code. @throws InputError (exit 2) */
+export async function showCommand(id: string, flags: ShowFlags, io: CliIo): Promise<number> {
+  const { file, dir, results } = readResults(path.resolve(io.cwd, flags.results ?? 'reports/latest'));
+  const result = pickCase(results, id, flags.config, file);
+  const relative = result.transcript ?? caseFilePath(result.config, result.id);
+  const sidecar = readCaseFile(dir, relative);
+  if (!sidecar)
+    throw new InputError([
+      {
+        file: path.join(dir, relative),
+        path: '',
+        reason:
+          'no transcript for this case (results written without --out keep none); run again with --out DIR',
+      },
+    ]);
+  io.stdout(`${showLines(result, sidecar, palette(useColor({ isTTY: io.isTTY }, io.env))).join('\n')}\n`);
+  return 0;
+}

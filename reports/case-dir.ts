@@ -1,0 +1,51 @@
+/**
+ * The `cases/` folder of a run's `--out` folder, written as cases end and swapped in whole at the
+ * end: sidecars go to a staging folder beside it (`.cases-<pid>.tmp`), and {@link CaseFileStage.commit}
+ * replaces the previous run's `cases/` with it, so a folder never mixes two runs' transcripts and a
+ * run that dies half-way leaves the previous one intact. Memory stays flat: nothing is kept but the
+ * relative paths.
+ */
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { CaseResult, ResultsFile } from '../eval/results.ts';
+import type { RunResult } from '../harness/ledger.ts';
+import { writeCaseFile } from './case-file.ts';
+
+/** Stages the sidecars of one run for an `--out` folder. */
+export class CaseFileStage {
+  readonly #dir: string;
+  readonly #staging: string;
+  /** `config\u0000id` → sidecar path relative to the out folder. */
+  readonly #written = new Map<string, string>();
+
+  /** @param outDir the run's `--out` folder (created when the first sidecar is written) */
+  constructor(outDir: string) {
+    this.#dir = outDir;
+    this.#staging = path.join(outDir, `.cases-${process.pid}.tmp`);
+    rmSync(this.#staging, { recursive: true, force: true });
+  }
+
+  /** Writes the sidecar of one finished case. @throws the file system's error */
+  write(result: CaseResult, run: RunResult | undefined): void {
+    const relative = writeCaseFile(this.#staging, result, run);
+    this.#written.set(`${result.config}\u0000${result.id}`, relative);
+  }
+
+  /**
+   * Moves the staged sidecars to `<out>/cases` (replacing the previous run's) and returns the
+   * results with each case's `transcript` link set. @throws the file system's error
+   */
+  commit(results: ResultsFile): ResultsFile {
+    const target = path.join(this.#dir, 'cases');
+    rmSync(target, { recursive: true, force: true });
+    if (existsSync(path.join(this.#staging, 'cases'))) renameSync(path.join(this.#staging, 'cases'), target);
+    rmSync(this.#staging, { recursive: true, force: true });
+    return {
+      ...results,
+      cases: results.cases.map((c) => {
+        const transcript = this.#written.get(`${c.config}\u0000${c.id}`);
+        return transcript ? { ...c, transcript } : c;
+      }),
+    };
+  }
+}
