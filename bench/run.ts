@@ -1,92 +1,167 @@
 /**
- * tinybench suites: harness overhead per step, measured offline. Results are reported as ratios
- * within one run (never as timed assertions in tests).
+ * `npm run bench`: the harness's own cost, measured offline with tinybench and reported as
+ * ratios within one run (never as timed assertions in tests):
+ * - per-step overhead of a scripted read_file loop at N = 10, 50, 200 and 1,000 steps, for
+ *   harness-bench (default configuration, and with session persistence on) beside a bare floor
+ *   loop, the Vercel AI SDK and the OpenAI Agents SDK, interleaved (`per-step.ts`);
+ * - bash policy decisions per second, cold and cached (`policy.bench.ts`);
+ * - replay throughput of the bundled recordings, cases per second (`replay.ts`);
+ * - peak resident memory of a 1,000-step run, each system in a fresh process (`rss.ts`);
+ * - token counting, seconds per task (`tokens.bench.ts`).
  *
- *   npm run bench
+ * Writes `bench/results/latest.json` and prints the tables.
+ *
+ *   npm run bench                 (about 5–10 minutes on 2 busy cores)
+ *   npm run bench -- --quick      (N ≤ 200, 3 rounds, no memory probes)
+ *   npm run bench -- --rounds 7
  */
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Table from 'cli-table3';
 import { Bench } from 'tinybench';
-import { DEFAULT_CONFIG } from '../harness/config.ts';
-import { deterministicDeps } from '../harness/deps.ts';
-import { runHarness } from '../harness/loop/run.ts';
-import { ScriptedModel } from '../harness/model/scripted-model.ts';
-import { decide } from '../harness/policy/policy.ts';
-import { LocalSandbox } from '../harness/sandbox/local.ts';
-import { parseArguments } from '../harness/tools/arguments.ts';
-import { FILE_TOOLS } from '../harness/tools/builtin/files.ts';
+import { CONTENDERS, measurePerStep, type PerStepRow } from './per-step.ts';
 import { addPolicyBenchmarks, decisionsPerSecond } from './policy.bench.ts';
+import { replayThroughput } from './replay.ts';
+import { peakRss, type RssRow } from './rss.ts';
 import { runTokenBench } from './tokens.bench.ts';
+import { STEP_COUNTS } from './workload.ts';
 
-const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-bench-')));
-writeFileSync(path.join(workspace, 'a.txt'), 'hello\n'.repeat(100));
-const config = {
-  ...DEFAULT_CONFIG,
-  limits: { ...DEFAULT_CONFIG.limits, maxTurns: 1000, maxToolCalls: 10_000 },
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const roundsAt = args.indexOf('--rounds');
+const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : quick ? 3 : 5;
+const steps = quick ? STEP_COUNTS.filter((n) => n <= 200) : [...STEP_COUNTS];
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+log(`per-step overhead: ${steps.join(', ')} steps, ${rounds} interleaved rounds`);
+const perStep = await measurePerStep({
+  steps,
+  rounds,
+  budgetMs: 300,
+  warmupMs: quick ? 1000 : 2000,
+  onProgress: log,
+});
+
+log('policy decisions per second');
+const policyBench = new Bench({ time: 1000 });
+await addPolicyBenchmarks(policyBench);
+await policyBench.run();
+const policy = {
+  coldPerSecond: Math.round(decisionsPerSecond(policyBench, 'policy: bash decision, cold') ?? 0),
+  cachedPerSecond: Math.round(decisionsPerSecond(policyBench, 'policy: bash decision, cached') ?? 0),
 };
 
-const turns = (n: number) => [
-  ...Array.from({ length: n }, (_, i) => ({
-    tool_calls: [
-      { id: `c${i}`, name: 'read_file', arguments: `{"path":"a.txt","offset":${(i % 90) + 1},"limit":5}` },
-    ],
-  })),
-  { content: 'done' },
-];
+log('replay throughput');
+const replay = await replayThroughput(quick ? 1500 : 4000);
 
-const bench = new Bench({ time: 1000 });
-bench
-  .add('parseArguments (valid JSON object)', () => {
-    parseArguments('{"path":"src/index.ts","offset":10,"limit":50}', false);
-  })
-  .add('policy decide (file read inside the workspace)', () => {
-    decide(
-      {
-        tool: 'read_file',
-        effect: 'read',
-        paths: [
-          {
-            requested: 'a.txt',
-            absolute: `${workspace}/a.txt`,
-            inside: true,
-            relative: 'a.txt',
-            access: 'read',
-          },
-        ],
-      },
-      config,
-    );
-  })
-  .add('policy decide (bash command, 16 rules)', () => {
-    decide({ tool: 'bash', effect: 'write', paths: [], commands: ['git status --short'] }, config);
-  })
-  .add('runHarness: 20 turns of read_file', async () => {
-    await runHarness({
-      task: 'read',
-      config,
-      model: new ScriptedModel(turns(20)),
-      tools: [FILE_TOOLS.read_file!],
-      sandbox: new LocalSandbox({ allowExec: false }),
-      workspace,
-      deps: deterministicDeps(),
-    });
-  });
+const rss: RssRow[] = [];
+if (!quick)
+  for (const c of CONTENDERS) {
+    log(`peak memory: ${c.system}${c.config ? ` (${c.config})` : ''}, 1,000 steps`);
+    rss.push(peakRss(c.system, c.config, 1000));
+  }
 
-await addPolicyBenchmarks(bench);
-await bench.run();
-console.table(bench.table());
-const cold = decisionsPerSecond(bench, 'policy: bash decision, cold');
-const cached = decisionsPerSecond(bench, 'policy: bash decision, cached');
-if (cold && cached)
-  console.log(`bash policy decisions per second: ${Math.round(cold)} cold, ${Math.round(cached)} cached`);
-const perTurn = bench.tasks.find((t) => t.name.startsWith('runHarness'))?.result;
-const policy = bench.tasks.find((t) => t.name.startsWith('policy decide (file'))?.result;
-if (perTurn && 'latency' in perTurn && policy && 'latency' in policy) {
-  const turnMs = perTurn.latency.mean / 21;
+type Measure = 'usPerStep' | 'cpuUsPerStep';
+const at = (measure: Measure, system: string, n: number, config?: string) =>
+  perStep.find((r) => r.system === system && r.steps === n && r.config === config)?.[measure] ?? Number.NaN;
+const first = steps[0]!;
+const last = steps.at(-1)!;
+/** The ratios of the targets, on one measure (wall or CPU medians). */
+function ratiosOn(measure: Measure) {
+  const ours = (n: number) => at(measure, 'harness-bench', n, 'default');
+  const fasterPeer = (n: number) => Math.min(at(measure, 'ai-sdk', n), at(measure, 'openai-agents', n));
+  const perN = steps.map((n) => ({
+    steps: n,
+    fasterPeerOverOurs: round2(fasterPeer(n) / ours(n)),
+    oursOverFloor: round2(ours(n) / at(measure, 'floor', n)),
+  }));
+  const growth = round2(ours(last) / ours(first));
+  const at50 = perN.find((r) => r.steps === 50);
+  const targets = {
+    'at N=50, at least 10x below the faster peer': at50 ? at50.fasterPeerOverOurs >= 10 : null,
+    'at N=50, within 5x of the floor': at50 ? at50.oursOverFloor <= 5 : null,
+    [`grows at most 1.2x from N=${first} to N=${last}`]: growth <= 1.2,
+  };
+  return { perN, growth, targets };
+}
+const wall = ratiosOn('usPerStep');
+const cpuRatios = ratiosOn('cpuUsPerStep');
+
+const cpus = os.cpus();
+const results = {
+  format: 'harness-bench.bench',
+  version: 1,
+  date: new Date().toISOString(),
+  machine: {
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    memoryGb: Math.round(os.totalmem() / 1e8) / 10,
+    platform: `${process.platform} ${process.arch}`,
+    node: process.version,
+    loadAverage: os.loadavg().map((l) => round2(l)),
+  },
+  method: {
+    workload:
+      'scripted read_file loop: N calls with distinct arguments on a 100-line file, then a final answer; every system runs the same tool body except harness-bench, which runs its own read_file through its sandbox',
+    sample: 'one whole run divided by N (µs per step); usPerStep is the median over all samples',
+    rounds,
+    interleaved: 'every round runs every system at every N, the order rotating by round',
+    harnessConfigs:
+      'default: DEFAULT_CONFIG with budgets raised so N steps fit; session: the same with session.enabled',
+  },
+  perStep: perStep satisfies PerStepRow[],
+  ratios: { wall: wall.perN, cpu: cpuRatios.perN },
+  growth: { from: first, to: last, wall: wall.growth, cpu: cpuRatios.growth },
+  targets: { wall: wall.targets, cpu: cpuRatios.targets },
+  policy,
+  replay,
+  peakRss: rss,
+};
+
+const out = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json');
+mkdirSync(path.dirname(out), { recursive: true });
+writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+
+const name = (r: { system: string; config?: string }) => (r.config ? `${r.system} (${r.config})` : r.system);
+const table = new Table({ head: ['µs per step: wall median / min / CPU median', ...steps.map(String)] });
+for (const c of CONTENDERS)
+  table.push([
+    name(c),
+    ...steps.map((n) => {
+      const row = perStep.find((r) => r.system === c.system && r.config === c.config && r.steps === n);
+      return row ? `${row.usPerStep} / ${row.minUsPerStep} / ${row.cpuUsPerStep}` : '';
+    }),
+  ]);
+const both = (pick: (r: (typeof wall.perN)[number]) => number) =>
+  steps.map((_, i) => `${pick(wall.perN[i]!)}× / ${pick(cpuRatios.perN[i]!)}×`);
+table.push(['faster peer ÷ ours (wall / CPU)', ...both((r) => r.fasterPeerOverOurs)]);
+table.push(['ours ÷ floor (wall / CPU)', ...both((r) => r.oursOverFloor)]);
+console.log(table.toString());
+console.log(`growth of ours, N=${last} ÷ N=${first}: ${wall.growth}× wall, ${cpuRatios.growth}× CPU`);
+for (const [target, met] of Object.entries(wall.targets))
   console.log(
-    `harness overhead per turn (incl. one file read): ${(turnMs * 1000).toFixed(1)} µs; policy decision is ${((policy.latency.mean / turnMs) * 100).toFixed(2)}% of a turn`,
+    `${met ? 'met   ' : 'missed'} (wall) ${target}; ${cpuRatios.targets[target] ? 'met' : 'missed'} on CPU time`,
   );
+console.log(
+  `bash policy decisions per second: ${policy.coldPerSecond} cold, ${policy.cachedPerSecond} cached`,
+);
+console.log(
+  `replay: ${replay.casesPerSecond} cases per second (${replay.cassettes} recordings, ${replay.cases} cases, ${replay.failed} not passing)`,
+);
+if (rss.length > 0) {
+  const mem = new Table({ head: ['peak RSS at 1,000 steps (MB)', 'before the run', 'peak'] });
+  for (const r of rss) mem.push([name(r), r.baselineMb, r.peakMb]);
+  console.log(mem.toString());
+}
+console.log(
+  `machine: ${results.machine.cpu}, ${results.machine.cores} cores, ${results.machine.platform}, Node ${process.version}, load ${results.machine.loadAverage.join(' ')}`,
+);
+console.log(`wrote ${path.relative(process.cwd(), out)}`);
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
 }
 
 // Seconds per task: a separate bench of three iterations each (bench/tokens.bench.ts).

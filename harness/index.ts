@@ -94,7 +94,7 @@ export { prepareContext, type ContextInput, type ContextOutput } from './context
 export { TokenMeter } from './context/meter.ts';
 export { repairTranscript } from './context/repair.ts';
 export { shapeOutput, removeSpill } from './context/spill.ts';
-export type { RunMemoryOptions } from './context/run-context.ts';
+export type { RunMemoryOptions } from './run-types.ts';
 export { SessionStore, SessionWriter, SessionError } from './memory/session-store.ts';
 export { loadSessionFile, type LoadedSession } from './memory/session-load.ts';
 export { discoverSkills, SkillCatalog } from './memory/skills.ts';

@@ -60,7 +60,13 @@ function sourceFiles(root: string): string[] {
     for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
       const relative = `${dir}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules' && entry.name !== 'fixtures') walk(relative);
+        // The catalogue holds every search text itself: a patch never moves into it.
+        if (
+          entry.name !== 'node_modules' &&
+          entry.name !== 'fixtures' &&
+          relative !== 'eval/faults/catalogue'
+        )
+          walk(relative);
       } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) out.push(relative);
     }
   };

@@ -10,8 +10,8 @@
  * the next report.
  */
 import type { HarnessEvent } from '../events.ts';
-import type { ModelRequest } from '../model/types.ts';
-import { countRequest } from './tokens.ts';
+import type { ChatMessage, ModelRequest, ToolSchema, UserMessage } from '../model/types.ts';
+import { countMessage, countRequest, countTools, HistoryTokens, TOKENS_PER_REQUEST } from './tokens.ts';
 
 /** Estimates request sizes in tokens, calibrated by reported usage. */
 export class TokenMeter {
@@ -19,12 +19,42 @@ export class TokenMeter {
   private drift = 0;
   private eventIndex = 0;
   private pending: { requestTokens: number; compaction: boolean } | undefined;
+  /** The running count of the working history (one list per run). */
+  private readonly history = new HistoryTokens();
   /** The last reported and counted sizes, for reports: `{ reported, counted }`. */
   last: { reported: number; counted: number } | undefined;
 
   /** Tokenizer count of `request` plus the calibration from the last reported usage. */
   estimate(request: Pick<ModelRequest, 'messages' | 'tools'>): number {
     return countRequest(request) + this.drift;
+  }
+
+  /**
+   * Tokenizer count of the request made of `history`, then `reminder`, with `tools`: the same
+   * number as `countRequest` of that request, with the history's sum kept incrementally (only
+   * messages appended since the last call are looked at). No calibration added.
+   */
+  count(
+    history: readonly ChatMessage[],
+    reminder: UserMessage | undefined,
+    tools?: readonly ToolSchema[],
+  ): number {
+    return (
+      TOKENS_PER_REQUEST +
+      this.history.of(history) +
+      (reminder ? countMessage(reminder) : 0) +
+      countTools(tools)
+    );
+  }
+
+  /** The working history was rewritten in place (a layer, a repair): its sum is recounted next time. */
+  historyRewritten(): void {
+    this.history.reset();
+  }
+
+  /** `next` took the place of `previous` with `freed` tokens fewer (stubs; or 0 for a copy): the sum follows without a recount. */
+  historyReplaced(previous: readonly ChatMessage[], next: readonly ChatMessage[], freed: number): void {
+    this.history.replace(previous, next, freed);
   }
 
   /** The calibration now added to every count (tokens). */

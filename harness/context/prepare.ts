@@ -27,7 +27,7 @@ import {
 } from './compaction.ts';
 import { contextNoteIndex, headLength, taskOf } from './groups.ts';
 import type { TokenMeter } from './meter.ts';
-import { dropOldGroups, stubOldOutputs } from './trim.ts';
+import { dropOldGroups, type StubScan, stubOldOutputs } from './trim.ts';
 import { contentText } from '../model/content.ts';
 
 /** The facts the stage pins, rendered when a note is (re)built. */
@@ -54,6 +54,8 @@ export interface ContextInput {
   reminder?: UserMessage;
   pins: PinsRenderer;
   counts: NoteCounts;
+  /** Where the stub layer's scan may start (kept by the caller across turns; `trim.ts`). */
+  stubScan?: StubScan;
   /** Sends a summarisation request; resolves with the summary text, or undefined when the call failed. Absent: no compaction (wrap-up turn). */
   summarize?: (messages: ChatMessage[]) => Promise<string | undefined>;
 }
@@ -64,8 +66,10 @@ export interface ContextOutput {
   history: ChatMessage[];
   /** History plus reminder: the messages of the request. */
   messages: ChatMessage[];
-  /** Estimated tokens of the request (messages and tool schemas). */
+  /** Estimated tokens of the request (messages and tool schemas), calibrated by reported usage. */
   tokens: number;
+  /** The tokenizer's count of the request (`countRequest` of `messages` and the tools), uncalibrated. */
+  counted: number;
   actions: ContextAction[];
   counts: NoteCounts;
   stop?: { reason: 'context_overflow'; detail: string };
@@ -85,20 +89,33 @@ export function withNote(history: readonly ChatMessage[], note: SystemMessage): 
   return [...history.slice(0, head), note, ...history.slice(head)];
 }
 
-/** Runs the layers (see the file comment). */
+/** What the layers decide: the request is the history, then the reminder. */
+export type LayerOutput = Omit<ContextOutput, 'messages'>;
+
+/** Runs the layers (see the file comment); `messages` is the new history, then the reminder. */
 export async function prepareContext(input: ContextInput): Promise<ContextOutput> {
+  const out = await runLayers(input);
+  return { ...out, messages: input.reminder ? [...out.history, input.reminder] : out.history.slice() };
+}
+
+/** Runs the layers without building the request's message list (the loop makes it a view: `snapshots.ts`). */
+export async function runLayers(input: ContextInput): Promise<LayerOutput> {
   const { config, meter, reminder } = input;
   const { context } = config;
   const { layers } = context;
   const window = context.windowTokens;
   const stubAt = Math.floor(context.stubAt * window);
   const compactAt = Math.floor(context.compactAt * window);
-  const tools = input.tools && input.tools.length > 0 ? [...input.tools] : undefined;
-  const estimate = (h: readonly ChatMessage[]) =>
-    meter.estimate({ messages: reminder ? [...h, reminder] : [...h], ...(tools ? { tools } : {}) });
+  const tools = input.tools && input.tools.length > 0 ? input.tools : undefined;
   let history = input.history as ChatMessage[];
+  // Counted in parts (history, reminder, schemas): the history's sum is kept incrementally.
+  const first = meter.count(history, reminder, tools);
+  let tokens = first + meter.driftTokens;
+  // Below every threshold no layer acts: the request is the history (and the reminder) as it is.
+  if (tokens <= window && tokens <= compactAt && !(layers.stub && tokens > stubAt))
+    return { history, tokens, counted: first, actions: [], counts: { ...input.counts } };
+  const estimate = (h: readonly ChatMessage[]) => meter.count(h, reminder, tools) + meter.driftTokens;
   let counts = { ...input.counts };
-  let tokens = estimate(history);
   const actions: ContextAction[] = [];
   // Layers measure messages with the tokenizer; when the provider reported more (the meter's
   // drift), scale what they must free by the same factor (reported / counted).
@@ -111,9 +128,11 @@ export async function prepareContext(input: ContextInput): Promise<ContextOutput
     const result = stubOldOutputs(history, {
       toFree: Math.ceil((tokens - target) / scale()),
       keepRecentGroups,
+      ...(input.stubScan ? { scan: input.stubScan } : {}),
     });
     if (result.stubbed === 0) return;
     const before = tokens;
+    meter.historyReplaced(history, result.history, result.freed);
     history = result.history;
     meter.invalidate();
     tokens = estimate(history);
@@ -206,12 +225,12 @@ export async function prepareContext(input: ContextInput): Promise<ContextOutput
     if (tokens > window && layers.drop) drop(window, 'overflow');
   }
 
-  const messages = reminder ? [...history, reminder] : [...history];
+  const counted = meter.count(history, reminder, tools);
   if (tokens > window) {
     return {
       history,
-      messages,
       tokens,
+      counted,
       actions,
       counts,
       stop: {
@@ -220,5 +239,5 @@ export async function prepareContext(input: ContextInput): Promise<ContextOutput
       },
     };
   }
-  return { history, messages, tokens, actions, counts };
+  return { history, tokens, counted, actions, counts };
 }

@@ -6,7 +6,9 @@
  * compaction cannot lose what is re-sent every turn. It is only sent when there is state to show
  * (todos, changed files or a branch), so a run without any sends exactly the history.
  */
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { HostFileSandbox } from '../sandbox/host-files.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import type { UserMessage } from '../model/types.ts';
 import { renderTodos, type Todo } from '../memory/todos.ts';
@@ -25,9 +27,55 @@ export async function gitBranch(sandbox: Sandbox, workspace: string): Promise<st
   } catch {
     return undefined;
   }
+  return branchOfHead(head);
+}
+
+function branchOfHead(head: string): string | undefined {
   const ref = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
   if (ref) return ref[1];
   return /^[0-9a-f]{7,64}$/i.test(head) ? `detached at ${head.slice(0, 7)}` : undefined;
+}
+
+/**
+ * The workspace's branch for the reminder of every turn, read again only when `.git/HEAD`
+ * changed. On a host file system one `stat` per turn is the check (inode, size, change and
+ * modification times: `git checkout` replaces the file, an edit changes its times); the file is
+ * read through the sandbox only when that check says it changed. Other sandboxes read it each
+ * turn, as {@link gitBranch} does.
+ */
+export class BranchWatch {
+  private seen: string | undefined;
+  private branch: string | undefined;
+  private readonly head: string;
+
+  constructor(
+    private readonly sandbox: Sandbox,
+    private readonly workspace: string,
+  ) {
+    this.head = path.join(workspace, '.git', 'HEAD');
+  }
+
+  /** The branch now, or undefined (not a git checkout, `.git` a worktree file, unreadable). */
+  async current(): Promise<string | undefined> {
+    if (!(this.sandbox instanceof HostFileSandbox)) return gitBranch(this.sandbox, this.workspace);
+    let key: string | undefined;
+    try {
+      // A workspace that is not a checkout costs one access(2): no exception, no Stats object.
+      const st = existsSync(this.head) ? statSync(this.head, { throwIfNoEntry: false }) : undefined;
+      if (st) key = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    } catch {
+      key = undefined;
+    }
+    if (key === undefined) {
+      this.seen = undefined;
+      return undefined;
+    }
+    if (key !== this.seen) {
+      this.seen = key;
+      this.branch = await gitBranch(this.sandbox, this.workspace);
+    }
+    return this.branch;
+  }
 }
 
 /** The state a reminder shows. `nowMs`: ms since the epoch. */

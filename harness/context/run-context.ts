@@ -9,37 +9,23 @@ import path from 'node:path';
 import type { HarnessConfig } from '../config.ts';
 import type { HarnessDeps } from '../deps.ts';
 import type { HarnessEvent, RunStartEvent, UnstampedEvent } from '../events.ts';
-import type { RunResult } from '../ledger.ts';
-import type { RunOptions } from '../loop/run.ts';
-import type { ChatMessage, ToolSchema } from '../model/types.ts';
-import { rootScope } from '../policy/child-policy.ts';
+import type { RunOptions } from '../run-types.ts';
+import type { ChatMessage, ToolSchema, UserMessage } from '../model/types.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
-import type { RunServices } from '../tools/types.ts';
 import { ignoreFolder, SessionStore, type SessionWriter } from '../memory/session-store.ts';
 import type { LoadedSession } from '../memory/session-load.ts';
 import { discoverSkills, SkillCatalog } from '../memory/skills.ts';
 import { TodoStore } from '../memory/todos.ts';
-import { spawnSubagent, SubagentPool, type RunLiveState, type SubagentLink } from '../subagent/spawn.ts';
 import type { NoteCounts } from './compaction.ts';
 import { TokenMeter } from './meter.ts';
 import { PinTracker, renderPins } from './pins.ts';
-import { prepareContext } from './prepare.ts';
-import { buildReminder, gitBranch } from './reminder.ts';
+import { runLayers } from './prepare.ts';
+import { RequestSnapshots } from './snapshots.ts';
+import { BranchWatch, buildReminder } from './reminder.ts';
 import { repairIsEmpty, repairTranscript } from './repair.ts';
+import { StubScan } from './trim.ts';
 import { approxTokens, shapeOutput, spillWhole } from './spill.ts';
 import { countRequest } from './tokens.ts';
-
-/** Memory options of a run (`RunOptions.memory`). */
-export interface RunMemoryOptions {
-  /** Home folder whose `.agents/skills/` holds the user's skills. Absent: project skills only (tests stay independent of the machine). */
-  userHome?: string;
-  /** A todo list shared by the runs of one conversation (a chat). Default: fresh, or the resumed session's. */
-  todos?: TodoStore;
-  /** A skill catalog to use instead of discovering one (subagents share their parent's). */
-  skills?: SkillCatalog;
-  /** Set by the `task` tool for a subagent's run: its depth, the shared pool and its policy scope. */
-  subagent?: SubagentLink;
-}
 
 /** What `run_start` says about the session. */
 export type SessionStart = NonNullable<RunStartEvent['session']>;
@@ -50,24 +36,30 @@ export interface RunContext {
   initialMessages?: ChatMessage[];
   /** Extra fields of `run_start`. */
   runStart: { session?: SessionStart };
-  /** Fields for the dispatcher. */
-  dispatch: {
-    services: RunServices;
-    shapeOutput: (text: string, call: { callId: string; tool: string; fullText?: string }) => Promise<string>;
-  };
+  /** Shapes a tool output for the model (cap and spill), for the dispatcher. */
+  shapeOutput: (text: string, call: { callId: string; tool: string; fullText?: string }) => Promise<string>;
+  /** The run's todo list and skill catalog, for the memory tools (`RunServices`). */
+  services: { todos: TodoStore; skills: SkillCatalog };
   /**
    * Runs the context stage on `messages` (changed in place when a layer rewrites them) and
-   * returns the messages of the request, or the stop when nothing more can be removed.
+   * returns what the request is made of: the history (`messages` itself) and the reminder after
+   * it; or the stop when nothing more can be removed.
    */
   prepare(
     messages: ChatMessage[],
     call: { tools?: ToolSchema[]; summarize?: (request: ChatMessage[]) => Promise<string | undefined> },
   ): Promise<{
-    messages: ChatMessage[];
+    history: readonly ChatMessage[];
+    reminder?: UserMessage;
+    /** Estimated tokens of the request, calibrated by reported usage. */
     tokens: number;
+    /** The tokenizer's count of the request (messages and the tools given), uncalibrated. */
+    counted: number;
     stop?: { reason: 'context_overflow'; detail: string };
   }>;
-  /** Appends what the session has not recorded yet and waits for the writes. @throws the first write error. */
+  /** The requests' message lists, as views on the history (`snapshots.ts`). */
+  snapshots: RequestSnapshots;
+  /** Seals the requests' views, appends what the session has not recorded yet and waits for the writes. @throws the first write error. */
   finish(messages: readonly ChatMessage[]): Promise<void>;
 }
 
@@ -80,10 +72,6 @@ export interface OpenRunContextArgs {
   runId: string;
   events: HarnessEvent[];
   emit: (event: UnstampedEvent) => void;
-  /** The run's live state, read lazily (subagents add their usage to it). */
-  state: () => RunLiveState;
-  /** The run function itself, for subagents (passed in to keep the module graph acyclic). */
-  run: (options: RunOptions) => Promise<RunResult>;
 }
 
 /**
@@ -137,36 +125,6 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
       { role: 'user', content: options.task },
     ];
   }
-
-  const link: SubagentLink = memory.subagent ?? {
-    depth: 0,
-    pool: new SubagentPool(config.subagent.maxConcurrency),
-    count: { spawned: 0, maxTotal: config.subagent.maxTotal },
-    policy: rootScope(config, options.allowedTools ?? registry.names()),
-  };
-  const services: RunServices = {
-    todos,
-    skills,
-    spawnSubagent: (description, call) =>
-      spawnSubagent(
-        {
-          config,
-          registry,
-          model: options.model,
-          sandbox: options.sandbox,
-          workspace: options.workspace,
-          deps,
-          link,
-          skills,
-          events: args.events,
-          emit: args.emit,
-          state: args.state,
-          run: args.run,
-        },
-        description,
-        call,
-      ),
-  };
 
   const spillFolder = path.join(config.context.spillDir, writer?.id ?? runId);
   let spillReady = false;
@@ -228,6 +186,9 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
   const pins = new PinTracker((tool, toolArgs) => registry.get(tool)?.definition.paths?.(toolArgs) ?? []);
   let counts: NoteCounts = { compactions: 0, summarisedTurns: 0, droppedTurns: 0 };
   let first = true;
+  const renderPinned = () => renderPins(pins.facts(todos.list()));
+  const stubScan = new StubScan();
+  const snapshots = new RequestSnapshots();
 
   const prepare: RunContext['prepare'] = async (messages, call) => {
     if (first) {
@@ -235,7 +196,9 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
       const repaired = repairTranscript(messages, loaded?.interrupted ?? new Set());
       if (!repairIsEmpty(repaired.report)) {
         const before = countRequest({ messages });
+        snapshots.seal(messages);
         messages.splice(0, messages.length, ...repaired.messages);
+        meter.historyRewritten();
         void writer?.repair(repaired.report);
         const r = repaired.report;
         const parts = [
@@ -272,20 +235,35 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
           ...(await branchOf()),
         })
       : undefined;
-    const out = await prepareContext({
+    const out = await runLayers({
       history: messages,
+      stubScan,
       ...(call.tools ? { tools: call.tools } : {}),
       config,
       meter,
       ...(reminder ? { reminder } : {}),
-      pins: () => renderPins(pins.facts(todos.list())),
+      pins: renderPinned,
       counts,
       ...(call.summarize ? { summarize: call.summarize } : {}),
     });
     counts = out.counts;
     if (out.history !== messages) {
-      messages.splice(0, messages.length, ...out.history);
-      pins.markSeen(messages);
+      // Requests sent so far keep the history as it was.
+      snapshots.seal(messages);
+      // The messages the layers replaced or added (stubs, a note), marked seen and known.
+      let fresh: ChatMessage[];
+      if (out.history.length === messages.length) {
+        // Replaced where they are (stubs): no copy of the history, and its token sum carries over.
+        fresh = [];
+        for (let i = 0; i < messages.length; i += 1)
+          if (messages[i] !== out.history[i]) fresh.push((messages[i] = out.history[i]!));
+        meter.historyReplaced(out.history, messages, 0);
+      } else {
+        messages.splice(0, messages.length, ...out.history);
+        meter.historyRewritten();
+        fresh = messages;
+      }
+      pins.markSeen(fresh);
       const summary = out.actions.filter((a) => a.layer === 'summary').at(-1);
       if (writer) {
         if (summary)
@@ -294,7 +272,7 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
             beforeTokens: summary.beforeTokens,
             afterTokens: summary.afterTokens,
           });
-        else writer.markKnown(messages);
+        else writer.markKnown(fresh);
       }
     }
     for (const action of out.actions)
@@ -307,11 +285,18 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
         detail: action.detail,
         ...(action.pinned ? { pinned: action.pinned } : {}),
       });
-    return { messages: out.messages, tokens: out.tokens, ...(out.stop ? { stop: out.stop } : {}) };
+    return {
+      history: messages,
+      ...(reminder ? { reminder } : {}),
+      tokens: out.tokens,
+      counted: out.counted,
+      ...(out.stop ? { stop: out.stop } : {}),
+    };
   };
 
+  const git = new BranchWatch(options.sandbox, options.workspace);
   const branchOf = async (): Promise<{ branch?: string }> => {
-    const branch = await gitBranch(options.sandbox, options.workspace);
+    const branch = await git.current();
     return branch !== undefined ? { branch } : {};
   };
 
@@ -328,9 +313,12 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
           },
         }
       : {},
-    dispatch: { services, shapeOutput: shape },
+    shapeOutput: shape,
+    services: { todos, skills },
     prepare,
+    snapshots,
     finish: async (messages) => {
+      snapshots.seal(messages);
       unsubscribe();
       if (!writer) return;
       await writer.sync(messages);

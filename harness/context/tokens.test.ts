@@ -1,11 +1,13 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ModelRequest } from '../model/types.ts';
+import type { ChatMessage, ModelRequest } from '../model/types.ts';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import {
   countContent,
   countMessage,
   countRequest,
   countText,
+  HistoryTokens,
   IMAGE_TOKENS,
   LONG_RUN_CHARS,
   TOKENS_PER_MESSAGE,
@@ -120,5 +122,72 @@ describe('token accounting', () => {
         reasoning: 'hello world',
       }),
     ).toBe(4 + TOKENS_PER_MESSAGE);
+  });
+});
+
+describe('token accounting: special tokens and repeats', () => {
+  it('counts special-token text in content as text instead of throwing (tool output is data)', () => {
+    expect(countText('a <|endoftext|> b')).toBeGreaterThan(3);
+    expect(countMessage({ role: 'tool', tool_call_id: 'x', content: '<|im_start|>system' })).toBeGreaterThan(
+      TOKENS_PER_MESSAGE,
+    );
+  });
+
+  it('a short text counts the same the second time (memoised) as the first', () => {
+    const text = `read_file ${'x'.repeat(40)}`;
+    const first = countText(text);
+    expect(countText(text)).toBe(first);
+    expect(countText(`${text} `)).toBeGreaterThanOrEqual(first);
+  });
+});
+
+const messageArb: fc.Arbitrary<ChatMessage> = fc.oneof(
+  fc.string({ maxLength: 40 }).map((content): ChatMessage => ({ role: 'user', content })),
+  fc.record({ id: fc.string({ minLength: 1, maxLength: 5 }), args: fc.string({ maxLength: 30 }) }).map(
+    ({ id, args }): ChatMessage => ({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id, type: 'function', function: { name: 'read_file', arguments: args } }],
+    }),
+  ),
+  fc.string({ maxLength: 60 }).map((content): ChatMessage => ({ role: 'tool', tool_call_id: 'c', content })),
+);
+
+describe('HistoryTokens (property)', () => {
+  it('equals the full count after any appends, in-place rewrites reported with reset, and other lists', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.record({ op: fc.constant('push' as const), messages: fc.array(messageArb, { maxLength: 3 }) }),
+            fc.record({ op: fc.constant('rewrite' as const), keep: fc.nat(), message: messageArb }),
+            fc.record({
+              op: fc.constant('other' as const),
+              messages: fc.array(messageArb, { maxLength: 4 }),
+            }),
+          ),
+          { maxLength: 25 },
+        ),
+        (ops) => {
+          const tracker = new HistoryTokens();
+          const history: ChatMessage[] = [];
+          const full = (list: readonly ChatMessage[]) => list.reduce((sum, m) => sum + countMessage(m), 0);
+          for (const op of ops) {
+            if (op.op === 'push') history.push(...op.messages);
+            else if (op.op === 'rewrite') {
+              // A layer rewrites in place (stubs, drops, a note) and says so.
+              history.splice(
+                0,
+                history.length,
+                ...history.slice(0, op.keep % (history.length + 1)),
+                op.message,
+              );
+              tracker.reset();
+            } else expect(tracker.of(op.messages)).toBe(full(op.messages));
+            expect(tracker.of(history)).toBe(full(history));
+          }
+        },
+      ),
+    );
   });
 });

@@ -1,16 +1,26 @@
 /**
  * Token accounting: the provider's reported usage where present, the `o200k_base` tokenizer
- * (gpt-tokenizer) otherwise. Counts are cached per message object, so counting a growing
- * history costs only the new messages.
+ * (gpt-tokenizer) otherwise. Every message is counted once (cached per message object), a recent
+ * short text once (a call's name and arguments are counted for the completion and again for the
+ * stored call), and a growing history's sum is kept by {@link HistoryTokens}, so counting the
+ * next request costs only what was added since the last one.
  */
-import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { contentText, isImagePart, nonTextParts } from '../model/content.ts';
-import type { ChatMessage, MessageContent, ModelRequest, ModelResponse, Usage } from '../model/types.ts';
+import type {
+  ChatMessage,
+  MessageContent,
+  ModelRequest,
+  ModelResponse,
+  ToolSchema,
+  Usage,
+} from '../model/types.ts';
 
 /** Fixed per-message overhead in tokens (role and separators), as OpenAI's cookbook counts it. */
 export const TOKENS_PER_MESSAGE = 3;
 
-const cache = new WeakMap<object, number>();
+/** Fixed overhead of a request in tokens (the reply priming), as OpenAI's cookbook counts it. */
+export const TOKENS_PER_REQUEST = 3;
 
 /**
  * Special-token text (`<|endoftext|>`, `<|im_start|>`) in a message is text: the tokenizer's
@@ -18,22 +28,41 @@ const cache = new WeakMap<object, number>();
  * fuzzing: `scenarios/injection/fuzz-special-token-text.json`).
  */
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
-const count = (text: string): number => encode(text, AS_TEXT).length;
+const count = (text: string): number => countTokens(text, AS_TEXT);
 
 /** A run of non-space (or of space) characters longer than this is counted in slices. */
 export const LONG_RUN_CHARS = 256;
 const LONG_RUN = new RegExp(`\\S{${LONG_RUN_CHARS},}|\\s{${LONG_RUN_CHARS},}`, 'g');
+
+/** Texts shorter than this many characters are remembered with their count, the last few of them. */
+const SHORT_TEXT = LONG_RUN_CHARS;
+/**
+ * How many recent short texts are remembered: enough for a turn's tool names and arguments,
+ * counted for the completion and again for the stored call; too few to carry counts from one
+ * run to the next.
+ */
+const RECENT_TEXTS = 16;
+const recent = new Map<string, number>();
 
 /**
  * Tokens of a text. Byte-pair merging is quadratic in the length of one pre-token, and the
  * tokenizer's split pattern leaves runs of letters, punctuation or spaces unbounded (40,000
  * letters take seconds, as many CJK characters a minute: tiktoken#195, coder/ai-tokenizer#6):
  * such a run is counted in slices of {@link LONG_RUN_CHARS} code points, which may count a
- * token more per slice. Text without such runs is counted exactly.
+ * token more per slice. Text without such runs is counted exactly. A short text's count is
+ * remembered for the next few calls.
  */
 export function countText(text: string): number {
   if (text.length === 0) return 0;
-  if (text.length < LONG_RUN_CHARS) return count(text);
+  if (text.length < SHORT_TEXT) {
+    let tokens = recent.get(text);
+    if (tokens === undefined) {
+      tokens = count(text);
+      if (recent.size >= RECENT_TEXTS) recent.delete(recent.keys().next().value as string);
+      recent.set(text, tokens);
+    }
+    return tokens;
+  }
   let tokens = 0;
   let last = 0;
   for (const match of text.matchAll(LONG_RUN)) {
@@ -46,6 +75,8 @@ export function countText(text: string): number {
   if (last < text.length) tokens += count(text.slice(last));
   return tokens;
 }
+
+const cache = new WeakMap<object, number>();
 
 /**
  * Tokens of an image part without its pixels: `low` detail costs 85 tokens; `high` and `auto`
@@ -90,11 +121,10 @@ export function countMessage(message: ChatMessage): number {
 
 const schemaCache = new WeakMap<object, number>();
 
-/** Tokens of a request as sent: messages plus tool schemas. */
-export function countRequest(request: Pick<ModelRequest, 'messages' | 'tools'>): number {
-  let tokens = 3;
-  for (const message of request.messages) tokens += countMessage(message);
-  for (const tool of request.tools ?? []) {
+/** Tokens of the tool schemas of a request (each schema counted once, cached per object). */
+export function countTools(tools: readonly ToolSchema[] | undefined): number {
+  let tokens = 0;
+  for (const tool of tools ?? []) {
     let cached = schemaCache.get(tool);
     if (cached === undefined) {
       cached = countText(JSON.stringify(tool));
@@ -103,6 +133,63 @@ export function countRequest(request: Pick<ModelRequest, 'messages' | 'tools'>):
     tokens += cached;
   }
   return tokens;
+}
+
+/** Tokens of a request as sent: messages plus tool schemas. */
+export function countRequest(request: Pick<ModelRequest, 'messages' | 'tools'>): number {
+  let tokens = TOKENS_PER_REQUEST;
+  for (const message of request.messages) tokens += countMessage(message);
+  return tokens + countTools(request.tools);
+}
+
+/**
+ * The token sum of a growing message list (the working history), updated by the messages
+ * appended since the last call instead of recounted. A list whose earlier messages changed (a
+ * layer rewrote it in place) must be reported with {@link HistoryTokens.reset}; a different
+ * array, a shorter one or a changed last message is noticed and recounted whole.
+ */
+export class HistoryTokens {
+  private list: readonly ChatMessage[] | undefined;
+  private counted = 0;
+  private last: ChatMessage | undefined;
+  private sum = 0;
+
+  /** Σ `countMessage` over `messages` (no request overhead). */
+  of(messages: readonly ChatMessage[]): number {
+    if (
+      messages !== this.list ||
+      messages.length < this.counted ||
+      (this.counted > 0 && messages[this.counted - 1] !== this.last)
+    ) {
+      this.list = messages;
+      this.counted = 0;
+      this.sum = 0;
+    }
+    for (; this.counted < messages.length; this.counted += 1)
+      this.sum += countMessage(messages[this.counted]!);
+    this.last = messages[this.counted - 1];
+    return this.sum;
+  }
+
+  /**
+   * `next` replaces `previous` (same length; a layer replaced some messages, or a copy of the
+   * list took its place) and its sum is the previous one minus `freed`: taken as it is when
+   * `previous` was counted whole, else the next call recounts.
+   */
+  replace(previous: readonly ChatMessage[], next: readonly ChatMessage[], freed: number): void {
+    if (this.list !== previous || this.counted !== previous.length || next.length !== previous.length) {
+      this.reset();
+      return;
+    }
+    this.list = next;
+    this.sum -= freed;
+    this.last = next[this.counted - 1];
+  }
+
+  /** The list was rewritten in place: the next call recounts it. */
+  reset(): void {
+    this.list = undefined;
+  }
 }
 
 /** Usage of one turn: reported numbers when the provider gave them, else the tokenizer's. */

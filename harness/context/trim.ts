@@ -32,24 +32,55 @@ function stubText(
 }
 
 /**
+ * Where a stub scan may start, kept by the caller from one turn to the next: every turn group
+ * before `index` holds nothing to stub (outputs too small to be worth it, or stubs already), so
+ * a long run does not rescan its whole history at every turn. It is used only while the history
+ * still has the same messages around `index` (it grew, or only stubs and notes changed before
+ * it); anything else starts the scan at the head again. The result is the same either way.
+ */
+export class StubScan {
+  index = 0;
+  /** `history[index - 1]` and `history[index]` when the scan ended. */
+  before: ChatMessage | undefined;
+  at: ChatMessage | undefined;
+}
+
+function scanStart(history: readonly ChatMessage[], scan: StubScan | undefined): number {
+  const head = headLength(history);
+  if (!scan || scan.index <= head || scan.index > history.length) return head;
+  const same =
+    history[scan.index - 1] === scan.before &&
+    (scan.at === undefined || history[scan.index] === scan.at) &&
+    history[scan.index]?.role !== 'tool';
+  return same ? scan.index : head;
+}
+
+/**
  * Replaces old tool outputs by stubs, oldest first, until `toFree` tokens are freed. The last
  * `keepRecentGroups` turn groups and the head are never touched; stubs are not stubbed again.
- * @returns the new history (the same array when nothing changed), stubs made and tokens freed.
+ * `scan` (optional) skips the groups a previous call found nothing to stub in, and is moved on.
+ * @returns the new history (the same array when nothing changed), stubs made and tokens freed
+ * (exactly the drop in the sum of `countMessage` over the history).
  */
 export function stubOldOutputs(
   history: readonly ChatMessage[],
-  options: { toFree: number; keepRecentGroups: number },
+  options: { toFree: number; keepRecentGroups: number; scan?: StubScan },
 ): { history: ChatMessage[]; stubbed: number; freed: number } {
-  const groups = turnGroups(history, headLength(history));
+  const groups = turnGroups(history, scanStart(history, options.scan));
   const last = Math.max(0, groups.length - options.keepRecentGroups);
   let out: ChatMessage[] | undefined;
   let freed = 0;
   let stubbed = 0;
+  /** End of the groups, from the start of the scan, left with nothing to stub. */
+  let clean = groups[0]?.start ?? history.length;
+  let cleanSoFar = true;
   for (let g = 0; g < last && freed < options.toFree; g += 1) {
     const group = groups[g]!;
     const head = history[group.start]!;
     const calls = head.role === 'assistant' ? (head.tool_calls ?? []) : [];
-    for (let i = group.start + 1; i < group.end && freed < options.toFree; i += 1) {
+    let groupClean = true;
+    let i = group.start + 1;
+    for (; i < group.end && freed < options.toFree; i += 1) {
       const message = history[i]! as ToolMessage;
       if (message.role !== 'tool' || contentText(message.content).startsWith(STUB_PREFIX)) continue;
       const tokens = countMessage(message);
@@ -67,8 +98,17 @@ export function stubOldOutputs(
       freed += saved;
       stubbed += 1;
     }
+    if (i < group.end) groupClean = false;
+    if (cleanSoFar && groupClean) clean = group.end;
+    else cleanSoFar = false;
   }
-  return { history: out ?? (history as ChatMessage[]), stubbed, freed };
+  const result = out ?? (history as ChatMessage[]);
+  if (options.scan) {
+    options.scan.index = clean;
+    options.scan.before = result[clean - 1];
+    options.scan.at = result[clean];
+  }
+  return { history: result, stubbed, freed };
 }
 
 /**

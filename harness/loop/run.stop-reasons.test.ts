@@ -316,7 +316,29 @@ describe('runHarness: stopReason', () => {
       turn: 1,
       requestTokens: expect.any(Number),
     });
-    expect(result.stopDetail).toMatch(/exceeds the window of 5$/);
+    // The context stage's own stop reaches the result, with its detail (it was dropped before).
+    expect(result.stopDetail).toMatch(/over the window of 5, and no layer can remove more/);
+    expectRunConsistent(result);
+  });
+
+  it('context_overflow: the context stage stops the run when its layers cannot bring the request under the window', async () => {
+    writeFileSync(path.join(space.ws, 'big.txt'), 'some words on a line\n'.repeat(1500));
+    const result = await runScript(
+      space.ws,
+      [{ tool_calls: [read('r1', 'big.txt')] }, { content: 'never asked' }],
+      {
+        config: {
+          context: {
+            windowTokens: 1200,
+            toolOutputMaxChars: 1_000_000,
+            layers: { cap: false, spill: false, stub: false, drop: false, compact: false },
+          },
+        },
+      },
+    );
+    expect(result.stopReason).toBe('context_overflow');
+    expect(result.usage.modelCalls).toBe(1);
+    expect(result.stopDetail).toMatch(/^the next request needs about \d+ tokens, over the window of 1200/);
     expectRunConsistent(result);
   });
 

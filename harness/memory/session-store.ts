@@ -1,8 +1,8 @@
 /**
  * Sessions on disk: `<dir>/<id>.jsonl`, append-only. `SessionStore` lists, creates and resumes
- * them by id; `SessionWriter` appends records in order (one `appendFile` per record, so a crash
- * cuts at most the record being written, and a file that does not end in a newline gets one
- * before the next record, so a cut line never swallows the next).
+ * them by id; `SessionWriter` appends records in order, whole lines only (the records of one
+ * call in one write, so a crash cuts at most the lines being written, and a file that does not
+ * end in a newline gets one before the next record, so a cut line never swallows the next).
  */
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -40,10 +40,15 @@ export interface SessionInfo {
  * Appends records to one session file. Messages are appended by identity: `sync(history)`
  * writes every message object of `history` it has not written (or been told about) before, so
  * a caller can hand it the working conversation before every model call.
+ *
+ * Writes are chained appends, one per call (`sync` writes its new messages in one), each through
+ * `appendHarnessFile` (below the workspace without following links, `sandbox/harness-files.ts`),
+ * so they land in order. The first write error is kept and raised by {@link SessionWriter.flush};
+ * the returned promises never reject, so callers may `void` them.
  */
 export class SessionWriter {
-  private chain: Promise<void> = Promise.resolve();
   private readonly known = new WeakSet<object>();
+  private chain: Promise<void> = Promise.resolve();
   private failure: Error | undefined;
 
   /** @param root the workspace when the file lives below it: written without following links (`sandbox/harness-files.ts`). */
@@ -59,25 +64,31 @@ export class SessionWriter {
     for (const m of messages) this.known.add(m);
   }
 
-  private append(record: SessionRecord): Promise<void> {
-    const line = encodeRecord(record);
+  private write(lines: string): Promise<void> {
+    if (lines === '') return this.chain;
     this.chain = this.chain
-      .then(() => appendHarnessFile(this.root, this.file, line))
+      .then(() => appendHarnessFile(this.root, this.file, lines))
       .catch((error: Error) => {
         this.failure ??= error;
       });
     return this.chain;
   }
 
-  /** Appends the messages of `history` not yet written, in order (new messages are at the end). */
+  private append(record: SessionRecord): Promise<void> {
+    return this.write(encodeRecord(record));
+  }
+
+  /** Appends the messages of `history` not yet written, in order (new messages are at the end), in one write. */
   sync(history: readonly ChatMessage[]): Promise<void> {
     let first = history.length;
     while (first > 0 && !this.known.has(history[first - 1]!)) first -= 1;
-    for (const message of history.slice(first)) {
+    let lines = '';
+    for (let i = first; i < history.length; i += 1) {
+      const message = history[i]!;
       this.known.add(message);
-      void this.append({ v: SESSION_FORMAT_VERSION, type: 'message', message, atMs: this.now() });
+      lines += encodeRecord({ v: SESSION_FORMAT_VERSION, type: 'message', message, atMs: this.now() });
     }
-    return this.chain;
+    return this.write(lines);
   }
 
   /** Records a compaction: the working conversation is now `messages`. */
@@ -128,7 +139,7 @@ export class SessionWriter {
     return this.append({ ...fields, v: SESSION_FORMAT_VERSION, type: 'event', name, atMs: this.now() });
   }
 
-  /** Waits for every pending append. @throws the first write error, if any. */
+  /** Waits for every record written so far. @throws the first write error, if any. */
   async flush(): Promise<void> {
     await this.chain;
     if (this.failure) throw this.failure;

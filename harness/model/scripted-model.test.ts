@@ -37,6 +37,18 @@ describe('ScriptedModel.generate', () => {
     model.assertComplete();
   });
 
+  it('keeps every request as received, never a copy (serving a turn does not grow with the history)', async () => {
+    const model = new ScriptedModel([{ content: 'a' }, { content: 'b' }]);
+    const long: ModelRequest = {
+      model: 'm',
+      messages: Array.from({ length: 500 }, (_, i) => ({ role: 'user' as const, content: `message ${i}` })),
+    };
+    await model.generate(request);
+    await model.generate(long);
+    expect(model.calls[0]).toBe(request);
+    expect(model.lastCall).toBe(long);
+  });
+
   it('returns copies, so a harness that mutates a turn cannot change the script', async () => {
     const model = new ScriptedModel([
       { tool_calls: [{ id: 'a', name: 't', arguments: { k: 1 } }], repeat: 2 },

@@ -92,7 +92,13 @@ export function expandScript(turns: readonly ScriptedTurn[]): ScriptedTurn[] {
  */
 export class ScriptedModel implements Model {
   readonly name: string;
-  /** Every request received, in order (deep copies, as sent). */
+  /**
+   * Every request received, in order, as received: the objects themselves, never copied, so
+   * serving a turn costs the same at turn 1,000 as at turn 1 (a deep copy per turn made a run
+   * quadratic in its history). The harness never changes a request after sending it (each has
+   * its own `messages` array; `RunResult.requests` holds the same objects); a caller that does
+   * sees the change here too.
+   */
   readonly calls: ModelRequest[] = [];
   /** The chunks of the last streamed turn, for tests. */
   lastChunks: unknown[] = [];
@@ -122,7 +128,7 @@ export class ScriptedModel implements Model {
   /** Plays the next turn. */
   async generate(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
     if (signal?.aborted) throw new ModelError('aborted', 'the model call was aborted before it started');
-    this.calls.push(structuredClone(request));
+    this.calls.push(request);
     const turn = this.turns[this.next];
     if (!turn) {
       const n = this.turns.length;
@@ -194,7 +200,11 @@ function responseForTurn(turn: ScriptedResponseTurn): ModelResponse {
   const toolCalls: RawToolCall[] = (turn.tool_calls ?? []).map((call) => ({
     ...(call.id !== undefined ? { id: call.id } : {}),
     type: 'function',
-    function: { name: call.name, arguments: structuredClone(call.arguments) },
+    // A copy, so a harness that changes a call's arguments cannot change the script (strings are values).
+    function: {
+      name: call.name,
+      arguments: typeof call.arguments === 'string' ? call.arguments : structuredClone(call.arguments),
+    },
   }));
   const usage = usageOf(turn);
   return {

@@ -11,7 +11,7 @@ import type { HarnessConfig } from '../config.ts';
 import { runPathLabels, type PathLabel } from '../path-display.ts';
 import type { EffectClass, ToolDefinition } from '../tools/types.ts';
 import { expandBraces, expandGlob, hasGlob, MAX_EXPANSION } from './path-expansion.ts';
-import { resolvePath, type ResolvedPath } from './paths.ts';
+import { resolvePath, type PathLookup, type ResolvedPath } from './paths.ts';
 import {
   combineDecisions,
   decide,
@@ -31,6 +31,8 @@ export interface CallSite {
   home?: string;
   /** Tools whose untrusted content is in the context already (empty: not tainted). */
   taintedBy?: string[];
+  /** How paths are looked at while resolving them (a per-turn cache). @default `node:fs/promises` */
+  lookup?: PathLookup;
   /**
    * When given, reasons name paths as the model sees them: the workspace as `$WS`, these folders
    * by their label (`path-display.ts`). Absent: absolute paths (`policy check`).
@@ -86,7 +88,9 @@ async function resolveUse(use: PathUse, site: CallSite, lexical: boolean): Promi
     return out;
   }
   const resolve = async (requested: string) =>
-    lexical ? resolveLexically(site.workspace, requested) : await resolvePath(site.workspace, requested);
+    lexical
+      ? resolveLexically(site.workspace, requested)
+      : await resolvePath(site.workspace, requested, site.lookup);
   for (const word of words) {
     const expanded = word === '~' ? home : word.startsWith('~/') ? path.join(home, word.slice(2)) : word;
     const literal = await resolve(expanded);
@@ -103,7 +107,7 @@ async function resolveUse(use: PathUse, site: CallSite, lexical: boolean): Promi
     for (const match of matches ?? []) {
       const relative = path.relative(site.workspace, match);
       add(
-        await resolvePath(site.workspace, match),
+        await resolvePath(site.workspace, match, site.lookup),
         relative.startsWith('..') || path.isAbsolute(relative) ? match : relative,
       );
     }
@@ -167,7 +171,7 @@ export async function prepareCall(
     toolPaths.push({
       ...(lexical
         ? resolveLexically(site.workspace, access.path)
-        : await resolvePath(site.workspace, access.path)),
+        : await resolvePath(site.workspace, access.path, site.lookup)),
       access: access.access,
     });
   const command = tool.command?.(args);

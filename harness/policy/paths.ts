@@ -7,6 +7,7 @@
  * `ln -sfn`) never throws: the component is read again, and a path that cannot be resolved is
  * reported with `error` (the policy denies it, `path:unresolvable`).
  */
+import { lstatSync, readlinkSync } from 'node:fs';
 import { lstat, readlink } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -26,10 +27,14 @@ const MAX_LINK_HOPS = 40;
 /** How often a component that changes between `lstat` and `readlink` is read again. */
 const MAX_RETRIES = 8;
 
+/** One component as resolution sees it: missing, a link and its target, or anything else. */
 type Entry =
   | { kind: 'missing' }
   | { kind: 'link'; target: string }
   | { kind: 'other'; links: number; file: boolean };
+
+/** An {@link Entry}, or why the component could not be read. */
+export type PathEntry = Entry | { kind: 'error'; message: string };
 
 /** Reads one component: missing, a link and its target, or anything else. Retries when it changes under us. */
 async function entry(file: string): Promise<Entry | { kind: 'error'; message: string }> {
@@ -54,6 +59,40 @@ async function entry(file: string): Promise<Entry | { kind: 'error'; message: st
   return { kind: 'error', message: `${file} kept changing while it was resolved` };
 }
 
+/** `entry` with synchronous calls, for the per-turn cache (`tools/path-cache.ts`): the same answers. */
+export function entrySync(file: string): PathEntry {
+  for (let attempt = 0; attempt < MAX_RETRIES; attempt += 1) {
+    let stats: ReturnType<typeof lstatSync>;
+    try {
+      stats = lstatSync(file);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+      return { kind: 'error', message: `${file}: ${code ?? (error as Error).message}` };
+    }
+    if (!stats.isSymbolicLink()) return { kind: 'other', links: stats.nlink, file: stats.isFile() };
+    try {
+      return { kind: 'link', target: readlinkSync(file) };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // EINVAL: it is no link any more; ENOENT: it is gone. Read it again.
+      if (code !== 'EINVAL' && code !== 'ENOENT') return { kind: 'error', message: `${file}: ${code}` };
+    }
+  }
+  return { kind: 'error', message: `${file} kept changing while it was resolved` };
+}
+
+/**
+ * How resolution reads a component, injectable so a caller can serve it from a per-turn cache
+ * (`tools/path-cache.ts`). Never throws: failures are `{ kind: 'error' }` entries.
+ */
+export interface PathLookup {
+  entry(file: string): PathEntry | Promise<PathEntry>;
+}
+
+/** `lstat` and `readlink` of `node:fs/promises`, with retries. */
+const NODE_LOOKUP: PathLookup = { entry };
+
 /**
  * Resolves `requested` (relative to `workspace`, or absolute) to its real location.
  * `workspace` must already be a real path. Never throws: a missing file resolves to where it
@@ -61,7 +100,11 @@ async function entry(file: string): Promise<Entry | { kind: 'error'; message: st
  * position reached and is reported as outside the workspace, so it is denied; an unreadable or
  * racing component sets `error`.
  */
-export async function resolvePath(workspace: string, requested: string): Promise<ResolvedPath> {
+export async function resolvePath(
+  workspace: string,
+  requested: string,
+  lookup: PathLookup = NODE_LOOKUP,
+): Promise<ResolvedPath> {
   // Not path.join: it would apply `..` lexically before links are followed (`link/../x` must go where the link points).
   const start = path.isAbsolute(requested) ? requested : `${workspace}${path.sep}${requested}`;
   const queue = start.split(path.sep).filter((part) => part !== '');
@@ -86,7 +129,7 @@ export async function resolvePath(workspace: string, requested: string): Promise
       current = next;
       continue;
     }
-    const found = await entry(next);
+    const found = await lookup.entry(next);
     if (found.kind === 'error') {
       error = found.message;
       current = next;

@@ -5,19 +5,57 @@
  * following links (`beneath.ts`) when the caller gives the root, as the file tools and the
  * harness's own files do. Commands are left to subclasses.
  */
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listBeneath, readBeneath, writeBeneath } from './beneath.ts';
 import type { DirEntry, ExecOptions, ExecResult, FileAccessOptions, Sandbox } from './types.ts';
 
+/**
+ * Regular files up to this size are read synchronously: one blocking read of a few KiB costs less
+ * than the thread-pool round trips (open, stat, read, close) of an asynchronous read, which were
+ * most of a tool loop's step (`bench/`). Anything else is read asynchronously. Bytes.
+ */
+export const SYNC_READ_MAX_BYTES = 64 * 1024;
+
+/** Non-blocking open: a FIFO or device never blocks the thread (it is then read asynchronously). */
+const SYNC_OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
+/**
+ * The text of `file` when it is a regular file of at most {@link SYNC_READ_MAX_BYTES} (checked on
+ * the opened descriptor), else undefined. Errors are left to the asynchronous read.
+ */
+function readSmallFileSync(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, SYNC_OPEN_FLAGS);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    return st.isFile() && st.size <= SYNC_READ_MAX_BYTES ? readFileSync(fd, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** `readFile`, `writeFile`, `list`, `realpath`, `exists` through `node:fs`; `exec` is the subclass's. */
 export abstract class HostFileSandbox implements Sandbox {
   abstract readonly kind: string;
 
+  /**
+   * UTF-8 text of `file`. With `options.root`, opened below the root without following links and
+   * refusing a hard-linked file unless `allowHardLinks` (`beneath.ts`); without it, links are
+   * followed (a small regular file is read synchronously). Rejects with the Node error
+   * (`ENOENT`, `EISDIR`, `ELOOP`, `EMLINK`, …).
+   */
   async readFile(file: string, options: FileAccessOptions = {}): Promise<string> {
     if (options.root !== undefined)
       return (await readBeneath(options.root, file, () => options.allowHardLinks === true)).text;
-    return readFile(file, 'utf8');
+    return readSmallFileSync(file) ?? readFile(file, 'utf8');
   }
 
   /** Creates missing parent folders, then writes (or appends) UTF-8 text. */

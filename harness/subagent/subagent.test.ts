@@ -13,7 +13,7 @@ import { FILE_TOOLS } from '../tools/builtin/files.ts';
 import { taskTool, writeTodosTool } from '../tools/builtin/memory-tools.ts';
 import type { ToolDefinition } from '../tools/types.ts';
 import { subagentReport } from './report.ts';
-import { SubagentPool } from './spawn.ts';
+import { SubagentPool } from './pool.ts';
 import { contentText } from '../model/content.ts';
 
 let space: ReturnType<typeof tempWorkspace>;

@@ -17,7 +17,8 @@ import { ScriptedModel, type ScriptedTurn } from '../model/scripted-model.ts';
 import { LocalSandbox } from '../sandbox/local.ts';
 import { FILE_TOOLS } from '../tools/builtin/files.ts';
 import { decodeToolResult, type ToolDefinition } from '../tools/types.ts';
-import { runHarness, type RunOptions } from '../loop/run.ts';
+import { runHarness } from '../loop/run.ts';
+import type { RunOptions } from '../run-types.ts';
 import { STOP_REASONS } from '../loop/stop-reasons.ts';
 import { contentText } from '../model/content.ts';
 

@@ -237,11 +237,26 @@ class Literal {
   constructor(readonly text: string) {}
 }
 
+/** The canonical JSON of an object whose values are all primitives (most tool arguments), else undefined. */
+function flatObjectJson(value: unknown): string | undefined {
+  if (!isObject(value)) return undefined;
+  const keys = Object.keys(value).sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i += 1) {
+    const item = value[keys[i]!];
+    if (typeof item === 'object' && item !== null) return undefined;
+    out += `${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:${JSON.stringify(item) ?? 'null'}`;
+  }
+  return `${out}}`;
+}
+
 /**
  * Canonical JSON: object keys sorted at every depth. Used for loop identity and diffs.
  * Iterative, so arguments nested deeper than the call stack (JSON.parse accepts them) never throw.
  */
 export function canonicalJson(value: unknown): string {
+  const flat = flatObjectJson(value);
+  if (flat !== undefined) return flat;
   let out = '';
   const work: unknown[] = [value];
   while (work.length > 0) {

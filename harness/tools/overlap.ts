@@ -40,13 +40,19 @@ export function conflicts(a: PathClaim, b: PathClaim): boolean {
 export class OverlapScheduler {
   private running: { claim: PathClaim; done: Promise<unknown> }[] = [];
 
-  /** Waits for every running call whose claim conflicts with `claim`, then runs `task`. */
+  /**
+   * Waits for every running call whose claim conflicts with `claim`, then runs `task`; with
+   * nothing in the way, `task` starts before `run` returns (as an unscheduled call would).
+   */
   async run<T>(claim: PathClaim, task: () => Promise<T>): Promise<T> {
     const blockers = this.running.filter((r) => conflicts(r.claim, claim)).map((r) => r.done);
-    const done = (async () => {
-      await Promise.all(blockers.map((b) => b.catch(() => undefined)));
-      return task();
-    })();
+    const done =
+      blockers.length === 0
+        ? task()
+        : (async () => {
+            await Promise.all(blockers.map((b) => b.catch(() => undefined)));
+            return task();
+          })();
     const entry = { claim, done };
     this.running.push(entry);
     try {

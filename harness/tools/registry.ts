@@ -34,6 +34,30 @@ function compileSchema(schema: Record<string, unknown>): ValidateFunction {
   }
 }
 
+/** Declared schemas by tool definition (see {@link ToolRegistry.schemas}). */
+const declared = new WeakMap<ToolDefinition, ToolSchema>();
+function schemaOf(definition: ToolDefinition): ToolSchema {
+  let schema = declared.get(definition);
+  const fn = schema?.function;
+  if (
+    !schema ||
+    fn!.name !== definition.name ||
+    fn!.description !== definition.description ||
+    fn!.parameters !== definition.parameters
+  ) {
+    schema = {
+      type: 'function',
+      function: {
+        name: definition.name,
+        description: definition.description,
+        parameters: definition.parameters,
+      },
+    };
+    declared.set(definition, schema);
+  }
+  return schema;
+}
+
 /** Compiled validators by schema object: a schema compiles once per process, however many runs use it. */
 const compiled = new WeakMap<object, ValidateFunction>();
 
@@ -81,16 +105,12 @@ export class ToolRegistry {
     return [...this.tools.keys()];
   }
 
-  /** Schemas as declared to the model. */
+  /**
+   * Schemas as declared to the model: one object per tool definition, the same for every
+   * registry and run (so its token count is taken once). Treat them as read-only.
+   */
   schemas(): ToolSchema[] {
-    return [...this.tools.values()].map(({ definition }) => ({
-      type: 'function',
-      function: {
-        name: definition.name,
-        description: definition.description,
-        parameters: definition.parameters,
-      },
-    }));
+    return [...this.tools.values()].map(({ definition }) => schemaOf(definition));
   }
 
   /** A new registry holding only the tools `keep` accepts (compiled validators are reused). */

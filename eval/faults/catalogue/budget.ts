@@ -26,7 +26,7 @@ export const BUDGET_FAULTS: Fault[] = [
     bug: 'the tool-call budget in the dispatcher lets one call more than maxToolCalls run',
     patches: [
       {
-        file: 'harness/tools/dispatch.ts',
+        file: 'harness/tools/preflight.ts',
         search: 'if (context.counters.toolCalls >= context.config.limits.maxToolCalls)',
         replace: 'if (context.counters.toolCalls > context.config.limits.maxToolCalls)',
       },
@@ -50,7 +50,7 @@ export const BUDGET_FAULTS: Fault[] = [
     bug: 'the cost of a call is computed from its prompt tokens only',
     patches: [
       {
-        file: 'harness/loop/run.ts',
+        file: 'harness/loop/model-call.ts',
         search:
           '(usage.promptTokens * price.inputUsdPerMTok + usage.completionTokens * price.outputUsdPerMTok) / 1e6',
         replace: '(usage.promptTokens * price.inputUsdPerMTok) / 1e6',
@@ -85,7 +85,14 @@ export const BUDGET_FAULTS: Fault[] = [
     id: 'budget/truncations-never-reset',
     tag: 'budget',
     bug: 'the count of truncated turns is not reset by a normal turn, so scattered truncations stop the run',
-    patches: [{ file: 'harness/loop/run.ts', search: '} else truncatedInRow = 0;', replace: '}' }],
+    patches: [
+      {
+        file: 'harness/loop/step.ts',
+        search: "let truncatedInRow = 0;\n      if (outcome.response.finishReason === 'length') {",
+        replace:
+          "let truncatedInRow = state.truncatedInRow;\n      if (outcome.response.finishReason === 'length') {",
+      },
+    ],
   },
   {
     id: 'budget/text-truncation-limit-off-by-one',
@@ -93,11 +100,9 @@ export const BUDGET_FAULTS: Fault[] = [
     bug: 'text replies cut off by the output limit stop the run one reply late',
     patches: [
       {
-        file: 'harness/loop/run.ts',
-        search:
-          "if (truncatedInRow >= config.limits.maxConsecutiveTruncations) {\n          stop = {\n            reason: 'output_truncated',\n            detail: `${truncatedInRow} replies in a row",
-        replace:
-          "if (truncatedInRow > config.limits.maxConsecutiveTruncations) {\n          stop = {\n            reason: 'output_truncated',\n            detail: `${truncatedInRow} replies in a row",
+        file: 'harness/loop/step.ts',
+        search: 'if (inRow >= limits.maxConsecutiveTruncations)',
+        replace: 'if (inRow > limits.maxConsecutiveTruncations)',
       },
     ],
   },
@@ -107,9 +112,15 @@ export const BUDGET_FAULTS: Fault[] = [
     bug: 'the wrap-up turn is granted only when maxTurns is spent, not for the other budgets',
     patches: [
       {
-        file: 'harness/loop/run.ts',
-        search: 'if (budgetStop && config.limits.wrapUpTurn && !signal.aborted) {',
-        replace: "if (budgetStop?.reason === 'max_turns' && config.limits.wrapUpTurn && !signal.aborted) {",
+        file: 'harness/loop/step.ts',
+        search: '{ budget: outcome.budget, wrapUp: limits.wrapUpTurn && !outcome.aborted },',
+        replace:
+          "{ budget: outcome.budget, wrapUp: outcome.budget.reason === 'max_turns' && limits.wrapUpTurn && !outcome.aborted },",
+      },
+      {
+        file: 'harness/loop/step.ts',
+        search: 'return stop(outcome.stop, { budget, wrapUp: limits.wrapUpTurn && !outcome.aborted });',
+        replace: 'return stop(outcome.stop, { budget, wrapUp: false });',
       },
     ],
   },
@@ -121,7 +132,7 @@ export const BUDGET_FAULTS: Fault[] = [
       {
         file: 'harness/subagent/spawn.ts',
         search:
-          'live.totals.promptTokens += result.usage.promptTokens;\n    live.totals.completionTokens += result.usage.completionTokens;',
+          'totals.promptTokens += result.usage.promptTokens;\n  totals.completionTokens += result.usage.completionTokens;',
         replace: '',
       },
     ],

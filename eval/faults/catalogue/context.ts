@@ -40,8 +40,8 @@ export const CONTEXT_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/context/run-context.ts',
-        search: 'pins: () => renderPins(pins.facts(todos.list())),',
-        replace: "pins: () => '(none)',",
+        search: 'const renderPinned = () => renderPins(pins.facts(todos.list()));',
+        replace: "const renderPinned = () => '(none)';",
       },
     ],
   },
@@ -135,9 +135,9 @@ export const CONTEXT_FAULTS: Fault[] = [
     bug: 'a request larger than the window is sent anyway instead of ending the run with context_overflow',
     patches: [
       {
-        file: 'harness/loop/run.ts',
-        search: 'if (Math.max(requestTokens, estimated) > config.context.windowTokens) {',
-        replace: 'if (Math.max(requestTokens, estimated) > Number.POSITIVE_INFINITY) {',
+        file: 'harness/loop/model-call.ts',
+        search: 'if (overflow !== undefined || needed > config.context.windowTokens)',
+        replace: 'if (overflow !== undefined && needed > Number.POSITIVE_INFINITY)',
       },
     ],
   },

@@ -53,7 +53,7 @@ export const HALLUCINATED_TOOL_FAULTS: Fault[] = [
     bug: 'an unknown tool with a close suggestion is run as the suggested tool instead of being answered',
     patches: [
       {
-        file: 'harness/tools/dispatch.ts',
+        file: 'harness/tools/preflight.ts',
         search: 'const tool = context.registry.get(name);',
         replace:
           'const tool = context.registry.get(name) ?? context.registry.get(context.registry.suggest(name) ?? name);',
@@ -66,7 +66,7 @@ export const HALLUCINATED_TOOL_FAULTS: Fault[] = [
     bug: 'the unknown_tool message no longer lists the available tools',
     patches: [
       {
-        file: 'harness/tools/dispatch.ts',
+        file: 'harness/tools/preflight.ts',
         search: "; available: ${context.registry.names().join(', ')}",
         replace: '',
       },
@@ -90,9 +90,9 @@ export const HALLUCINATED_TOOL_FAULTS: Fault[] = [
     bug: 'the corrective note for a tool call written as text is sent every time, so a model that keeps writing text never gets an answer accepted',
     patches: [
       {
-        file: 'harness/loop/run.ts',
-        search: 'textCallsInRow === 0',
-        replace: 'textCallsInRow >= 0',
+        file: 'harness/loop/step.ts',
+        search: 'state.textCallsInRow === 0',
+        replace: 'state.textCallsInRow >= 0',
       },
     ],
   },
@@ -114,7 +114,7 @@ export const HALLUCINATED_TOOL_FAULTS: Fault[] = [
     bug: "a subagent's allowed tools are only withheld from its declaration, not refused at dispatch",
     patches: [
       {
-        file: 'harness/tools/dispatch.ts',
+        file: 'harness/tools/preflight.ts',
         search: 'if (context.allowedTools && !context.allowedTools.includes(name))',
         replace: 'if (false as boolean)',
       },

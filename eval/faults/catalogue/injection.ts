@@ -28,9 +28,8 @@ export const INJECTION_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/loop/run.ts',
-        search: 'results.filter((r) => r.executed).map((r) => registry.get(r.call.name)?.definition),',
-        replace:
-          'results.filter((r) => r.executed && r.result.ok).map((r) => registry.get(r.call.name)?.definition),',
+        search: 'const executed = outcome.results.filter((r) => r.executed);',
+        replace: 'const executed = outcome.results.filter((r) => r.executed && r.result.ok);',
       },
     ],
   },
@@ -41,8 +40,8 @@ export const INJECTION_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/loop/run.ts',
-        search: 'taintedBy: taint.sources,',
-        replace: 'taintedBy: [...taint.sources],',
+        search: 'taintedBy: state.taint.sources,',
+        replace: 'taintedBy: [...state.taint.sources],',
       },
     ],
   },
@@ -52,7 +51,7 @@ export const INJECTION_FAULTS: Fault[] = [
     bug: 'auto mode approves an ask that the taint says needs a human',
     patches: [
       {
-        file: 'harness/tools/dispatch.ts',
+        file: 'harness/tools/preflight.ts',
         search: "if (mode === 'auto' && !decision.requiresHuman) return emit(true, 'auto');",
         replace: "if (mode === 'auto') return emit(true, 'auto');",
       },
@@ -76,10 +75,9 @@ export const INJECTION_FAULTS: Fault[] = [
     bug: 'tool output is passed on without escaping reserved tags and harness markers',
     patches: [
       {
-        file: 'harness/tools/dispatch.ts',
-        search:
-          'const shape = (text: string) => (context.config.taint.enabled ? escapeReservedTags(text) : text);',
-        replace: 'const shape = (text: string) => text;',
+        file: 'harness/tools/execute.ts',
+        search: 'const escapeTags = context.config.taint.enabled;',
+        replace: 'const escapeTags = false;',
       },
     ],
   },

@@ -42,8 +42,8 @@ export const REPLAY_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/model/stream-assembler.ts',
-        search: 'this.content += delta.content;',
-        replace: 'this.content = delta.content;',
+        search: 'this.content += contentText(delta.content as MessageContent);',
+        replace: 'this.content = contentText(delta.content as MessageContent);',
       },
     ],
   },
@@ -80,8 +80,8 @@ export const REPLAY_FAULTS: Fault[] = [
       {
         file: 'harness/model/provider-errors.ts',
         search:
-          "if (status !== 400 || error?.code !== 'tool_use_failed' || typeof error.failed_generation !== 'string')",
-        replace: 'if ((true as boolean))',
+          "if (error.code !== 'tool_use_failed' || typeof error.failed_generation !== 'string') return undefined;",
+        replace: 'if (true as boolean) return undefined;',
       },
     ],
   },

@@ -53,17 +53,28 @@ export const SANDBOX_FAULTS: Fault[] = [
     id: 'sandbox/host-tmp-shared',
     tag: 'sandbox',
     bug: "the box has no private /tmp, so the host's /tmp (other runs, $OUTSIDE) is visible",
-    patches: [{ file: 'harness/sandbox/bwrap.ts', search: "'--tmpfs',\n    '/tmp',", replace: '' }],
+    patches: [
+      {
+        file: 'harness/sandbox/bwrap-args.ts',
+        search: "...size(limits.tmpBytes), '--tmpfs', '/tmp');",
+        replace: ');',
+      },
+    ],
   },
   {
     id: 'sandbox/nothing-hidden',
     tag: 'sandbox',
-    bug: 'the home folder and /run are not covered inside the box',
+    bug: 'the home folder and /run are bound into the box (read-only, for toolchains) instead of covered',
     patches: [
       {
         file: 'harness/sandbox/bwrap.ts',
-        search: "const candidates = [this.host.home, '/run', '/var/run', ...(this.options.hide ?? [])];",
-        replace: 'const candidates = [...(this.options.hide ?? [])];',
+        search: "for (const dir of [this.host.home, '/run', ...(this.options.hide ?? [])])",
+        replace: 'for (const dir of [...(this.options.hide ?? [])])',
+      },
+      {
+        file: 'harness/sandbox/bwrap.ts',
+        search: 'readOnly: this.options.readOnly ?? [],',
+        replace: "readOnly: [...(this.options.readOnly ?? []), this.host.home, '/run'],",
       },
     ],
   },
@@ -71,13 +82,13 @@ export const SANDBOX_FAULTS: Fault[] = [
     id: 'sandbox/network-shared',
     tag: 'sandbox',
     bug: 'the box shares the host network namespace',
-    patches: [{ file: 'harness/sandbox/bwrap.ts', search: "'--unshare-net',", replace: '' }],
+    patches: [{ file: 'harness/sandbox/bwrap-args.ts', search: "'--unshare-net',", replace: '' }],
   },
   {
     id: 'sandbox/pid-namespace-shared',
     tag: 'sandbox',
     bug: "the box shares the host's PID namespace, so commands see and can signal the host's processes",
-    patches: [{ file: 'harness/sandbox/bwrap.ts', search: "'--unshare-pid',", replace: '' }],
+    patches: [{ file: 'harness/sandbox/bwrap-args.ts', search: "'--unshare-pid',", replace: '' }],
   },
   {
     id: 'sandbox/capabilities-kept',
@@ -85,7 +96,7 @@ export const SANDBOX_FAULTS: Fault[] = [
     bug: 'the shell in the box keeps the capabilities of the user namespace (setpriv step dropped)',
     patches: [
       {
-        file: 'harness/sandbox/bwrap.ts',
+        file: 'harness/sandbox/bwrap-args.ts',
         search: "'setpriv',\n    ...DROP_CAPABILITIES,\n    '--',",
         replace: '',
       },
@@ -97,7 +108,7 @@ export const SANDBOX_FAULTS: Fault[] = [
     bug: 'the workspace is bound read-only, so legitimate builds fail',
     patches: [
       {
-        file: 'harness/sandbox/bwrap.ts',
+        file: 'harness/sandbox/bwrap-args.ts',
         search: "args.push('--bind', input.workspace, input.workspace,",
         replace: "args.push('--ro-bind', input.workspace, input.workspace,",
       },

@@ -53,8 +53,8 @@ export const SESSION_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/memory/session-load.ts',
-        search: "await writeFile(quarantineFile, `${lines.join('\\n')}\\n`, 'utf8');",
-        replace: 'void lines;',
+        search: "await writeFile(quarantineFile, `${lines.join('\\n')}\\n`, {",
+        replace: 'void lines;\n      await writeFile(quarantineFile, "", {',
       },
     ],
   },
@@ -113,8 +113,8 @@ export const SESSION_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/memory/session-store.ts',
-        search: 'for (const message of history.slice(first)) {',
-        replace: 'for (const message of history.slice(Math.max(first, history.length - 1))) {',
+        search: 'for (let i = first; i < history.length; i += 1) {',
+        replace: 'for (let i = Math.max(first, history.length - 1); i < history.length; i += 1) {',
       },
     ],
   },

@@ -65,19 +65,13 @@ export const SUBAGENT_FAULTS: Fault[] = [
     id: 'subagent/taint-not-inherited',
     tag: 'subagent',
     bug: 'a subagent starts with a clean taint state although untrusted content is in its parent',
-    patches: [
-      {
-        file: 'harness/subagent/spawn.ts',
-        search: '...(state.taint ? { taint: state.taint } : {}),',
-        replace: '',
-      },
-    ],
+    patches: [{ file: 'harness/subagent/spawn.ts', search: 'taint: parent.state.taint,', replace: '' }],
   },
   {
     id: 'subagent/events-not-forwarded',
     tag: 'subagent',
     bug: "a subagent's events are not added to the parent's stream",
-    patches: [{ file: 'harness/subagent/spawn.ts', search: 'parent.events.push(nested);', replace: '' }],
+    patches: [{ file: 'harness/subagent/spawn.ts', search: 'events.push(nested);', replace: '' }],
   },
   {
     id: 'subagent/no-subagent-note',
@@ -112,7 +106,7 @@ export const SUBAGENT_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/subagent/spawn.ts',
-        search: 'live.counters.toolCalls += result.usage.toolCalls;',
+        search: 'totals.toolCalls += result.usage.toolCalls;',
         replace: '',
       },
     ],

@@ -15,9 +15,9 @@ export const TRANSCRIPT_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/tools/dispatch.ts',
-        search: 'return { results, ...(stop ? { stop } : {}) };',
+        search: 'return { results: turn.results, ...(turn.stop ? { stop: turn.stop } : {}) };',
         replace:
-          'return { results: [...results].sort((a, b) => a.call.callId.localeCompare(b.call.callId)), ...(stop ? { stop } : {}) };',
+          'return { results: [...turn.results].sort((a, b) => a.call.callId.localeCompare(b.call.callId)), ...(turn.stop ? { stop: turn.stop } : {}) };',
       },
     ],
   },
@@ -102,9 +102,9 @@ export const TRANSCRIPT_FAULTS: Fault[] = [
       {
         file: 'harness/loop/run.ts',
         search:
-          "for (const item of outcome.results)\n      messages.push({ role: 'tool', tool_call_id: item.call.callId, content: item.content });\n    noteTaint(",
+          "for (const item of outcome.results)\n    state.messages.push({ role: 'tool', tool_call_id: item.call.callId, content: item.content });\n  // Content of an untrusted tool",
         replace:
-          "for (const item of outcome.results.filter((r) => r.executed))\n      messages.push({ role: 'tool', tool_call_id: item.call.callId, content: item.content });\n    noteTaint(",
+          "for (const item of outcome.results.filter((r) => r.executed))\n    state.messages.push({ role: 'tool', tool_call_id: item.call.callId, content: item.content });\n  // Content of an untrusted tool",
       },
     ],
   },
@@ -140,10 +140,9 @@ export const TRANSCRIPT_FAULTS: Fault[] = [
     bug: 'ids of a resumed conversation are not counted as used, so a model repeating one sends a duplicate id',
     patches: [
       {
-        file: 'harness/loop/run.ts',
-        search:
-          "messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : [])),",
-        replace: '[],',
+        file: 'harness/loop/state.ts',
+        search: "if (m.role === 'assistant') for (const c of m.tool_calls ?? []) usedIds.add(c.id);",
+        replace: 'void m;',
       },
     ],
   },
