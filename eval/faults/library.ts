@@ -61,7 +61,8 @@ export interface FaultVerdict {
 const key = (o: CaseOutcome) => `${o.id}\u0000${o.config}`;
 
 /**
- * Applies `fault` to the workbench, runs the tag's cases there and compares with `baseline`.
+ * Applies `fault` to the workbench, runs the tag's cases there and compares with `baseline`: the
+ * fault is caught by every case that passed in `baseline` and does not pass patched.
  * @throws PatchDoesNotApplyError (stale fault), WorkbenchRunError (the patched harness cannot run)
  */
 export async function judgeFault(
@@ -80,9 +81,10 @@ export async function judgeFault(
       recordings: inputs.recordings,
     });
     if (outcomes.length === 0) throw new WorkbenchRunError('the patched run reported no case');
-    const caughtBy = outcomes.filter(
-      (o) => passed.has(key(o)) && (o.status === 'fail' || o.status === 'error'),
-    );
+    // A case that passed unpatched and no longer passes caught the fault: failed, errored, or
+    // skipped because the patched harness made its prerequisite look missing (a box the
+    // harness's own probe refuses; under CI=true that skip is an error, eval/requirements.ts).
+    const caughtBy = outcomes.filter((o) => passed.has(key(o)) && o.status !== 'pass');
     return { fault, caughtBy };
   } finally {
     bench.reset();
