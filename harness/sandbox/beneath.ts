@@ -10,7 +10,7 @@
  * (a write would change the other names, which may be outside the workspace) and, unless the
  * caller allows it, for reads (`HardLinkError`). Errors are Node-style (`code`), never a crash.
  */
-import { existsSync } from 'node:fs';
+import { type Dirent, existsSync } from 'node:fs';
 import { constants, lstat, mkdir, open, readdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { DirEntry } from './types.ts';
@@ -198,6 +198,29 @@ export async function writeBeneath(
   }
 }
 
+/**
+ * The entries of a listed folder `base`, sorted by name in UTF-16 code-unit order (the same on
+ * every machine, whatever its locale); links are reported as `symlink`, never followed; files
+ * carry their size in bytes (0 when the file vanished while listing).
+ */
+export async function describeEntries(base: string, entries: Dirent[]): Promise<DirEntry[]> {
+  const out: DirEntry[] = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const kind = entry.isSymbolicLink()
+      ? 'symlink'
+      : entry.isDirectory()
+        ? 'dir'
+        : entry.isFile()
+          ? 'file'
+          : 'other';
+    const item: DirEntry = { name: entry.name, kind };
+    if (kind === 'file')
+      item.size = (await lstat(path.join(base, entry.name)).catch(() => undefined))?.size ?? 0;
+    out.push(item);
+  }
+  return out;
+}
+
 /** Lists a folder below `root` without following links (links are reported as `symlink`), sorted by name. */
 export async function listBeneath(root: string, folder: string): Promise<DirEntry[]> {
   const handle = await openBeneath(root, folder, O_RDONLY | O_DIRECTORY).catch(async (error) => {
@@ -207,22 +230,7 @@ export async function listBeneath(root: string, folder: string): Promise<DirEntr
   });
   try {
     const base = DESCRIPTOR_PATHS ? `/proc/self/fd/${handle.fd}` : path.resolve(root, folder);
-    const entries = await readdir(base, { withFileTypes: true });
-    const out: DirEntry[] = [];
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      const kind = entry.isSymbolicLink()
-        ? 'symlink'
-        : entry.isDirectory()
-          ? 'dir'
-          : entry.isFile()
-            ? 'file'
-            : 'other';
-      const item: DirEntry = { name: entry.name, kind };
-      if (kind === 'file')
-        item.size = (await lstat(path.join(base, entry.name)).catch(() => undefined))?.size ?? 0;
-      out.push(item);
-    }
-    return out;
+    return await describeEntries(base, await readdir(base, { withFileTypes: true }));
   } finally {
     await handle.close();
   }

@@ -8,7 +8,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { listBeneath, readBeneath, writeBeneath } from './beneath.ts';
+import { describeEntries, listBeneath, readBeneath, writeBeneath } from './beneath.ts';
 import type { DirEntry, ExecOptions, ExecResult, FileAccessOptions, Sandbox } from './types.ts';
 
 /**
@@ -72,21 +72,7 @@ export abstract class HostFileSandbox implements Sandbox {
   /** Entries sorted by name; links are reported as `symlink`, not followed; files carry their size in bytes. */
   async list(dir: string, options: FileAccessOptions = {}): Promise<DirEntry[]> {
     if (options.root !== undefined) return listBeneath(options.root, dir);
-    const entries = await readdir(dir, { withFileTypes: true });
-    const out: DirEntry[] = [];
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      const kind = entry.isSymbolicLink()
-        ? 'symlink'
-        : entry.isDirectory()
-          ? 'dir'
-          : entry.isFile()
-            ? 'file'
-            : 'other';
-      const item: DirEntry = { name: entry.name, kind };
-      if (kind === 'file') item.size = (await stat(path.join(dir, entry.name))).size;
-      out.push(item);
-    }
-    return out;
+    return describeEntries(dir, await readdir(dir, { withFileTypes: true }));
   }
 
   async realpath(file: string): Promise<string> {
