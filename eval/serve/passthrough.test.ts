@@ -125,13 +125,23 @@ describe('pass-through relay', () => {
     const p = await start();
     const models = { object: 'list', data: [{ id: 'gpt-test', object: 'model' }] };
     stub().queue.push(json(200, models), json(200, completion({ content: 'ok' })));
-    expect(await client(p).models.list().then((page) => page.data)).toEqual(models.data);
+    expect(
+      await client(p)
+        .models.list()
+        .then((page) => page.data),
+    ).toEqual(models.data);
     await client(p).chat.completions.create(ask);
     expect(stub().received[0]!.path).toBe('/v1/models');
     const cassette = p.cassette({ id: 'm' });
     expect(cassette.exchanges).toHaveLength(1);
     expect(cassette.nonModel).toEqual([
-      { index: 0, method: 'GET', url: `${new URL(stub().baseURL).origin}/v1/models`, status: 200, note: 'model listing' },
+      {
+        index: 0,
+        method: 'GET',
+        url: `${new URL(stub().baseURL).origin}/v1/models`,
+        status: 200,
+        note: 'model listing',
+      },
     ]);
   });
 
@@ -139,7 +149,9 @@ describe('pass-through relay', () => {
     const p = await start({ upstream: 'http://127.0.0.1:1/v1' });
     const raw = await fetch(`${p.baseURL}/chat/completions`, { method: 'POST', body: JSON.stringify(ask) });
     expect(raw.status).toBe(502);
-    expect(((await raw.json()) as { error: { message: string } }).error.message).toMatch(/could not be reached/);
+    expect(((await raw.json()) as { error: { message: string } }).error.message).toMatch(
+      /could not be reached/,
+    );
     expect(p.notes).toHaveLength(1);
     expect(() => p.cassette({ id: 'none' })).toThrow(NothingRecordedError);
   });
@@ -148,7 +160,9 @@ describe('pass-through relay', () => {
     const p = await start();
     stub().queue.push(json(200, { object: 'list', data: [] }));
     await client(p).models.list();
-    expect(() => p.cassette({ id: 'x' })).toThrow(/none of the 1 request was a chat completion.*model listing/);
+    expect(() => p.cassette({ id: 'x' })).toThrow(
+      /none of the 1 request was a chat completion.*model listing/,
+    );
   });
 });
 
@@ -209,10 +223,13 @@ describe('pass-through limits', () => {
   it('forwards at most `concurrency` requests at once', async () => {
     const p = await start({ concurrency: 1 });
     const release = gate();
-    stub().queue.push(async (_req, res) => {
-      await release.wait();
-      json(200, completion({ content: 'first' }))(_req, res, {});
-    }, json(200, completion({ content: 'second' })));
+    stub().queue.push(
+      async (_req, res) => {
+        await release.wait();
+        json(200, completion({ content: 'first' }))(_req, res, {});
+      },
+      json(200, completion({ content: 'second' })),
+    );
     const first = client(p).chat.completions.create(ask);
     const second = client(p).chat.completions.create(ask);
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -240,7 +257,13 @@ describe('pass-through limits', () => {
         {
           role: 'assistant',
           content: null,
-          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }],
+          tool_calls: [
+            {
+              id: 'call_1',
+              type: 'function',
+              function: { name: 'read_file', arguments: '{"path":"a.txt"}' },
+            },
+          ],
         },
         { role: 'tool', tool_call_id: 'call_1', content: 'hello' },
       ],

@@ -193,7 +193,11 @@ export async function startPassthroughServer(options: PassthroughOptions): Promi
       });
     } catch (error) {
       const reason = (error as Error)?.message ?? String(error);
-      sendError(res, 502, `harness-bench pass-through: the upstream ${upstream.host} could not be reached (${reason})`);
+      sendError(
+        res,
+        502,
+        `harness-bench pass-through: the upstream ${upstream.host} could not be reached (${reason})`,
+      );
       options.onExchange?.({ index, method, path, status: 502, stream: false, end: 'unreachable' });
       return;
     }
@@ -248,16 +252,18 @@ export async function startPassthroughServer(options: PassthroughOptions): Promi
       const file = info.file ?? `${info.id}.json`;
       const all = recorder.exchanges();
       const traffic = partitionTraffic(
-        all.map((exchange, i): ReadInteraction => ({
-          index: i,
-          method: exchange.request.method,
-          url: `${upstream.origin}${exchange.request.path}`,
-          host: upstream.hostname,
-          path: exchange.request.path,
-          body: exchange.request.body ?? null,
-          status: exchange.response.status,
-          exchange: () => exchange,
-        })),
+        all.map(
+          (exchange, i): ReadInteraction => ({
+            index: i,
+            method: exchange.request.method,
+            url: `${upstream.origin}${exchange.request.path}`,
+            host: upstream.hostname,
+            path: exchange.request.path,
+            body: exchange.request.body ?? null,
+            status: exchange.response.status,
+            exchange: () => exchange,
+          }),
+        ),
       );
       if (traffic.exchanges.length === 0)
         throw new NothingRecordedError(
@@ -273,7 +279,8 @@ export async function startPassthroughServer(options: PassthroughOptions): Promi
         recordedAt: startedAt,
         ...(info.description ? { description: info.description } : {}),
       });
-      meta.title = info.title ?? `pass-through recording: ${(meta.task ?? '').replace(/\s+/g, ' ').slice(0, 72)}`;
+      meta.title =
+        info.title ?? `pass-through recording: ${(meta.task ?? '').replace(/\s+/g, ' ').slice(0, 72)}`;
       const raw: Cassette = {
         format: CASSETTE_FORMAT,
         version: CASSETTE_VERSION,
