@@ -105,7 +105,7 @@ describe('serve --upstream --exec', () => {
     expect(replay.result.checks.find((c) => c.name === 'replay.servedModelTurn')).toMatchObject({
       pass: true,
     });
-    expect(replay.model!.served).toBe(2);
+    expect(replay.imported!.model.served).toBe(2);
     expect(replay.run!.finalAnswer).toBe('a.txt says hello.');
     expect(replay.run!.ledger.calls.map((c) => c.tool)).toEqual(['read_file']);
 

@@ -112,7 +112,7 @@ describe('pass-through relay', () => {
       .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     expect((failure as InstanceType<typeof OpenAI.APIError>).status).toBe(429);
-    expect((failure as InstanceType<typeof OpenAI.APIError>).headers.get('retry-after')).toBe('7');
+    expect((failure as InstanceType<typeof OpenAI.APIError>).headers?.get('retry-after')).toBe('7');
     const [exchange] = p.cassette({ id: 'err' }).exchanges;
     expect(exchange!.response.status).toBe(429);
     expect(exchange!.response.headers['retry-after']).toBe('7');
