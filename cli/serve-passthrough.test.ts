@@ -133,6 +133,44 @@ describe('serve --upstream --exec', () => {
     expect(loadCassette(path.join(dir, 'out.json')).exchanges[1]!.response.status).toBe(500);
   });
 
+  it('on SIGTERM stops the harness, writes what it recorded and exits 1', async () => {
+    const dir = foreignWorkspace();
+    let stop!: (signal: string) => void;
+    const stopped = new Promise<string>((resolve) => (stop = resolve));
+    stub().queue.push(async (req, res) => {
+      json(200, completion({ content: 'first' }))(req, res, {});
+      setTimeout(() => stop('SIGTERM'), 50);
+    });
+    writeFileSync(
+      path.join(dir, 'forever.mjs'),
+      `await fetch(process.env.OPENAI_BASE_URL + '/chat/completions', { method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'go' }] }) }); setInterval(() => {}, 1000);`,
+    );
+    let out = '';
+    let err = '';
+    const io: CliIo = {
+      stdout: (t) => (out += t),
+      stderr: (t) => (err += t),
+      cwd: dir,
+      env: { OPENAI_API_KEY: KEY },
+      isTTY: false,
+    };
+    const code = await servePassthrough(
+      {
+        upstream: stub().baseURL,
+        record: 'out.json',
+        exec: true,
+        command: [process.execPath, 'forever.mjs'],
+      },
+      io,
+      { stop: () => stopped, stdin: 'ignore' },
+    );
+    expect(err).toContain('SIGTERM: stopping');
+    expect(out).toContain('forever.mjs exited on SIGTERM');
+    expect(out).toContain('recorded 1 model exchange');
+    expect(code).toBe(1);
+    expect(loadCassette(path.join(dir, 'out.json')).exchanges).toHaveLength(1);
+  });
+
   it('writes nothing and exits 1 when the harness made no chat completion', async () => {
     const dir = foreignWorkspace();
     const run = await cli(dir, serveArgs(['--exec', '--', process.execPath, '-e', '']));

@@ -74,6 +74,9 @@ export const DUMMY_API_KEY = 'harness-bench-passthrough';
 /** How long an `--exec` command may take to exit after a forwarded stop signal before it is killed, in ms. */
 const EXIT_GRACE_MS = 10_000;
 
+/** How long an `--exec` command gets to stop on the terminal's own Ctrl-C before SIGINT is forwarded, in ms. */
+const SIGINT_GRACE_MS = 2_000;
+
 /**
  * Adds the pass-through flags and the `[command...]` operand to a commander command (the hidden
  * `serve-passthrough` now; `serve` when it lands).
@@ -257,15 +260,26 @@ function runCommand(
     child.stdout?.on('data', (data: Buffer) => io.stdout(data.toString('utf8')));
     child.stderr?.on('data', (data: Buffer) => io.stderr(data.toString('utf8')));
     let killTimer: NodeJS.Timeout | undefined;
+    let forwardTimer: NodeJS.Timeout | undefined;
+    const running = () => child.exitCode === null && child.signalCode === null;
     void stop.then((signal) => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (!running()) return;
       io.stderr(`${signal}: stopping ${command[0]}…\n`);
-      child.kill(signal as NodeJS.Signals);
-      killTimer = setTimeout(() => child.kill('SIGKILL'), EXIT_GRACE_MS);
+      // Ctrl-C in a terminal reaches the command too (one process group): give it a moment to stop
+      // on its own before sending the signal again, which many runtimes take as "exit now".
+      forwardTimer = setTimeout(
+        () => {
+          if (!running()) return;
+          child.kill(signal as NodeJS.Signals);
+          killTimer = setTimeout(() => child.kill('SIGKILL'), EXIT_GRACE_MS);
+        },
+        signal === 'SIGINT' ? SIGINT_GRACE_MS : 0,
+      );
     });
     child.once('error', (error) => resolve({ error: error.message }));
     child.once('close', (code, signal) => {
-      if (killTimer) clearTimeout(killTimer);
+      clearTimeout(killTimer);
+      clearTimeout(forwardTimer);
       resolve({ code, signal });
     });
   });
@@ -313,6 +327,13 @@ function writeCassette(
     ? `${who}exited ${outcome.signal ? `on ${outcome.signal}` : `with code ${outcome.code}`}`
     : undefined;
   for (const note of server.notes) io.stderr(`warning: ${note}\n`);
+  const all = server.exchanges;
+  for (const { index, end } of server.incomplete()) {
+    const request = all[index]?.request;
+    io.stderr(
+      `warning: exchange ${index + 1} (${request?.method} ${request?.path}) was cut off (${end}); kept as far as it got\n`,
+    );
+  }
   let cassette: Cassette;
   try {
     cassette = server.cassette({

@@ -219,6 +219,47 @@ describe('pass-through secrets', () => {
   });
 });
 
+describe('pass-through cut-offs', () => {
+  it('keeps the events of a stream the client abandoned, and says it was cut off', async () => {
+    const p = await start();
+    const chunks = textChunks('one two three');
+    const never = gate();
+    const done = gate();
+    stub().queue.push(
+      sse(chunks, {
+        before: async (i) => {
+          if (i === 2) {
+            done.open();
+            await never.wait();
+          }
+        },
+      }),
+    );
+    const controller = new AbortController();
+    const stream = await client(p).chat.completions.create(
+      { ...ask, stream: true },
+      { signal: controller.signal },
+    );
+    const got: unknown[] = [];
+    await (async () => {
+      for await (const part of stream) {
+        got.push(part);
+        if (got.length === 2) {
+          await done.wait();
+          controller.abort();
+        }
+      }
+    })().catch(() => {});
+    for (let i = 0; i < 100 && p.incomplete()[0]?.end !== 'error'; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(p.incomplete()).toEqual([{ index: 0, end: 'error' }]);
+    expect(p.exchanges[0]!.response.events!.map((e) => e.data)).toEqual(
+      chunks.slice(0, 2).map((c) => JSON.stringify(c)),
+    );
+    never.open();
+  });
+});
+
 describe('pass-through limits', () => {
   it('forwards at most `concurrency` requests at once', async () => {
     const p = await start({ concurrency: 1 });

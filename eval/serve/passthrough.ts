@@ -92,6 +92,12 @@ export interface PassthroughServer {
   readonly exchanges: Exchange[];
   /** Requests that got no upstream response (connection failures): not exchanges. */
   readonly notes: string[];
+  /**
+   * Exchanges whose response body was cut short (`index` in {@link PassthroughServer.exchanges}):
+   * the client went away or the upstream broke off (`cancelled`/`error`), or the server closed
+   * while it streamed (`unread`). Each is kept as far as it got.
+   */
+  incomplete(): { index: number; end: 'cancelled' | 'error' | 'unread' }[];
   /** Stops accepting requests, cuts open connections (a stream in flight keeps what arrived) and resolves when closed. */
   close(): Promise<void>;
   /**
@@ -243,6 +249,7 @@ export async function startPassthroughServer(options: PassthroughOptions): Promi
       return recorder.exchanges();
     },
     notes: recorder.notes,
+    incomplete: () => recorder.incomplete(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
