@@ -24,7 +24,7 @@ import { CASSETTE_FORMAT, CASSETTE_VERSION, type Cassette, type Exchange } from 
 import { partitionTraffic, type ReadInteraction } from '../import/classify.ts';
 import { deriveMeta } from '../import/common.ts';
 import { RequestLimiter } from '../record/rate-limit.ts';
-import { CassetteRecorder } from '../record/recorder.ts';
+import { type CaptureEnd, CassetteRecorder } from '../record/recorder.ts';
 import { redactValues, secretValuesFromEnv } from '../record/redact.ts';
 import { RecordRefusedError } from '../record/session-recorder.ts';
 
@@ -97,7 +97,7 @@ export interface PassthroughServer {
    * the client went away or the upstream broke off (`cancelled`/`error`), or the server closed
    * while it streamed (`unread`). Each is kept as far as it got.
    */
-  incomplete(): { index: number; end: 'cancelled' | 'error' | 'unread' }[];
+  incomplete(): { index: number; end: CaptureEnd | 'unread' }[];
   /** Stops accepting requests, cuts open connections (a stream in flight keeps what arrived) and resolves when closed. */
   close(): Promise<void>;
   /**
