@@ -27,6 +27,7 @@ import { RequestLimiter } from '../record/rate-limit.ts';
 import { type CaptureEnd, CassetteRecorder } from '../record/recorder.ts';
 import { redactValues, secretValuesFromEnv } from '../record/redact.ts';
 import { RecordRefusedError } from '../record/session-recorder.ts';
+import { semaphore } from './semaphore.ts';
 
 /** Options of {@link startPassthroughServer}. */
 export interface PassthroughOptions {
@@ -65,7 +66,7 @@ export interface ExchangeSummary {
   method: string;
   /** Upstream path and query. */
   path: string;
-  /** HTTP status; 502 when the upstream could not be reached (not recorded then). */
+  /** HTTP status; 502 when the upstream could not be reached, 0 when the client left before the headers (neither recorded). */
   status: number;
   /** True when the response was a server-sent-events stream. */
   stream: boolean;
@@ -198,6 +199,10 @@ export async function startPassthroughServer(options: PassthroughOptions): Promi
         ...(body.length > 0 && method !== 'GET' && method !== 'HEAD' ? { body: body.toString('utf8') } : {}),
       });
     } catch (error) {
+      if (aborted.signal.aborted) {
+        options.onExchange?.({ index, method, path, status: 0, stream: false, end: 'cancelled' });
+        return;
+      }
       const reason = (error as Error)?.message ?? String(error);
       sendError(
         res,
@@ -375,37 +380,4 @@ function drained(res: ServerResponse): Promise<void> {
     res.on('drain', done);
     res.on('close', done);
   });
-}
-
-/** At most `limit` holders at once; `acquire` resolves with the release function. */
-function semaphore(limit: number): { acquire(): Promise<() => void> } {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  const release = () => {
-    active -= 1;
-    const next = waiting.shift();
-    if (next) {
-      active += 1;
-      next();
-    }
-  };
-  return {
-    acquire: () =>
-      new Promise((resolve) => {
-        if (active < Math.max(1, limit)) {
-          active += 1;
-          resolve(once(release));
-        } else waiting.push(() => resolve(once(release)));
-      }),
-  };
-}
-
-function once(fn: () => void): () => void {
-  let called = false;
-  return () => {
-    if (!called) {
-      called = true;
-      fn();
-    }
-  };
 }
