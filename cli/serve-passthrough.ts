@@ -79,20 +79,30 @@ const SIGINT_GRACE_MS = 2_000;
 
 /**
  * Adds the pass-through flags and the `[command...]` operand to a commander command (the hidden
- * `serve-passthrough` now; `serve` when it lands).
+ * `serve-passthrough` now; `serve` when it dispatches here on `--upstream`). Flags the command
+ * already has (`serve --port`) are left as they are.
  */
 export function addPassthroughOptions(command: Command): Command {
-  return command
-    .option('--upstream <url>', 'pass-through mode: the provider base URL, e.g. https://api.openai.com/v1')
-    .option('--record <file>', 'pass-through mode: the cassette to write')
-    .option('--port <n>', 'port on 127.0.0.1 (default: a free port)')
-    .option('--api-key-env <name>', 'the variable holding the provider key (default: OPENAI_API_KEY)')
-    .option('--force', 'overwrite --record if it exists')
-    .option('--exec', 'start the harness command given after --, wait for it, write the cassette')
-    .option('--concurrency <n>', 'requests forwarded at once (default 8)')
-    .option('--rate <n/unit>', 'request starts over time, e.g. 60/min, 2/s')
-    .option('--title <text>', 'cassette title')
-    .argument('[command...]', 'with --exec: the harness command and its arguments, after --');
+  const flags: [string, string][] = [
+    ['--upstream <url>', 'pass-through mode: the provider base URL, e.g. https://api.openai.com/v1'],
+    ['--record <file>', 'pass-through mode: the cassette to write'],
+    ['--port <n>', 'port on 127.0.0.1 (default: a free port)'],
+    [
+      '--api-key-env <name>',
+      'pass-through mode: the variable holding the provider key (default: OPENAI_API_KEY)',
+    ],
+    ['--force', 'pass-through mode: overwrite --record if it exists'],
+    [
+      '--exec',
+      'pass-through mode: start the harness command given after --, wait for it, write the cassette',
+    ],
+    ['--concurrency <n>', 'pass-through mode: requests forwarded at once (default 8)'],
+    ['--rate <n/unit>', 'pass-through mode: request starts over time, e.g. 60/min, 2/s'],
+    ['--title <text>', 'pass-through mode: cassette title'],
+  ];
+  for (const [flag, description] of flags)
+    if (!command.options.some((o) => o.long === flag.split(' ')[0])) command.option(flag, description);
+  return command.argument('[command...]', 'with --exec: the harness command and its arguments, after --');
 }
 
 /**
