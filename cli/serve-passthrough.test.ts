@@ -11,6 +11,8 @@ import type { CliIo } from './io.ts';
 import { DUMMY_API_KEY, servePassthrough } from './serve-passthrough.ts';
 
 const KEY = 'sk-test-PassthroughUpstream0123456789';
+/** The command under test: the hidden `serve-passthrough` until `serve --upstream` dispatches to it, then `serve`. */
+const SERVE = 'serve-passthrough';
 const stub = useStub();
 
 /**
@@ -67,7 +69,7 @@ function foreignWorkspace(): string {
 }
 
 function serveArgs(extra: string[] = []): string[] {
-  return ['serve-passthrough', '--upstream', stub().baseURL, '--record', 'out.json', ...extra];
+  return [SERVE, '--upstream', stub().baseURL, '--record', 'out.json', ...extra];
 }
 
 describe('serve --upstream --exec', () => {
@@ -248,7 +250,7 @@ describe('serve --upstream: bad input before anything starts', () => {
   ])('%j exits 2 with a reason', async (args, reason) => {
     const dir = foreignWorkspace();
     put(dir, { 'sub/out.json': '{}' });
-    const run = await cli(dir, ['serve-passthrough', ...args]);
+    const run = await cli(dir, [SERVE, ...args]);
     expect(run.err).toMatch(reason);
     expect(run.code).toBe(2);
     expect(existsSync(path.join(dir, 'out.json'))).toBe(false);
