@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import OpenAI from 'openai';
@@ -54,6 +55,30 @@ for (let turn = 0; turn < 5; turn++) {
 }
 process.exit(4);
 `;
+
+/** The same loop in Python's standard library (urllib, json): nothing of the pass-through assumes Node. */
+const PYTHON_HARNESS = `
+import json, os, sys, urllib.request
+base = os.environ["OPENAI_BASE_URL"]
+messages = [{"role": "user", "content": sys.argv[1]}]
+tools = [{"type": "function", "function": {"name": "read_file", "description": "Read a file",
+  "parameters": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}}]
+for _ in range(5):
+    request = urllib.request.Request(base + "/chat/completions",
+        data=json.dumps({"model": "py-model", "messages": messages, "tools": tools}).encode(),
+        headers={"content-type": "application/json", "authorization": "Bearer " + os.environ["OPENAI_API_KEY"]})
+    message = json.load(urllib.request.urlopen(request))["choices"][0]["message"]
+    messages.append(message)
+    if not message.get("tool_calls"):
+        print(message["content"])
+        sys.exit(0)
+    for call in message["tool_calls"]:
+        path = json.loads(call["function"]["arguments"])["path"]
+        messages.append({"role": "tool", "tool_call_id": call["id"], "content": open(path).read()})
+sys.exit(4)
+`;
+
+const PYTHON = spawnSync('python3', ['--version']).status === 0;
 
 function queueSession() {
   stub().queue.push(
@@ -117,6 +142,42 @@ describe('serve --upstream --exec', () => {
     expect(replayed.out).toContain('call_a read_file({"path":"a.txt"}) verdict allow, executed, ok');
     expect(replayed.out).toContain('2 turns served');
     expect(replayed.out).toMatch(/PASS\n$/);
+  });
+
+  it.skipIf(!PYTHON)('records a Python standard-library loop (skipped without python3)', async () => {
+    const dir = foreignWorkspace();
+    put(dir, { 'agent.py': PYTHON_HARNESS });
+    stub().queue.push(
+      json(
+        200,
+        completion(
+          {
+            content: null,
+            tool_calls: [
+              {
+                id: 'call_p',
+                type: 'function',
+                function: { name: 'read_file', arguments: '{"path":"a.txt"}' },
+              },
+            ],
+          },
+          'tool_calls',
+        ),
+      ),
+      json(200, completion({ content: 'It says hello from a.' })),
+    );
+    const run = await cli(dir, serveArgs(['--exec', '--', 'python3', 'agent.py', 'Read a.txt']), {
+      OPENAI_API_KEY: KEY,
+      PATH: process.env.PATH,
+    });
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('It says hello from a.');
+    expect(run.out).toMatch(/recorded 2 model exchanges/);
+    const cassette = loadCassette(path.join(dir, 'out.json'));
+    expect(cassette.meta.modelRequested).toBe('py-model');
+    const replay = await runRecording(cassette, 'out.json', { name: 'default', config: DEFAULT_CONFIG });
+    expect(replay.result.status).toBe('pass');
+    expect(replay.imported!.model.served).toBe(2);
   });
 
   it('writes the cassette but exits 1 when the harness fails, and says how it exited', async () => {
