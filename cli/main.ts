@@ -17,6 +17,7 @@ import { addViewCommands } from './report-command.ts';
 import { runCommand } from './run-command.ts';
 import { validateCommand } from './validate-command.ts';
 import { initCommand } from './init-command.ts';
+import { registerPassthroughCommand } from './serve-passthrough.ts';
 import { MAX_FILE_SIZE_ENV, setMaxFileSize } from '../eval/input-limits.ts';
 import { EXIT_CODES, EXIT_CODES_HELP, reportError } from './errors.ts';
 import { type CliIo, processIo, VERSION } from './io.ts';
@@ -285,6 +286,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   addViewCommands(program, io, (code) => {
     exitCode = code;
   });
+  registerPassthroughCommand(program, io, (code) => (exitCode = code)); // i15c: temporary, until `serve --upstream` dispatches
 
   for (const command of program.commands) command.addHelpText('after', EXIT_CODES_HELP);
   // Each command starts with the limit of its own --max-file-size (or none): main() runs many

@@ -22,7 +22,10 @@ export const CASSETTE_VERSION = 1;
  * - `har`: an HTTP Archive (`log.entries`), as Polly.JS records (JSON or YAML);
  * - `chunk-log`: one `chat.completion.chunk` JSON object per line, no `data:` prefix, no `[DONE]`;
  * - `sse`: raw server-sent-events text (`data: {...}` blocks, `data: [DONE]`);
- * - `nock`: a JSON array of nock definitions (`nock.recorder` output, `nock.define()` input).
+ * - `nock`: a JSON array of nock definitions (`nock.recorder` output, `nock.define()` input);
+ * - `passthrough`: not a file format: a foreign harness's live session recorded by the endpoint in
+ *   pass-through mode (`eval/serve/passthrough.ts`); another client made the requests, so it
+ *   replays as an imported recording. Never detected by `import`.
  */
 export type ImportFormat =
   | 'vcr-yaml'
@@ -31,7 +34,8 @@ export type ImportFormat =
   | 'har'
   | 'chunk-log'
   | 'sse'
-  | 'nock';
+  | 'nock'
+  | 'passthrough';
 
 /** Every {@link ImportFormat}, in the order the docs list them. */
 export const IMPORT_FORMATS: readonly ImportFormat[] = [
@@ -42,6 +46,7 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = [
   'chunk-log',
   'sse',
   'nock',
+  'passthrough',
 ];
 
 /** Where an imported recording came from (repository, path inside it, commit, licence). */
