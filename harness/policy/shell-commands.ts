@@ -12,7 +12,7 @@ import { ambiguousBytes, parserDifferential } from './shell-bytes.ts';
 import { DANGEROUS_VARIABLE, environmentChanges } from './shell-environment.ts';
 import { extractCommands, type Assignment } from './shell-extract.ts';
 import { parseShell } from './shell-parser.ts';
-import { substitutionsInText } from './shell-sweep.ts';
+import { substitutionsInText } from './shell-hidden.ts';
 import { displayWord, normaliseProgram, type ShellWord } from './shell-words.ts';
 
 /** Scripts nested deeper than this (`sh -c "sh -c …"`) are not analysed further: ask. */
