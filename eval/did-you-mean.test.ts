@@ -5,7 +5,7 @@ import { parseCassette } from './cassette/load.ts';
 import { loadConfig } from './config-load.ts';
 import { closest, didYouMean, editDistance, knownKeysAt, unknownKeyReason } from './did-you-mean.ts';
 import { InputError } from './errors.ts';
-import { validateScenario } from './scenario/load.ts';
+import { validateScenario } from './scenario/validate.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

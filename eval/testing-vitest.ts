@@ -14,7 +14,7 @@ import path from 'node:path';
 import { globSync } from 'tinyglobby';
 import { describe, expect, inject, it } from 'vitest';
 import type { CaseResult } from './results.ts';
-import { parseScenarioText } from './scenario/load.ts';
+import { parseScenarioText } from './scenario/parse.ts';
 import { inShard } from './shard.ts';
 
 /** What the matchers accept: a run from `runScenario` / `replayCassette`, or a bare case result. */

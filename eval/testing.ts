@@ -26,7 +26,8 @@ import type { LedgerDifference } from './replay/ledger-diff.ts';
 import { formatDivergence } from './replay/request-diff.ts';
 import { ScriptedModel, type ScriptedTurn } from '../harness/model/scripted-model.ts';
 import type { Model } from '../harness/model/types.ts';
-import { loadScenarios, validateScenario } from './scenario/load.ts';
+import { loadScenarios } from './scenario/load.ts';
+import { validateScenario } from './scenario/validate.ts';
 import type { LoadedScenario, Scenario } from './scenario/types.ts';
 
 import { describeScenariosWith, type DescribeScenariosOptions } from './testing-vitest.ts';

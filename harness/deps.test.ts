@@ -1,3 +1,4 @@
+import events from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, mergeConfig, priceFor } from './config.ts';
 import { deterministicDeps, liveDeps } from './deps.ts';
@@ -39,6 +40,20 @@ describe('liveDeps', () => {
     expect([...ids].every((id) => /^call_[0-9a-f]{16}$/.test(id))).toBe(true);
     const r = deps.random();
     expect(r >= 0 && r < 1).toBe(true);
+  });
+
+  it('sleep leaves no abort listener on the signal once it ends, and an abort ends it early', async () => {
+    const deps = liveDeps();
+    const controller = new AbortController();
+    const listeners = () => events.getEventListeners(controller.signal, 'abort').length;
+    for (let i = 0; i < 15; i += 1) await deps.sleep(0, controller.signal);
+    expect(listeners()).toBe(0);
+    const pending = deps.sleep(60_000, controller.signal);
+    expect(listeners()).toBe(1);
+    controller.abort();
+    await pending;
+    expect(listeners()).toBe(0);
+    await deps.sleep(60_000, controller.signal);
   });
 });
 

@@ -67,13 +67,17 @@ export function liveDeps(): HarnessDeps {
     now: () => Date.now(),
     newId: (prefix) => `${prefix}${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`,
     random: () => globalThis.crypto.getRandomValues(new Uint32Array(1))[0]! / 4294967296,
+    // The abort listener goes when the sleep ends: a run's signal outlives many retry waits.
     sleep: (ms, signal) =>
       new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms);
-        signal?.addEventListener('abort', () => {
+        const done = () => {
           clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
           resolve();
-        });
+        };
+        const timer = setTimeout(done, ms);
+        if (signal?.aborted) done();
+        else signal?.addEventListener('abort', done, { once: true });
       }),
   };
 }

@@ -73,7 +73,8 @@ export {
   type CommandDecision,
   type PreparedCall,
 } from './policy/command-policy.ts';
-export { analyseCommand, type CommandAnalysis, type CommandPart } from './policy/shell-analysis.ts';
+export { analyseCommand } from './policy/shell-analysis.ts';
+export type { CommandAnalysis, CommandPart } from './policy/shell-analysis-types.ts';
 export {
   childScope,
   rootScope,

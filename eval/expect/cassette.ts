@@ -16,7 +16,7 @@ import type { NamedConfig } from '../config-load.ts';
 import { InputError, parseJsonInput, type InputProblem } from '../errors.ts';
 import { describeFailure, type CaseResult } from '../results.ts';
 import { expectationsFor } from '../scenario/check.ts';
-import { describeSchemaErrors } from '../scenario/load.ts';
+import { describeSchemaErrors } from '../scenario/schema-errors.ts';
 import { SCENARIO_SCHEMA } from '../scenario/schema.ts';
 import type { Expectations, LoadedScenario } from '../scenario/types.ts';
 import type { Check } from './check.ts';

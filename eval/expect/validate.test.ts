@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateScenario } from '../scenario/load.ts';
+import { validateScenario } from '../scenario/validate.ts';
 
 const minimal = { id: 'x/y', task: 't', model: [{ content: 'done' }] };
 const problemsOf = (expect_: Record<string, unknown>, extra: Record<string, unknown> = {}) =>

@@ -1,7 +1,7 @@
 /**
  * The loader's semantic checks of an `expect` block, beyond its JSON Schema: every regular
  * expression compiles and every item checks something. Run on whatever has the right shape, so one pass reports every problem
- * (`eval/scenario/load.ts` calls it for `expect` and each block of `expectFor`).
+ * (`eval/scenario/validate.ts` calls it for `expect` and each block of `expectFor`).
  */
 import { regexProblem } from './patterns.ts';
 

@@ -8,7 +8,8 @@ import type { HarnessEvent } from '../../harness/events.ts';
 import type { ChatMessage } from '../../harness/model/types.ts';
 import { loadConfig } from '../config-load.ts';
 import { WORKSPACE } from './case.ts';
-import { canonical, checkRun } from './oracles.ts';
+import { checkRun } from './oracles.ts';
+import { canonical } from './oracles-shared.ts';
 import { disposeFuzzWorkspace, runCase } from './runner.ts';
 import type { FuzzCase, Invariant, Observation } from './types.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateScenario } from './load.ts';
+import { validateScenario } from './validate.ts';
 import { expectationsFor } from './check.ts';
 import type { Scenario } from './types.ts';
 

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.ts';
-import { loadScenarios, parseScenarioText, validateScenario } from './load.ts';
+import { loadScenarios } from './load.ts';
+import { parseScenarioText } from './parse.ts';
+import { validateScenario } from './validate.ts';
 
 const minimal = {
   id: 'demo/one',

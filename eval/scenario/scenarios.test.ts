@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { expandScript, isErrorTurn } from '../../harness/model/scripted-model.ts';
-import { ASSIGNED_ID as ASSIGNED, loadScenarios } from './load.ts';
+import { loadScenarios } from './load.ts';
+import { ASSIGNED_ID as ASSIGNED } from './validate.ts';
 import type { LoadedScenario } from './types.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -93,7 +93,26 @@ export class OpenAIModel implements Model {
     }
   }
 
+  /**
+   * One request under its own signal, linked to the run's: the SDK adds an `abort` listener to
+   * the signal it is given and never removes it, so handing it the run's signal left one listener
+   * per request on it (Node's MaxListenersExceededWarning after ten). The link is undone when the
+   * request settles, a streamed one when its last chunk is read.
+   */
   private async once(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
+    if (!signal) return this.request(request);
+    const controller = new AbortController();
+    const abort = () => controller.abort(signal.reason);
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+    try {
+      return await this.request(request, controller.signal);
+    } finally {
+      signal.removeEventListener('abort', abort);
+    }
+  }
+
+  private async request(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
     const body = wireBody(request) as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParams;
     if (request.stream) {
       const stream = await this.client.chat.completions.create(

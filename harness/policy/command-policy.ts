@@ -20,7 +20,8 @@ import {
   type PolicyPath,
   type PolicyTree,
 } from './policy.ts';
-import { analyseCommand, type CommandAnalysis, type PathUse, type TreeWalk } from './shell-analysis.ts';
+import { analyseCommand } from './shell-analysis.ts';
+import type { CommandAnalysis, PathUse, TreeWalk } from './shell-analysis-types.ts';
 import { walkTree } from './tree-walk.ts';
 import type { PolicyDecision } from './types.ts';
 

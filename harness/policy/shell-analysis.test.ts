@@ -1,10 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  analyseCommand,
-  analyseCommandSync,
-  clearAnalysisCache,
-  type CommandAnalysis,
-} from './shell-analysis.ts';
+import { analyseCommand, analyseCommandSync, clearAnalysisCache } from './shell-analysis.ts';
+import type { CommandAnalysis } from './shell-analysis-types.ts';
 import { loadShellParser } from './shell-parser.ts';
 
 beforeAll(async () => {

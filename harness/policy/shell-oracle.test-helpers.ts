@@ -10,7 +10,7 @@
  */
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { CommandAnalysis, CommandPart } from './shell-analysis.ts';
+import type { CommandAnalysis, CommandPart } from './shell-analysis-types.ts';
 
 /** External programs replaced by logging stubs. */
 export const STUB_PROGRAMS = [

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyseCommandSync, type CommandAnalysis } from './shell-analysis.ts';
+import { analyseCommandSync } from './shell-analysis.ts';
+import type { CommandAnalysis } from './shell-analysis-types.ts';
 import { loadShellParser } from './shell-parser.ts';
-import { substitutionsInText } from './shell-sweep.ts';
+import { substitutionsInText } from './shell-hidden.ts';
 
 beforeAll(async () => {
   await loadShellParser();

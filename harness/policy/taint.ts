@@ -12,7 +12,7 @@ import type { HarnessConfig } from '../config.ts';
 import type { ChatMessage } from '../model/types.ts';
 import type { ToolDefinition } from '../tools/types.ts';
 import { contentText } from '../model/content.ts';
-import type { CommandAnalysis } from './shell-analysis.ts';
+import type { CommandAnalysis } from './shell-analysis-types.ts';
 
 /** Where a message came from. */
 export type MessageOrigin =

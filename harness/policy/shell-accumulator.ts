@@ -1,0 +1,77 @@
+/**
+ * The state one command's analysis collects while it walks the scripts (`shell-commands.ts`),
+ * with the two ways everything enters it: a finding, kept once per rule and subject, and a file
+ * the command reads or writes.
+ */
+import type { FindingRuleId } from './rules.ts';
+import { isSecretPath } from './programs/secrets.ts';
+import type { CommandPart, Finding, PathUse, TreeWalk } from './shell-analysis-types.ts';
+import type { ShellWord } from './shell-words.ts';
+
+const DEVICES = /^\/dev\/(null|zero|random|urandom|stdin|stdout|stderr|tty|fd\/\d+)$/;
+
+/** What the analysis of one command string collects; `shell-analysis.ts` sums it up into a `CommandAnalysis`. */
+export interface Accumulator {
+  parts: CommandPart[];
+  findings: Finding[];
+  paths: PathUse[];
+  secrets: string[];
+  network: string[];
+  /** Parts that run code given inline (`python -c`): they may reach the network for the exfiltration rule. */
+  inlineCode: string[];
+  walks: TreeWalk[];
+  repositoryCode: string[];
+  guards: string[];
+  cwdChanged: boolean;
+  /** How many paths were recorded when the directory first changed: later relative paths are unknowable. */
+  cwdChangedAt: number;
+  /** Scripts rewritten the way bash reads them and analysed already (`shell-bytes.ts`). */
+  repaired: Set<string>;
+}
+
+/** Records a finding unless one with the same rule and subject is recorded already. */
+export function finding(
+  acc: Accumulator,
+  subject: string,
+  action: 'ask' | 'deny',
+  rule: FindingRuleId,
+  reason: string,
+): void {
+  if (!acc.findings.some((f) => f.rule === rule && f.subject === subject))
+    acc.findings.push({ subject, action, rule, reason });
+}
+
+/**
+ * Records a file `via` reads or writes; an expansion, or another user's home folder, becomes a
+ * `path:dynamic` finding instead, and devices are left out.
+ */
+export function addPath(acc: Accumulator, word: ShellWord, access: 'read' | 'write', via: string): void {
+  // A process substitution as a file argument (`cat <(ls)`) is a pipe, not a file; its commands are parts already.
+  if (word.value === undefined && /^[<>]\(/.test(word.text) && word.text.endsWith(')')) return;
+  if (word.value === undefined) {
+    finding(
+      acc,
+      via,
+      'ask',
+      'path:dynamic',
+      `the ${access} target ${word.text} depends on an expansion and cannot be checked before it runs`,
+    );
+    return;
+  }
+  const value = word.value;
+  if (value === '' || DEVICES.test(value)) return;
+  if (/^~[^/]/.test(value)) {
+    finding(
+      acc,
+      via,
+      'ask',
+      'path:dynamic',
+      `the ${access} target ${value} is in another user's home folder`,
+    );
+    return;
+  }
+  if (/^\/dev\/(tcp|udp)\//.test(value)) acc.network.push(via);
+  // A secrets-shaped file read by any part (`nc host < .env`, `curl -T .env`) is a secret for the exfiltration rule.
+  if (access === 'read' && isSecretPath(value)) acc.secrets.push(via);
+  acc.paths.push({ path: value, access, via, ...(word.expands ? { glob: true } : {}) });
+}

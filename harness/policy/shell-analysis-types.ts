@@ -1,0 +1,73 @@
+/**
+ * What the shell analysis (`shell-analysis.ts`) finds in one command string: the simple commands
+ * after unwrapping, the findings it decides by itself, the files it reads and writes and the
+ * folder trees it walks.
+ */
+import type { EffectClass } from '../tools/types.ts';
+import type { FindingRuleId } from './rules.ts';
+
+/** One simple command after unwrapping and normalisation: what rules are matched against. */
+export interface CommandPart {
+  /** The normalised command: program name, then each argument (quoted where needed). */
+  text: string;
+  /** The normalised program name. */
+  program: string;
+  /** Nesting: 0 at top level, one more per wrapper or script level. */
+  depth: number;
+  /** This command runs other commands (they follow it as parts of their own). */
+  wrapper: boolean;
+  /**
+   * The argument vector as bash will pass it, program first: each word's value, `null` where
+   * it depends on an expansion, a glob, braces or a tilde (the differential oracle compares it
+   * with bash's own trace).
+   */
+  argv: (string | null)[];
+  effect: EffectClass;
+  network: boolean;
+}
+
+/** Something the analysis decided by itself: `ask` when unknowable, `deny` for exfiltration. */
+export interface Finding {
+  subject: string;
+  action: 'ask' | 'deny';
+  /** One of the finding rules of the catalogue (`rules.ts`). */
+  rule: FindingRuleId;
+  reason: string;
+}
+
+/** A file the command reads or writes, as written (relative to the working directory, `~` unexpanded). */
+export interface PathUse {
+  path: string;
+  access: 'read' | 'write';
+  /** The part (or statement) that uses it. */
+  via: string;
+  /** Unquoted glob or brace characters: the shell expands the word to the files it matches (`command-policy.ts` expands it). */
+  glob?: boolean;
+}
+
+/** Everything the analysis found in one command string. */
+export interface CommandAnalysis {
+  command: string;
+  parts: CommandPart[];
+  findings: Finding[];
+  paths: PathUse[];
+  /** The strictest effect over the parts and paths. */
+  effect: EffectClass;
+  /** Some part reaches another host. */
+  network: boolean;
+  /** Folder trees the command walks (`grep -r`, `tar c`, `cp -r`): the policy checks every file and link under them. */
+  walks: TreeWalk[];
+  /** Why the command runs code the repository contains or configures (a test runner, a script), when it does. */
+  repositoryCode?: string;
+  /** The harness guards some program of the command runs under (`git`: repository-configured programs disabled). */
+  guards: string[];
+}
+
+/** A tree walked by a command, its root as written (relative to the working directory). */
+export interface TreeWalk {
+  root: string;
+  follows: 'all' | 'roots' | 'none';
+  content: boolean;
+  access: 'read' | 'write';
+  via: string;
+}
