@@ -22,7 +22,7 @@ import type { Expectations, LoadedScenario } from '../scenario/types.ts';
 import type { Check } from './check.ts';
 import { runExpectations } from './registry.ts';
 import { resolveScorers } from './scorers.ts';
-import { expectationBlocks, expectationProblems, namedCallIds } from './validate.ts';
+import { expectationBlocks, expectationProblems, namedCallIds, withoutRemovals } from './validate.ts';
 
 /** The expectations of one cassette and where they came from (the cassette or its sidecar file). */
 export interface CassetteExpectations {
@@ -127,8 +127,9 @@ export function loadCassetteExpectations(
   const problems: InputProblem[] = [];
   const add = (at: string, reason: string) => problems.push({ file, path: at || '/', reason });
   const validate = blockValidator();
-  if (!validate(block))
-    for (const p of describeSchemaErrors(validate.errors ?? [], block)) add(p.path, p.reason);
+  const checked = withoutRemovals(block, add);
+  if (!validate(checked))
+    for (const p of describeSchemaErrors(validate.errors ?? [], checked)) add(p.path, p.reason);
   const root = (typeof block === 'object' && block !== null ? block : {}) as Record<string, unknown>;
   const ids = cassetteCallIds(cassette);
   for (const [value, at] of expectationBlocks(root)) {

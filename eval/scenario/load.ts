@@ -10,7 +10,7 @@ import { glob } from 'tinyglobby';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { knownKeysAt, unknownKeyReason } from '../did-you-mean.ts';
 import { InputError, jsonSyntaxProblem, type InputProblem } from '../errors.ts';
-import { expectationBlocks, expectationProblems, namedCallIds } from '../expect/validate.ts';
+import { expectationBlocks, expectationProblems, namedCallIds, withoutRemovals } from '../expect/validate.ts';
 import { foldTypedAnyOf } from './any-of-errors.ts';
 import { inputSizeProblem } from '../input-limits.ts';
 import { REQUIREMENT_NAMES } from '../requirements.ts';
@@ -244,8 +244,9 @@ export function validateScenario(
     const where = locate(path);
     problems.push({ file, path: path || '/', reason: where ? `${reason} (${where})` : reason });
   };
-  if (!validate(value))
-    for (const { path, reason } of describeSchemaErrors(validate.errors ?? [], value)) add(path, reason);
+  const checked = withoutRemovals(value, add);
+  if (!validate(checked))
+    for (const { path, reason } of describeSchemaErrors(validate.errors ?? [], checked)) add(path, reason);
   // Semantic rules run even when the schema failed (on whatever has the right shape), so one
   // pass reports everything.
   const root = asRecord(value);
