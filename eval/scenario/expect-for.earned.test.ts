@@ -28,7 +28,7 @@ describe('expectFor blocks of the bundled scenarios', () => {
   it('repeat nothing expect says at the same key', () => {
     for (const { loaded, name } of blocks) {
       const block = loaded.scenario.expectFor![name] as Record<string, unknown>;
-      const own = loaded.scenario.expect as Record<string, unknown>;
+      const own = loaded.scenario.expect as unknown as Record<string, unknown>;
       for (const [key, value] of Object.entries(block))
         expect(JSON.stringify(value), `${loaded.file} expectFor.${name}.${key} repeats expect`).not.toBe(
           JSON.stringify(own[key]),

@@ -46,7 +46,8 @@ export const RULES = {
   'path:unresolvable': 'a path could not be resolved (a racing link, a permission error): denied',
   'env:dangerous-variable': 'setting the variable changes what later commands run or load',
   'git:config-override': 'git -c, --config-env and --exec-path can make git run other programs',
-  'git:unguarded': 'git run by a path may bypass the harness’s git guard, so the programs the repository configures may run',
+  'git:unguarded':
+    'git run by a path may bypass the harness’s git guard, so the programs the repository configures may run',
   'exfil:secret-to-network':
     'secrets (credentials, the environment, a secrets-shaped file) are read by a command that also reaches the network: a hard deny',
 } as const;
