@@ -104,7 +104,7 @@ describe('merge of a sharded run --repeat K', () => {
   /** The results of `run --repeat 3` from the cases of run 1: run 2 flips `flip`, run 3 repeats run 1. */
   const repeated = (results: ResultsFile, flip: string): ResultsFile => {
     const flipped = results.cases.map((c) =>
-      c.id === flip ? { ...c, status: c.status === 'pass' ? ('fail' as const) : ('pass' as const) } : c,
+      c.id === flip ? ({ ...c, status: c.status === 'pass' ? 'fail' : 'pass' } as typeof c) : c,
     );
     return { ...results, repeats: repeatSummary([results.cases, flipped, results.cases]) };
   };
