@@ -40,7 +40,8 @@ const suite = [
 ];
 
 beforeAll(async () => {
-  await run('run', ...suite, '-c', 'configs/default.json', '-c', 'configs/strict.json', '--out', out);
+  // strict's behaviour under another name (no expectFor.tight in the scenarios), so cases fail.
+  await run('run', ...suite, '-c', 'configs/default.json', '-c', 'tight=configs/strict.json', '--out', out);
 }, 90_000);
 
 describe('run --out', () => {
@@ -79,10 +80,10 @@ describe('run --out', () => {
 
 describe('show', () => {
   it('prints the ledger: turns, calls with arguments, verdicts with rules, results, stop reason, failed checks', async () => {
-    const shown = await run('show', 'E08-file-tools', '-c', 'strict', '--results', out);
+    const shown = await run('show', 'E08-file-tools', '-c', 'tight', '--results', out);
     expect(shown.err).toBe('');
     expect(shown.code).toBe(0);
-    expect(shown.out).toContain('escape/E08-file-tools-traversal under strict: fail');
+    expect(shown.out).toContain('escape/E08-file-tools-traversal under tight: fail');
     expect(shown.out).toMatch(/turn 1: finish tool_calls, \d+ tool calls/);
     expect(shown.out).toContain(
       'call_v1 write_file({"path":"output/../escape.txt","content":"x"}) verdict deny (rule paths:write:**), not executed, policy_violation',
@@ -95,7 +96,7 @@ describe('show', () => {
   it('names the choices when the case or the configuration is ambiguous or missing (exit 2)', async () => {
     const both = await run('show', 'E08-file-tools', '--results', out);
     expect(both.code).toBe(2);
-    expect(both.err).toMatch(/ran under several configurations; pass -c with one of: default, strict/);
+    expect(both.err).toMatch(/ran under several configurations; pass -c with one of: default, tight/);
     const many = await run('show', 'bad-json', '-c', 'default', '--results', out);
     expect(many.code).toBe(2);
     expect(many.err).toMatch(/"bad-json" matches \d+ cases: bad-json\//);
@@ -136,13 +137,13 @@ describe('report --format', () => {
 
 describe('run --verbose', () => {
   it('prints the ledger of each failed case as it ends, and nothing for passing ones', async () => {
-    const verbose = await run('run', ...suite, '-c', 'configs/strict.json', '--verbose');
-    expect(verbose.err).toContain('── escape/E08-file-tools-traversal (strict): fail');
+    const verbose = await run('run', ...suite, '-c', 'tight=configs/strict.json', '--verbose');
+    expect(verbose.err).toContain('── escape/E08-file-tools-traversal (tight): fail');
     expect(verbose.err).toContain('verdict deny (rule paths:write:**)');
     expect(verbose.err).toContain('✗ stopReason: expected final_answer, observed policy_violation');
-    // Passing cases print nothing: these bad-json cases pass under strict (others write, which strict refuses).
+    // Passing cases print nothing: these bad-json cases pass under strict's rules (others write, which it refuses).
     for (const id of ['bad-json/single-quotes', 'bad-json/trailing-comma', 'bad-json/missing-colon'])
-      expect(verbose.err).not.toContain(`── ${id} (strict)`);
-    expect(verbose.err).toContain('── bad-json/braces-inside-strings (strict): fail');
+      expect(verbose.err).not.toContain(`── ${id} (tight)`);
+    expect(verbose.err).toContain('── bad-json/braces-inside-strings (tight): fail');
   }, 90_000);
 });

@@ -94,4 +94,20 @@ describe('documentation paths', () => {
       expect(paths.has(step), step).toBe(true);
     expect(paths.size).toBeGreaterThan(60);
   });
+
+  it('npm start compares every shipped configuration, and the README tour names each one', () => {
+    const start = (
+      JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+    ).scripts.start;
+    const named = [...start.matchAll(/-c (configs\/[\w-]+\.json)/g)].map((m) => m[1]);
+    const shipped = ['default', 'strict', 'permissive', 'naive'].map((n) => `configs/${n}.json`);
+    expect(named).toEqual(shipped);
+    expect(start).toContain('--out reports/latest');
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const tour = readme.slice(
+      readme.indexOf('## 60-second tour'),
+      readme.indexOf('```sh\nnpx harness-bench run --filter'),
+    );
+    for (const file of shipped) expect(tour, file).toContain(`\`${file}\``);
+  });
 });

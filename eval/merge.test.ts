@@ -1,3 +1,5 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 /**
  * A sharded run merged equals the unsharded run byte for byte (apart from `startedAt` and `*Ms`),
@@ -8,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { resultsJson } from '../reports/write.ts';
 import { loadConfig, PACKAGE_ROOT } from './config-load.ts';
 import { InputError } from './errors.ts';
+import { repeatSummary } from './compare/repeat.ts';
 import { mergeResults, type MergeInput } from './merge.ts';
 import type { ResultsFile } from './results.ts';
 import { loadCassettes, loadScenarioFiles, runSuite, type SuiteOptions } from './suite.ts';
@@ -32,10 +35,12 @@ let whole: ResultsFile;
 let shards: MergeInput[];
 
 beforeAll(async () => {
+  // A configuration that fails some cases, so the merge is checked on failures too (the shipped
+  // ones all pass: their differences are expected per configuration, expectFor).
+  const tight = path.join(mkdtempSync(path.join(tmpdir(), 'hb-merge-')), 'tight.json');
+  writeFileSync(tight, JSON.stringify({ limits: { maxTurns: 2 }, loop: { warnAt: 2, stopAt: 3 } }));
   suite = {
-    configs: ['configs/default.json', 'configs/strict.json'].map((f) =>
-      loadConfig(path.join(PACKAGE_ROOT, f)),
-    ),
+    configs: [loadConfig(path.join(PACKAGE_ROOT, 'configs/default.json')), loadConfig(tight)],
     scenarios: await loadScenarioFiles(SCENARIOS, PACKAGE_ROOT),
     recordings: await loadCassettes(['recordings'], PACKAGE_ROOT),
     concurrency: 2,
@@ -95,6 +100,36 @@ const edit = (input: MergeInput, change: (r: ResultsFile) => ResultsFile): Merge
   results: change(structuredClone(input.results)),
 });
 
+describe('merge of a sharded run --repeat K', () => {
+  /** The results of `run --repeat 3` from the cases of run 1: run 2 flips `flip`, run 3 repeats run 1. */
+  const repeated = (results: ResultsFile, flip: string): ResultsFile => {
+    const flipped = results.cases.map((c) =>
+      c.id === flip ? ({ ...c, status: c.status === 'pass' ? 'fail' : 'pass' } as typeof c) : c,
+    );
+    return { ...results, repeats: repeatSummary([results.cases, flipped, results.cases]) };
+  };
+
+  it('carries the repeats: pass^k and flips per case and per configuration equal the unsharded run', () => {
+    const flip = whole.cases.find((c) => c.status === 'pass')!.id;
+    const unsharded = repeated(whole, flip);
+    expect(unsharded.repeats!.cases.filter((c) => c.flipRate > 0).length).toBeGreaterThan(0);
+    const { results } = mergeResults(shards.map((s) => ({ ...s, results: repeated(s.results, flip) })));
+    expect(results.repeats).toEqual(unsharded.repeats);
+    expect(stable(results)).toBe(stable(unsharded));
+  });
+
+  it('refuses shards run a different number of times', () => {
+    const [a, b, c] = shards as [MergeInput, MergeInput, MergeInput];
+    const twice = {
+      ...b,
+      results: { ...b.results, repeats: repeatSummary([b.results.cases, b.results.cases]) },
+    };
+    expect(problems([a, twice, c])).toEqual([
+      `merge: /repeats/k: the shards ran a different number of times (${a.file}: --repeat 1, ${b.file}: --repeat 2, ${c.file}: --repeat 1); run every shard with the same --repeat`,
+    ]);
+  });
+});
+
 describe('merge refuses', () => {
   it('no input, and a file that is not a shard', () => {
     expect(problems([])).toEqual(['merge: : no results file to merge']);
@@ -109,7 +144,7 @@ describe('merge refuses', () => {
       `${b.file} (edited): /tool/version: written by harness-bench 9.9.9, another version than ${a.file} (0.0.0-test)`,
     ]);
     expect(problems([a, edit(b, (r) => ({ ...r, configs: r.configs.slice(0, 1) })), c])[0]).toMatch(
-      /\/configs: other configurations than shard-3\.json: default \(.*\) vs default \(.*\), strict/,
+      /\/configs: other configurations than shard-3\.json: default \(.*\) vs default \(.*\), tight/,
     );
     expect(problems([a, edit(b, (r) => ({ ...r, shard: { ...r.shard!, count: 4 } })), c])).toEqual([
       `${b.file} (edited): /shard/count: a shard of 4, but ${a.file} is a shard of 3`,

@@ -13,6 +13,7 @@ import { Ajv } from 'ajv';
 import { InputError, parseJsonInput, problemsFromAjv, type InputProblem } from './errors.ts';
 import { RESULTS_SCHEMA, summarise, type CaseResult, type ResultsFile } from './results.ts';
 import { compareConfigs } from './compare/index.ts';
+import { repeatSummaryOf } from './compare/repeat.ts';
 import { compareCases, shardKey, shardOf } from './shard.ts';
 
 /** One input of {@link mergeResults}: where it came from (for messages) and its content. */
@@ -159,13 +160,35 @@ export function mergeResults(inputs: readonly MergeInput[]): MergeOutcome {
       path: '',
       reason: `missing shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')}: give every shard's results file`,
     });
+  const ks = new Set(inputs.map((i) => i.results.repeats?.k ?? 1));
+  if (ks.size > 1)
+    problems.push({
+      file: 'merge',
+      path: '/repeats/k',
+      reason: `the shards ran a different number of times (${inputs.map((i) => `${i.file}: --repeat ${i.results.repeats?.k ?? 1}`).join(', ')}); run every shard with the same --repeat`,
+    });
   if (problems.length > 0) throw new InputError(problems);
 
-  cases.sort(compareCases(first.results.configs.map((c) => c.name)));
+  const order = compareCases(first.results.configs.map((c) => c.name));
+  cases.sort(order);
   const startedAt = inputs.map((i) => i.results.startedAt).sort()[0]!;
-  // The comparisons are recomputed over every case (a shard's own are over its part); a shard's
-  // --repeat block covers its part only and is not carried over.
+  // The comparisons are recomputed over every case (a shard's own are over its part); so are the
+  // --repeat figures, from the union of the shards' per-case ones (each case is in one shard).
   const { shard: _dropped, comparisons: shardComparisons, repeats: _repeats, ...head } = first.results;
+  const k = [...ks][0]!;
+  const place = new Map(cases.map((c, i) => [shardKey(c.config, c.id), i]));
+  const repeats =
+    k > 1
+      ? repeatSummaryOf(
+          k,
+          inputs
+            .flatMap((i) => i.results.repeats?.cases ?? [])
+            .sort(
+              (a, b) =>
+                (place.get(shardKey(a.config, a.id)) ?? 0) - (place.get(shardKey(b.config, b.id)) ?? 0),
+            ),
+        )
+      : undefined;
   const summary = summarise(cases);
   const reference = shardComparisons?.reference;
   const comparisons = compareConfigs(
@@ -181,6 +204,7 @@ export function mergeResults(inputs: readonly MergeInput[]): MergeOutcome {
     cases,
     summary,
     ...(comparisons ? { comparisons } : {}),
+    ...(repeats ? { repeats } : {}),
   };
   return { results, warnings };
 }

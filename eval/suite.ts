@@ -242,12 +242,16 @@ export async function runCase(planned: PlannedCase, policy: PrerequisitePolicy =
  */
 async function withCassetteExpectations(
   planned: Extract<PlannedCase, { kind: 'recording' }>,
-  { result, run }: Awaited<ReturnType<typeof runRecording>>,
+  { result, run, comparison }: Awaited<ReturnType<typeof runRecording>>,
   started: number,
 ): Promise<CaseResult> {
   if (!run || result.status === 'error' || result.status === 'skipped') return result;
-  const measured: CaseResult = { ...result, metrics: caseMetrics(run) };
   const expectations = planned.recording.expectations;
+  const departsAt = expectations?.departsAt?.[planned.config.name];
+  const measured: CaseResult = {
+    ...(departsAt !== undefined ? departing(result, departsAt, comparison) : result),
+    metrics: caseMetrics(run),
+  };
   if (!expectations) return measured;
   try {
     const checks = await cassetteChecks(expectations, run, planned.config, {
@@ -259,6 +263,31 @@ async function withCassetteExpectations(
   } catch (error) {
     return errorCase(result, error, started);
   }
+}
+
+/**
+ * A replay that departs from the recording by design at call `callId` (`departsAt` of the
+ * cassette's expectations): the exact-replay checks become one, `replay.departsAt`, which passes
+ * when the first decision that differs from the recording is that call's.
+ */
+function departing(
+  result: Extract<CaseResult, { status: 'pass' | 'fail' }>,
+  callId: string,
+  comparison: Awaited<ReturnType<typeof runRecording>>['comparison'],
+): CaseResult {
+  const exact = new Set(['replay.ledger', 'replay.divergences', 'replay.unusedExchanges']);
+  const first = comparison?.ledgerDifferences[0];
+  const check = {
+    name: 'replay.departsAt',
+    pass: first?.callId === callId,
+    expected: callId,
+    observed: first ? (first.callId ?? first.step) : 'the recorded ledger',
+    reason: first
+      ? `the first decision that differs from the recording: ${comparison?.headline ?? first.step}`
+      : `every decision matches the recording; expected the replay to depart at ${callId}`,
+  };
+  const kept = result.checks.filter((c) => !exact.has(c.name));
+  return withChecks({ ...result, checks: kept, status: 'pass' } as CaseResult, [check]);
 }
 
 /** The cases of one shard of `planned`, and what the results file says about the shard. */

@@ -6,16 +6,16 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONFIG_SCHEMA } from '../harness/config.ts';
 import { CASSETTE_SCHEMA } from './cassette/schema.ts';
+import { CONFIG_FILE_SCHEMA } from './config-file-schema.ts';
 import { PACKAGE_ROOT } from './config-load.ts';
 import { RESULTS_SCHEMA } from './results.ts';
-import { SCENARIO_SCHEMA } from './scenario/schema.ts';
+import { EDITOR_SCENARIO_SCHEMA } from './scenario/editor-schema.ts';
 
 /** Schema file (relative to the package root) → schema object. */
 export const SCHEMA_FILES: Record<string, unknown> = {
-  'scenarios/schema/scenario.schema.json': SCENARIO_SCHEMA,
-  'scenarios/schema/config.schema.json': CONFIG_SCHEMA,
+  'scenarios/schema/scenario.schema.json': EDITOR_SCENARIO_SCHEMA,
+  'scenarios/schema/config.schema.json': CONFIG_FILE_SCHEMA,
   'scenarios/schema/cassette.schema.json': CASSETTE_SCHEMA,
   'scenarios/schema/results.schema.json': RESULTS_SCHEMA,
 };

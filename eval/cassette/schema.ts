@@ -28,6 +28,11 @@ export const CASSETTE_SCHEMA = {
     },
     expectFor: { type: 'object', description: 'Per configuration name, merged over expect.' },
     scorers: { type: 'object', description: 'Custom scorers: name → module path, relative to the cassette.' },
+    departsAt: {
+      type: 'object',
+      description:
+        'Per configuration name: the call at which a replay departs from the recording by design (docs/recording-format.md).',
+    },
     format: { const: 'harness-bench.cassette' },
     version: { const: 1 },
     meta: {

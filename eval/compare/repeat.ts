@@ -41,6 +41,15 @@ export function repeatSummary(trials: readonly (readonly CaseResult[])[]): Repea
       flipRate: round(flipRate(outcomes)),
     };
   });
+  return repeatSummaryOf(trials.length, cases);
+}
+
+/**
+ * The repeat summary of per-case repeat figures (`cases`, in plan order) of K runs: the means per
+ * configuration recomputed from them. `harness-bench merge` calls it on the union of the shards'
+ * cases, so a sharded `--repeat K` merges into what the unsharded run gives.
+ */
+export function repeatSummaryOf(k: number, cases: readonly RepeatCase[]): RepeatSummary {
   const byConfig: RepeatSummary['byConfig'] = {};
   for (const config of [...new Set(cases.map((c) => c.config))]) {
     const mine = cases.filter((c) => c.config === config);
@@ -51,5 +60,5 @@ export function repeatSummary(trials: readonly (readonly CaseResult[])[]): Repea
       flipped: mine.filter((c) => c.flipRate > 0).map((c) => c.id),
     };
   }
-  return { k: trials.length, byConfig, cases };
+  return { k, byConfig, cases: [...cases] };
 }

@@ -22,7 +22,7 @@ import type { Expectations, LoadedScenario } from '../scenario/types.ts';
 import type { Check } from './check.ts';
 import { runExpectations } from './registry.ts';
 import { resolveScorers } from './scorers.ts';
-import { expectationBlocks, expectationProblems, namedCallIds } from './validate.ts';
+import { expectationBlocks, expectationProblems, namedCallIds, withoutRemovals } from './validate.ts';
 
 /** The expectations of one cassette and where they came from (the cassette or its sidecar file). */
 export interface CassetteExpectations {
@@ -34,6 +34,14 @@ export interface CassetteExpectations {
   expectFor?: Record<string, Partial<Expectations>>;
   /** Custom scorers: name → module path relative to `file`. */
   scorers?: Record<string, string>;
+  /**
+   * Per configuration name, the call at which a replay of our own cassette departs from the
+   * recording by design: that configuration decides this call otherwise than the recording's
+   * harness did (and no earlier one), so the replay cannot follow the recorded conversation past
+   * it. The exact-replay checks (`replay.ledger`, `replay.divergences`, `replay.unusedExchanges`)
+   * become one check, `replay.departsAt` (`eval/suite.ts`).
+   */
+  departsAt?: Record<string, string>;
 }
 
 let validator: ValidateFunction | undefined;
@@ -62,6 +70,13 @@ function blockValidator(): ValidateFunction {
       expect: properties.expect,
       expectFor: properties.expectFor,
       scorers: properties.scorers,
+      departsAt: {
+        type: 'object',
+        description:
+          'Per configuration name: the call at which the replay departs from the recording by design (its decision differs).',
+        propertyNames: { type: 'string', minLength: 1 },
+        additionalProperties: { type: 'string', minLength: 1 },
+      },
     },
   });
   return validator;
@@ -122,13 +137,15 @@ export function loadCassetteExpectations(
       expect: own.expect,
       ...(own.expectFor ? { expectFor: own.expectFor } : {}),
       ...(own.scorers ? { scorers: own.scorers } : {}),
+      ...(own.departsAt ? { departsAt: own.departsAt } : {}),
     };
   } else return undefined;
   const problems: InputProblem[] = [];
   const add = (at: string, reason: string) => problems.push({ file, path: at || '/', reason });
   const validate = blockValidator();
-  if (!validate(block))
-    for (const p of describeSchemaErrors(validate.errors ?? [], block)) add(p.path, p.reason);
+  const checked = withoutRemovals(block, add);
+  if (!validate(checked))
+    for (const p of describeSchemaErrors(validate.errors ?? [], checked)) add(p.path, p.reason);
   const root = (typeof block === 'object' && block !== null ? block : {}) as Record<string, unknown>;
   const ids = cassetteCallIds(cassette);
   for (const [value, at] of expectationBlocks(root)) {
@@ -148,6 +165,10 @@ export function loadCassetteExpectations(
       for (const [id, where] of namedCallIds(value, at))
         if (!ids.has(id)) add(where, `no call with id "${id}" in the recording; is it a typo?`);
   }
+  if (ids.size > 0 && typeof root.departsAt === 'object' && root.departsAt !== null)
+    for (const [name, id] of Object.entries(root.departsAt))
+      if (typeof id === 'string' && !ids.has(id))
+        add(`/departsAt/${name}`, `no call with id "${id}" in the recording; is it a typo?`);
   if (problems.length > 0) throw new InputError(problems);
   return { file, absoluteFile: absolute, ...(root as Omit<CassetteExpectations, 'file' | 'absoluteFile'>) };
 }

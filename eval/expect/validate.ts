@@ -38,6 +38,41 @@ export function expectationBlocks(root: Record<string, unknown>): [unknown, stri
   ];
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `root` (a scenario, or a cassette's expectation block) with the `null`s of its `expectFor`
+ * blocks taken out, for the JSON Schema: a `null` in a block removes what `expect` says at the
+ * same place (`eval/scenario/check.ts` expectationsFor), so it is valid only where `expect` says
+ * something; every other `null` is reported through `add` ("removes nothing").
+ */
+export function withoutRemovals(root: unknown, add: Add): unknown {
+  if (!isRecord(root) || !isRecord(root.expectFor)) return root;
+  const strip = (block: unknown, base: unknown, at: string, where: string): unknown => {
+    if (!isRecord(block)) return block;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(block)) {
+      const under = isRecord(base) ? base[key] : undefined;
+      if (value === null) {
+        if (under === undefined)
+          add(child(at, key), `null removes what expect says here, and ${child(where, key)} says nothing`);
+        continue;
+      }
+      out[key] = strip(value, under, child(at, key), child(where, key));
+    }
+    return out;
+  };
+  const expectFor = Object.fromEntries(
+    Object.entries(root.expectFor).map(([name, block]) => [
+      name,
+      strip(block, root.expect, child('/expectFor', name), '/expect'),
+    ]),
+  );
+  return { ...root, expectFor };
+}
+
 /**
  * Every call id an expectation block names, with its JSON pointer: `executed`, `notExecuted`,
  * the keys of `results` and `permissions`, `grants.usedBy`, `attack.goalCalls`, and an

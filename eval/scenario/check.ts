@@ -18,7 +18,10 @@ export { attackSucceeded } from '../expect/attack.ts';
 /**
  * The expectations of a scenario under the configuration named `config`: `expect`, with
  * `expectFor[config]` merged over it when there is one (objects merge key by key, lists and
- * values replace, as configurations merge: `harness/config.ts` `mergeConfig`).
+ * values replace, as configurations merge: `harness/config.ts` `mergeConfig`); a `null` in the
+ * block removes what `expect` says there (`results: { call_x: { errorType: null } }` for a call
+ * that succeeds under this configuration, `results: { call_y: null }` for a call it never sends).
+ * The loader checks that every `null` removes something (`eval/expect/validate.ts`).
  */
 export function expectationsFor(
   scenario: Pick<Scenario, 'expect' | 'expectFor'>,
@@ -26,7 +29,17 @@ export function expectationsFor(
 ): Expectations {
   const override =
     scenario.expectFor && Object.hasOwn(scenario.expectFor, config) ? scenario.expectFor[config] : undefined;
-  return override ? mergeConfig(scenario.expect, override) : scenario.expect;
+  return override ? (dropNulls(mergeConfig(scenario.expect, override)) as Expectations) : scenario.expect;
+}
+
+/** `value` with every object key whose value is `null` removed, at any depth (lists kept as they are). */
+function dropNulls(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, dropNulls(v)]),
+  );
 }
 
 /**

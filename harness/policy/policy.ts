@@ -243,17 +243,28 @@ export function decide(input: PolicyInput, config: HarnessConfig): PolicyDecisio
   // First, so the reason names it (a hard deny like the analysis's own exfiltration finding).
   if (secret) parts.unshift(secret);
 
+  // A write to a sensitive path plants code that runs later (a git hook, a CI workflow, a
+  // package-manager configuration): after untrusted content it needs a human like a call that runs
+  // repository code, so auto mode cannot approve an injected hook (AgentDojo-style suite, I3).
+  const planted = parts.find(
+    (p) => p.kind === 'path' && p.access === 'write' && p.rule.startsWith('sensitive:'),
+  );
   const tainted =
     (input.taintedBy ?? []).length > 0 &&
     config.taint.enabled &&
-    (input.effect === 'irreversible' || input.network === true || input.repositoryCode !== undefined);
+    (input.effect === 'irreversible' ||
+      input.network === true ||
+      input.repositoryCode !== undefined ||
+      planted !== undefined);
   if (tainted) {
     const sources = [...new Set(input.taintedBy)].join(', ');
     const kind = input.network
       ? 'network-reaching'
       : input.effect === 'irreversible'
         ? 'irreversible'
-        : `repository-code-running (${input.repositoryCode})`;
+        : input.repositoryCode !== undefined
+          ? `repository-code-running (${input.repositoryCode})`
+          : `code-planting (a write to the sensitive path ${JSON.stringify(planted?.subject)})`;
     parts.push({
       subject: input.tool,
       kind: 'taint',

@@ -17,7 +17,7 @@ export const RULES = {
   'effects:harness-state':
     'a write that changes only the harness’s own state (todos, notes) is decided like a read',
   'taint:untrusted-content':
-    'untrusted content entered the context: irreversible, network-reaching and repository-code calls need a human (or are denied)',
+    'untrusted content entered the context: irreversible, network-reaching and repository-code calls, and writes to sensitive paths (code planted to run later: a git hook, a CI workflow), need a human (or are denied)',
   'scope:tools': 'the tool is not among those this agent (a subagent) may use',
   'analysis:unparseable': 'the command does not parse as bash, so its parts cannot all be known',
   'analysis:too-long': 'the command is too long to analyse',
@@ -46,7 +46,8 @@ export const RULES = {
   'path:unresolvable': 'a path could not be resolved (a racing link, a permission error): denied',
   'env:dangerous-variable': 'setting the variable changes what later commands run or load',
   'git:config-override': 'git -c, --config-env and --exec-path can make git run other programs',
-  'git:unguarded': 'git run by a path may bypass the harness’s git guard',
+  'git:unguarded':
+    'git run by a path may bypass the harness’s git guard, so the programs the repository configures may run',
   'exfil:secret-to-network':
     'secrets (credentials, the environment, a secrets-shaped file) are read by a command that also reaches the network: a hard deny',
 } as const;
@@ -55,13 +56,15 @@ export const RULES = {
  * Findings only a human may approve: `auto` mode and session grants do not cover them, because
  * the command is not what the checker read (the bytes or structure differ from bash's reading) or
  * bash evaluates a value again at run time (arithmetic, indirection): a rule the command would
- * break cannot be checked.
+ * break cannot be checked; or git runs by its path around the harness's guard (`git:unguarded`), so
+ * the programs the repository configures (external diff, filters, fsmonitor) may run.
  */
 export const HUMAN_ONLY_RULES: ReadonlySet<string> = new Set([
   'shell:ambiguous-bytes',
   'shell:parser-differential',
   'shell:arithmetic',
   'shell:indirection',
+  'git:unguarded',
 ]);
 
 /** A fixed rule id. */
