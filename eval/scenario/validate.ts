@@ -7,7 +7,7 @@
 import { isAbsolute } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { InputProblem } from '../errors.ts';
-import { expectationBlocks, expectationProblems, namedCallIds } from '../expect/validate.ts';
+import { expectationBlocks, expectationProblems, namedCallIds, withoutRemovals } from '../expect/validate.ts';
 import { pointerChild } from './json-pointer.ts';
 import type { Locator } from './parse.ts';
 import { describeSchemaErrors } from './schema-errors.ts';
@@ -63,8 +63,9 @@ export function validateScenario(
     const where = locate(path);
     problems.push({ file, path: path || '/', reason: where ? `${reason} (${where})` : reason });
   };
-  if (!validate(value))
-    for (const { path, reason } of describeSchemaErrors(validate.errors ?? [], value)) add(path, reason);
+  const checked = withoutRemovals(value, add);
+  if (!validate(checked))
+    for (const { path, reason } of describeSchemaErrors(validate.errors ?? [], checked)) add(path, reason);
   // Semantic rules run even when the schema failed (on whatever has the right shape), so one
   // pass reports everything.
   const root = asRecord(value);
