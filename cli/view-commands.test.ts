@@ -1,5 +1,5 @@
 /** `run --out` sidecars, `show CASE`, `report --format` and `run --verbose`, driven through `main`. */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,6 +131,14 @@ describe('report --format', () => {
     const bad = await run('report', out, '--format', 'pdf');
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/Allowed choices are html, md, junit, table/);
+  });
+
+  it('refuses an --out that is a folder (exit 2, nothing written) instead of failing at the rename', async () => {
+    const folder = await run('report', out, '--format', 'md', '--out', out);
+    expect(folder.code).toBe(2);
+    expect(folder.err).toMatch(/--out .*is a folder; --out takes a file name/);
+    expect(folder.err).not.toMatch(/internal error|EISDIR/);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });
 
