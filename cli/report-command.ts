@@ -62,7 +62,10 @@ export function addViewCommands(program: Command, io: CliIo, done: (code: number
     )
     .argument('<case>', 'case id (or a part of it that names one case)')
     .option('-c, --config <name>', 'the configuration (needed when the case ran under several)')
-    .option('--results <dir>', 'the run folder (run --out) or its results.json', 'reports/latest')
+    .option(
+      '--results <dir>',
+      'the run folder (run --out) or its results.json (default: the out folder of harness-bench.config.yaml, else reports/latest)',
+    )
     .action(async (id: string, options) => {
       done(await showCommand(id, options, io));
     });
