@@ -77,7 +77,8 @@ export function loadConfigs(
 ): NamedConfig[] {
   const problems: InputProblem[] = [];
   const configs: NamedConfig[] = [];
-  const wanted: { name?: string; file: string; shown: string }[] = [];
+  // `entry`: the value as the project file gives it, for the message when it names nothing.
+  const wanted: { name?: string; file: string; shown: string; entry?: string }[] = [];
   if (specs && specs.length > 0)
     for (const spec of specs) {
       const resolved = resolveConfigSpec(spec, cwd, project);
@@ -90,9 +91,18 @@ export function loadConfigs(
         name,
         file: projectEntryFile(value, project),
         shown: `${path.relative(cwd, project.file) || project.file}: configurations.${name}`,
+        entry: value,
       });
   else wanted.push({ file: DEFAULT_CONFIG_FILE, shown: DEFAULT_CONFIG_FILE });
-  for (const { name, file, shown } of wanted) {
+  for (const { name, file, shown, entry } of wanted) {
+    if (entry !== undefined && !isFile(file) && !/[\\/]|\.json$/i.test(entry)) {
+      problems.push({
+        file: shown,
+        path: '',
+        reason: `no configuration file or name "${entry}"${didYouMean(entry, shippedConfigNames())}; names: ${shippedConfigNames().join(', ')} (or a JSON file, relative to this file)`,
+      });
+      continue;
+    }
     try {
       const loaded = loadConfig(file);
       const config = name === undefined ? loaded : { ...loaded, name };

@@ -25,8 +25,32 @@ export interface CliIo {
   columns?: number;
 }
 
+/**
+ * Ends the process quietly when the reader of `stream` goes away (`EPIPE`, as in
+ * `harness-bench report … --format html | head`): the output was not wanted any more, so there
+ * is nothing to report, as with `cat` or `git log`. Any other stream error is rethrown (an
+ * internal error, exit 3). Without a listener Node prints an unhandled `'error'` event with its
+ * stack. `exit` is injected in tests; it receives no code, so the exit code set so far stays.
+ */
+export function endQuietlyOnBrokenPipe(
+  stream: NodeJS.EventEmitter,
+  exit: () => void = () => process.exit(),
+): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') exit();
+    else throw error;
+  });
+}
+
+const guarded = new WeakSet<object>();
+
 /** The real process's streams, working directory and environment. */
 export function processIo(): CliIo {
+  for (const stream of [process.stdout, process.stderr])
+    if (!guarded.has(stream)) {
+      guarded.add(stream);
+      endQuietlyOnBrokenPipe(stream);
+    }
   const io: CliIo = {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),

@@ -238,7 +238,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       '--batch <file>',
       'JSON lines of checks ({tool, command|path, mode?, taintedBy?, id?}; - for stdin): one verdict per line out',
     )
-    .option('-c, --config <file>', 'harness configuration (default: configs/default.json)')
+    .option(
+      '-c, --config <file|name>',
+      'harness configuration: a file or a name, as run -c (default: configs/default.json)',
+    )
     .option('--tool <name>', 'bash (default) or a built-in file tool, whose operand is a path', 'bash')
     .option('-w, --workspace <dir>', 'the workspace paths are resolved in (default: the current folder)')
     .option('--tainted-by <tool>', 'decide as if content of this untrusted tool had entered the context')

@@ -10,12 +10,11 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_CONFIG_FILE, loadConfig } from '../eval/config-load.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
 import { mergeConfig, type HarnessConfig, type PermissionMode } from '../harness/config.ts';
 import { decideCall, prepareCall } from '../harness/policy/command-policy.ts';
 import type { CliIo } from './io.ts';
-import { checkedTool, checkedWorkspace, type PolicyCheckOptions } from './policy-inputs.ts';
+import { checkedConfig, checkedTool, checkedWorkspace, type PolicyCheckOptions } from './policy-inputs.ts';
 
 const MODES = new Set<PermissionMode>(['interactive', 'headless', 'plan', 'auto']);
 const KEYS = new Set(['tool', 'command', 'path', 'mode', 'taintedBy', 'id']);
@@ -118,7 +117,7 @@ export async function policyBatchCommand(
     ]);
   }
   const checks = parseBatch(text, batch === '-' ? '(stdin)' : file);
-  const { config } = loadConfig(path.resolve(io.cwd, options.config ?? DEFAULT_CONFIG_FILE));
+  const { config } = checkedConfig(io.cwd, options.config);
   const workspace = checkedWorkspace(io.cwd, options.workspace);
   const byMode = new Map<string, HarnessConfig>();
   const configFor = (mode?: PermissionMode) => {

@@ -89,6 +89,16 @@ describe('harness-bench policy check', () => {
     expect(tainted.json()).toMatchObject({ verdict: 'ask', requiresHuman: true });
   });
 
+  it('-c takes a configuration name as run -c does (strict, permissive, …); an unknown name lists them', async () => {
+    const strict = await check(PACKAGE_ROOT, '-c', 'strict', '--', 'ls');
+    expect(strict.err).toBe('');
+    expect(strict.code).toBe(0);
+    expect(JSON.parse(strict.out)).toMatchObject({ config: 'strict', mode: 'headless' });
+    const unknown = await check(PACKAGE_ROOT, '-c', 'stirct', '--', 'ls');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/no configuration file or name "stirct" \(did you mean "strict"\?\)/);
+  });
+
   it('bad input exits 2 with the reason on stderr and nothing on stdout', async () => {
     for (const args of [
       ['--'],

@@ -1,10 +1,14 @@
-import path from 'node:path';
-import { DEFAULT_CONFIG_FILE, loadConfig } from '../eval/config-load.ts';
 import { InputError } from '../eval/errors.ts';
 import { decideCall, prepareCall } from '../harness/policy/command-policy.ts';
 import type { CliIo } from './io.ts';
 import { policyBatchCommand } from './policy-batch.ts';
-import { checkedTool, checkedWorkspace, partJson, type PolicyCheckOptions } from './policy-inputs.ts';
+import {
+  checkedConfig,
+  checkedTool,
+  checkedWorkspace,
+  partJson,
+  type PolicyCheckOptions,
+} from './policy-inputs.ts';
 
 /**
  * Runs `policy check`; resolves with 0 whatever the verdict.
@@ -25,8 +29,7 @@ export async function policyCheckCommand(
         reason: 'give the command to check after --, e.g. policy check -- "git push"',
       },
     ]);
-  const configFile = path.resolve(io.cwd, options.config ?? DEFAULT_CONFIG_FILE);
-  const { config, name: configName } = loadConfig(configFile);
+  const { config, name: configName } = checkedConfig(io.cwd, options.config);
   const workspace = checkedWorkspace(io.cwd, options.workspace);
   const toolName = options.tool ?? 'bash';
   const { tool, args } = checkedTool(toolName, operand, '--tool');

@@ -4,10 +4,13 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_CONFIG_FILE, loadConfig, type NamedConfig } from '../eval/config-load.ts';
 import { InputError } from '../eval/errors.ts';
+import { discoverProjectConfig } from '../eval/project-config.ts';
 import type { DecisionPart } from '../harness/policy/types.ts';
 import { BUILTIN_TOOLS } from '../harness/tools/builtin/index.ts';
 import type { ToolDefinition } from '../harness/tools/types.ts';
+import { loadConfigs } from './config-specs.ts';
 
 /** Options of `policy check`. */
 export interface PolicyCheckOptions {
@@ -19,6 +22,17 @@ export interface PolicyCheckOptions {
   workspace?: string;
   /** Decide as if content of this untrusted tool had entered the context. */
   taintedBy?: string;
+}
+
+/**
+ * The configuration `-c` names, read as `run -c` reads it: a file, a name of the project
+ * configuration (`harness-bench.config.yaml`) or one the package ships (`strict`, …); without
+ * `-c`, the package's `configs/default.json`.
+ * @throws InputError naming the known names when it is none of them, or the file's problems
+ */
+export function checkedConfig(cwd: string, spec: string | undefined): NamedConfig {
+  if (spec === undefined) return loadConfig(DEFAULT_CONFIG_FILE);
+  return loadConfigs([spec], cwd, discoverProjectConfig(cwd))[0]!;
 }
 
 /**

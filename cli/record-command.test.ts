@@ -1,4 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import nock from 'nock';
@@ -181,6 +183,30 @@ describe('harness-bench record → replay', () => {
     expect(exists.err).toMatch(/x\.json: exists; cassettes are evidence/);
     expect(stub.received).toHaveLength(0);
   });
+
+  it('an endpoint nobody answers is the environment (exit 4, the fix named, nothing written)', async () => {
+    const dir = project();
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const r = await cli(
+      dir,
+      { HARNESS_API_KEY: KEY },
+      'record',
+      '--base-url',
+      `http://127.0.0.1:${port}/v1`,
+      '--model',
+      'm',
+      '--task',
+      't',
+      '--out',
+      'x.json',
+    );
+    expect(r.code).toBe(4);
+    expect(r.err).toMatch(/nothing was recorded \(no exchange reached the server\).*is the server up/);
+    expect(existsSync(path.join(dir, 'x.json'))).toBe(false);
+  }, 60_000);
 
   it('refuses to write a cassette where a key shape survives redaction (exit 1, nothing written)', async () => {
     const dir = project();

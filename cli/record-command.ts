@@ -6,6 +6,7 @@ import { idFromFileName } from '../eval/import/common.ts';
 import { RecordRefusedError } from '../eval/record/session-recorder.ts';
 import { describeTracing, liveTracing, traceTarget } from '../eval/trace/cli-tracing.ts';
 import { palette, useColor } from '../reports/color.ts';
+import { EXIT_CODES } from './errors.ts';
 import { ledgerLines } from './ledger-lines.ts';
 import { type CliIo, VERSION } from './io.ts';
 import { recordBatchCommand } from './record-batch.ts';
@@ -75,9 +76,9 @@ export async function recordCommand(flags: RecordFlags, io: CliIo, hooks: Record
   io.stdout(`${out.join('\n')}\n`);
   if (session.recorder.exchanges().length === 0) {
     io.stderr(
-      `harness-bench: nothing was recorded (no exchange reached the server); ${target.out} was not written\n`,
+      `harness-bench: nothing was recorded (no exchange reached the server); ${target.out} was not written; is the server up at ${target.baseURL}?\n`,
     );
-    return 1;
+    return EXIT_CODES.environment; // the network or the server, not a failed case
   }
   try {
     const cassette = session.cassette({

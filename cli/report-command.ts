@@ -14,6 +14,7 @@ import { renderMarkdown } from '../reports/markdown.ts';
 import { renderTable } from '../reports/table.ts';
 import { writeAtomic } from '../reports/write.ts';
 import type { CliIo } from './io.ts';
+import { checkOutputPaths } from './output-paths.ts';
 import { readResults, showCommand } from './show-command.ts';
 
 /** The formats `report` renders. */
@@ -28,6 +29,10 @@ export interface ReportFlags {
 /** Runs `report`; resolves with the exit code. @throws InputError (exit 2) */
 export async function reportCommand(where: string, flags: ReportFlags, io: CliIo): Promise<number> {
   const { dir, results } = readResults(path.resolve(io.cwd, where));
+  checkOutputPaths(
+    [flags.out === undefined ? undefined : { flag: '--out', value: flags.out, kind: 'file' }],
+    io.cwd,
+  );
   const toFile = flags.out !== undefined;
   const text =
     flags.format === 'html'
@@ -57,7 +62,10 @@ export function addViewCommands(program: Command, io: CliIo, done: (code: number
     )
     .argument('<case>', 'case id (or a part of it that names one case)')
     .option('-c, --config <name>', 'the configuration (needed when the case ran under several)')
-    .option('--results <dir>', 'the run folder (run --out) or its results.json', 'reports/latest')
+    .option(
+      '--results <dir>',
+      'the run folder (run --out) or its results.json (default: the out folder of harness-bench.config.yaml, else reports/latest)',
+    )
     .action(async (id: string, options) => {
       done(await showCommand(id, options, io));
     });

@@ -133,6 +133,12 @@ export function renderGate(verdict: BaselineVerdict, color: boolean): string {
       `baseline ${verdict.baselineFile}: ${verdict.regressions.length} regressions, ${verdict.improvements.length} improvements${verdict.newCases.length ? `, ${verdict.newCases.length} new cases (not gated)` : ''}`,
     ),
   ];
+  if (verdict.notRun.length > 0)
+    lines.push(
+      c.yellow(
+        `  ${verdict.notRun.length} cases that passed in the baseline did not run now (left out or skipped; not gated): ${verdict.notRun.slice(0, 5).join(', ')}${verdict.notRun.length > 5 ? ', …' : ''}`,
+      ),
+    );
   for (const r of verdict.regressions) lines.push(`  ${c.red('REGRESSION')} ${r.message}`);
   for (const r of verdict.improvements) lines.push(`  ${c.green('improved')} ${r.message}`);
   lines.push(

@@ -177,6 +177,16 @@ describe('the project configuration (harness-bench.config.yaml)', () => {
     expect(one.out).toMatch(/under 1 configuration: tight/);
   });
 
+  it('a configuration name of the project file that names nothing lists the names (exit 2)', async () => {
+    const dir = suite();
+    put(dir, { 'harness-bench.config.yaml': 'scenarios: s\nconfigurations:\n  tight: stirct\n' });
+    const result = await cli(dir, ['run', '--list']);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(
+      /harness-bench\.config\.yaml: configurations\.tight: no configuration file or name "stirct" \(did you mean "strict"\?\); names: default, .*strict/,
+    );
+  });
+
   it('a broken project configuration is exit 2 with "did you mean"', async () => {
     const dir = suite();
     put(dir, { 'harness-bench.config.yaml': 'scenario: s\n' });

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../eval/errors.ts';
+import { discoverProjectConfig } from '../eval/project-config.ts';
 import { describeFailure, type CaseResult, type ResultsFile } from '../eval/results.ts';
 import { caseFilePath, readCaseFile, type CaseFile } from '../reports/case-file.ts';
 import { palette, useColor } from '../reports/color.ts';
@@ -16,7 +17,11 @@ import { ledgerLines, turnTexts } from './ledger-lines.ts';
 /** Flags of `show`. */
 export interface ShowFlags {
   config?: string;
-  /** The folder of `results.json` and `cases/` (a `run --out` folder). @default reports/latest */
+  /**
+   * The folder of `results.json` and `cases/` (a `run --out` folder).
+   * @default the `out` of the project configuration that applies in the working folder (where a
+   *   plain `run` wrote), else `reports/latest` (where `npm start` writes)
+   */
   results?: string;
 }
 
@@ -95,9 +100,19 @@ export function showLines(result: CaseResult, sidecar: CaseFile, c: ReturnType<t
   return out;
 }
 
+/**
+ * Where `show` looks without `--results`: the project's `out` (`harness-bench.config.yaml` at or
+ * above `cwd`, as `run` finds it), else `reports/latest`. @throws InputError for a broken project file
+ */
+export function defaultResultsDir(cwd: string): string {
+  const project = discoverProjectConfig(cwd);
+  return project?.out ? path.resolve(project.dir, project.out) : path.resolve(cwd, 'reports/latest');
+}
+
 /** Runs `show`; resolves with the exit code. @throws InputError (exit 2) */
 export async function showCommand(id: string, flags: ShowFlags, io: CliIo): Promise<number> {
-  const { file, dir, results } = readResults(path.resolve(io.cwd, flags.results ?? 'reports/latest'));
+  const where = flags.results === undefined ? defaultResultsDir(io.cwd) : path.resolve(io.cwd, flags.results);
+  const { file, dir, results } = readResults(where);
   const result = pickCase(results, id, flags.config, file);
   const relative = result.transcript ?? caseFilePath(result.config, result.id);
   const sidecar = readCaseFile(dir, relative);

@@ -1,5 +1,5 @@
 /** `run --out` sidecars, `show CASE`, `report --format` and `run --verbose`, driven through `main`. */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,10 @@ const dir = mkdtempSync(path.join(tmpdir(), 'hb-view-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function run(...args: string[]) {
+  return runIn(PACKAGE_ROOT, ...args);
+}
+
+async function runIn(cwd: string, ...args: string[]) {
   let out = '';
   let err = '';
   const io = {
@@ -21,7 +25,7 @@ async function run(...args: string[]) {
     stderr: (s: string) => {
       err += s;
     },
-    cwd: PACKAGE_ROOT,
+    cwd,
     env: { NO_COLOR: '1' },
     isTTY: false,
   };
@@ -108,6 +112,20 @@ describe('show', () => {
   });
 });
 
+describe('show in a project', () => {
+  it('reads the run a plain `run` wrote: the out folder of harness-bench.config.yaml', async () => {
+    const project = path.join(dir, 'project');
+    const below = path.join(project, 'sub');
+    mkdirSync(below, { recursive: true });
+    expect((await runIn(project, 'init')).code).toBe(0);
+    expect((await runIn(project, 'run')).code).toBe(0);
+    const shown = await runIn(below, 'show', 'read-then-answer');
+    expect(shown.err).toBe('');
+    expect(shown.code).toBe(0);
+    expect(shown.out).toContain('example/read-then-answer under default: pass');
+  }, 90_000);
+});
+
 describe('report --format', () => {
   it('re-renders each report from the stored run, byte for byte what run --out wrote', async () => {
     for (const [format, file] of [
@@ -132,6 +150,14 @@ describe('report --format', () => {
     const bad = await run('report', out, '--format', 'pdf');
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/Allowed choices are html, md, junit, table/);
+  });
+
+  it('refuses an --out that is a folder (exit 2, nothing written) instead of failing at the rename', async () => {
+    const folder = await run('report', out, '--format', 'md', '--out', out);
+    expect(folder.code).toBe(2);
+    expect(folder.err).toMatch(/--out .*is a folder; --out takes a file name/);
+    expect(folder.err).not.toMatch(/internal error|EISDIR/);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });
 

@@ -111,3 +111,35 @@ describe('documentation paths', () => {
     for (const file of shipped) expect(tour, file).toContain(`\`${file}\``);
   });
 });
+
+describe('documentation code blocks', () => {
+  it('every fence is on a line of its own (a closing ``` followed by prose swallows the rest of the page)', () => {
+    const pages = [
+      'README.md',
+      ...PAGES,
+      ...[
+        'docs/fuzzing.md',
+        'docs/loop.md',
+        'docs/recording-format.md',
+        'docs/scaling.md',
+        'docs/tracing.md',
+      ],
+    ];
+    for (const page of new Set(pages)) {
+      const lines = readFileSync(path.join(ROOT, page), 'utf8').split('\n');
+      let open = false;
+      for (const [i, line] of lines.entries()) {
+        const fence = /^\s*```(.*)$/.exec(line);
+        if (!fence) continue;
+        const after = fence[1]!.trim();
+        if (open) expect(after, `${page}:${i + 1}: text after a closing fence`).toBe('');
+        else
+          expect(after, `${page}:${i + 1}: an opening fence takes a language only`).toMatch(
+            /^[\w-]*( doctest)?$/,
+          );
+        open = !open;
+      }
+      expect(open, `${page}: a code block is never closed`).toBe(false);
+    }
+  });
+});

@@ -6,5 +6,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * `vitest --shard`, each keeping its shard's scenarios; other files sharded as usual.
  */
 export declare class ScenarioSequencer extends BaseSequencer {
+  /** Whether {@link shard} makes vitest's "fewer test files than shards" check itself. */
+  checkFileCount: boolean;
   shard(files: TestSpecification[]): Promise<TestSpecification[]>;
 }

@@ -32,6 +32,20 @@ function callsDescribeScenarios(file) {
 /** vitest's sequencer, with files that call `describeScenarios` run on every shard (see the module comment). */
 export class ScenarioSequencer extends BaseSequencer {
   /**
+   * vitest refuses `--shard i/n` with fewer than n test files before it asks the sequencer
+   * (unless `passWithNoTests`), yet one `describeScenarios` file on n machines is what this
+   * sequencer is for. So that check is switched off here and made again in {@link shard} for the
+   * case it still applies to: no file to spread and fewer files than shards.
+   * @param {import('vitest/node').Vitest} ctx
+   */
+  constructor(ctx) {
+    super(ctx);
+    /** @type {boolean} */
+    this.checkFileCount = Boolean(ctx.config.shard) && !ctx.config.passWithNoTests;
+    if (this.checkFileCount) ctx.config.passWithNoTests = true;
+  }
+
+  /**
    * @param {import('vitest/node').TestSpecification[]} files
    * @returns {Promise<import('vitest/node').TestSpecification[]>}
    */
@@ -42,6 +56,10 @@ export class ScenarioSequencer extends BaseSequencer {
       project.provide('harness-bench:shard', { index: shard.index, count: shard.count });
     const spread = files.filter((f) => callsDescribeScenarios(f.moduleId));
     const rest = files.filter((f) => !spread.includes(f));
+    if (this.checkFileCount && spread.length === 0 && shard.count > files.length)
+      throw new Error(
+        `--shard <count> must be a smaller than count of test files. Resolved ${files.length} test files for --shard=${shard.index}/${shard.count}.`,
+      );
     return [...(rest.length > 0 ? await super.shard(rest) : []), ...spread];
   }
 }

@@ -53,6 +53,38 @@ describe('vitest --shard with describeScenarios', () => {
     expect(plain).toHaveLength(1);
   });
 
+  it('one describeScenarios file alone is split too (vitest refuses fewer files than shards by itself)', async () => {
+    const files: Record<string, string> = {
+      'vitest.config.ts':
+        "import { defineConfig } from 'vitest/config';\nimport { ScenarioSequencer } from 'harness-bench/vitest';\nexport default defineConfig({ test: { sequence: { sequencer: ScenarioSequencer } } });\n",
+      'scenarios.test.ts':
+        "import { describeScenarios } from 'harness-bench/testing';\n\ndescribeScenarios('scenarios/*.yaml');\n",
+    };
+    for (const [i, id] of IDS.entries())
+      files[`scenarios/s${i + 1}.yaml`] =
+        `id: ${id}\ntask: t\nmodel:\n  - content: done\nexpect:\n  stopReason: final_answer\n`;
+    const dir = vitestProject(files);
+    created.push(dir);
+    const runs = await Promise.all([runVitest(dir, ['--shard=1/2']), runVitest(dir, ['--shard=2/2'])]);
+    for (const run of runs) expect(run.code, run.output).toBe(0);
+    const ran = runs.flatMap((r) => r.tests.filter((t) => t.status === 'passed').map((t) => t.title));
+    expect(ran.sort()).toEqual([...IDS].sort());
+    for (const run of runs) expect(run.tests.length).toBeLessThan(IDS.length);
+  });
+
+  it('without the spread file, fewer test files than shards is still refused, as vitest does', async () => {
+    const dir = vitestProject({
+      'vitest.config.ts':
+        "import { defineConfig } from 'vitest/config';\nimport { ScenarioSequencer } from 'harness-bench/vitest';\nexport default defineConfig({ test: { sequence: { sequencer: ScenarioSequencer } } });\n",
+      'plain.test.ts':
+        "import { expect, it } from 'vitest';\n\nit('a plain test', () => expect(1).toBe(1));\n",
+    });
+    created.push(dir);
+    const run = await runVitest(dir, ['--shard=1/2']);
+    expect(run.code).not.toBe(0);
+    expect(run.tests).toEqual([]); // the error is in the JSON report; nothing ran
+  });
+
   it('without a shard, every scenario is one test; a failing one fails with its checks', async () => {
     const dir = vitestProject({
       'scenarios.test.ts':

@@ -95,6 +95,28 @@ describe('checkBaseline', () => {
     expect(v.newCases).toEqual(['d × default']);
     expect(v.regressions).toEqual([]);
   });
+
+  it('lists the cases that passed in the baseline and did not run now (left out or skipped), not gated', () => {
+    const wider = file([...base.cases, result('d', 'default')]);
+    const now = file([
+      result('a', 'default'),
+      {
+        ...result('b', 'default'),
+        status: 'skipped',
+        skip: {
+          requires: ['bwrap'],
+          reason: 'no bwrap',
+          fix: 'apt-get install -y bubblewrap',
+          declared: true,
+        },
+      } as CaseResult,
+    ]);
+    const v = checkBaseline(wider, now, {}, 'b');
+    // b skipped now, d left out; c failed in the baseline, so its absence hides nothing
+    expect(v.notRun).toEqual(['b × default', 'd × default']);
+    expect(v.regressions.filter((r) => r.id)).toEqual([]);
+    expect(checkBaseline(base, base, {}, 'b').notRun).toEqual([]);
+  });
 });
 
 describe('assertComparable', () => {

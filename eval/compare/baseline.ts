@@ -49,6 +49,13 @@ export interface BaselineVerdict {
   improvements: BaselineFinding[];
   /** Cases of this run the baseline does not have (id × configuration), not gated. */
   newCases: string[];
+  /**
+   * Cases that passed in the baseline and did not run now (id × configuration, for this run's
+   * configurations): left out of the suite or by `--filter`/`--tag`, or skipped for a missing
+   * prerequisite. Not gated (a skip counts neither way), but listed, so that "nothing regressed"
+   * never hides a case that was not checked.
+   */
+  notRun: string[];
 }
 
 /**
@@ -126,8 +133,21 @@ export function checkBaseline(
   tolerances: Readonly<Record<string, Readonly<Record<string, Tolerance>>>>,
   baselineFile: string,
 ): BaselineVerdict {
-  const verdict: BaselineVerdict = { baselineFile, regressions: [], improvements: [], newCases: [] };
+  const verdict: BaselineVerdict = {
+    baselineFile,
+    regressions: [],
+    improvements: [],
+    newCases: [],
+    notRun: [],
+  };
   const before = new Map(baseline.cases.map((c) => [`${c.id}\u0000${c.config}`, c]));
+  const ran = new Set(
+    current.cases.filter((c) => c.status !== 'skipped').map((c) => `${c.id}\u0000${c.config}`),
+  );
+  const configs = new Set(current.configs.map((c) => c.name));
+  for (const was of baseline.cases)
+    if (was.status === 'pass' && configs.has(was.config) && !ran.has(`${was.id}\u0000${was.config}`))
+      verdict.notRun.push(`${was.id} × ${was.config}`);
   for (const now of current.cases) {
     const was = before.get(`${now.id}\u0000${now.config}`);
     if (!was) {
