@@ -18,7 +18,7 @@ import { runCommand } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { validateCommand } from './validate-command.ts';
 import { initCommand } from './init-command.ts';
-import { registerPassthroughCommand } from './serve-passthrough.ts';
+import { addPassthroughOptions, servePassthrough } from './serve-passthrough.ts';
 import { MAX_FILE_SIZE_ENV, setMaxFileSize } from '../eval/input-limits.ts';
 import { EXIT_CODES, EXIT_CODES_HELP, reportError } from './errors.ts';
 import { type CliIo, processIo, VERSION } from './io.ts';
@@ -102,18 +102,21 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       exitCode = await runCommand(options, io);
     });
 
-  program
-    .command('serve')
-    .description(
-      "Serve a scenario's scripted model or a cassette's responses as an OpenAI-compatible endpoint on 127.0.0.1 until Ctrl-C.",
-    )
-    .argument('[source]', 'a scenario or cassette file')
-    .option('--port <n>', 'port to listen on (default: a free one)')
-    .option('--harness <name|file>', "apply this adapter file's tool mapping to the calls served")
-    .option('--log <file>', 'on exit, write every request received as JSON to this file')
-    .action(async (source: string | undefined, options) => {
-      exitCode = await serveCommand(source, options, io);
-    });
+  addPassthroughOptions(
+    program
+      .command('serve')
+      .description(
+        "Serve a scenario's scripted model or a cassette's responses as an OpenAI-compatible endpoint on 127.0.0.1 until Ctrl-C; with --upstream, forward to a real provider and record the foreign harness's session as a cassette.",
+      )
+      .argument('[source]', 'a scenario or cassette file (not with --upstream)')
+      .option('--port <n>', 'port to listen on (default: a free one)')
+      .option('--harness <name|file>', "apply this adapter file's tool mapping to the calls served")
+      .option('--log <file>', 'on exit, write every request received as JSON to this file'),
+  ).action(async (source: string | undefined, command: string[], options) => {
+    exitCode = options.upstream
+      ? await servePassthrough({ ...options, command: [...(source ? [source] : []), ...command] }, io)
+      : await serveCommand(source, options, io);
+  });
 
   program
     .command('init')
@@ -307,7 +310,6 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   addViewCommands(program, io, (code) => {
     exitCode = code;
   });
-  registerPassthroughCommand(program, io, (code) => (exitCode = code)); // i15c: temporary, until `serve --upstream` dispatches
 
   for (const command of program.commands) command.addHelpText('after', EXIT_CODES_HELP);
   // Each command starts with the limit of its own --max-file-size (or none): main() runs many

@@ -13,7 +13,7 @@ import { DUMMY_API_KEY, servePassthrough } from './serve-passthrough.ts';
 
 const KEY = 'sk-test-PassthroughUpstream0123456789';
 /** The command under test: the hidden `serve-passthrough` until `serve --upstream` dispatches to it, then `serve`. */
-const SERVE = 'serve-passthrough';
+const SERVE = 'serve';
 const stub = useStub();
 
 /**

@@ -78,9 +78,9 @@ const EXIT_GRACE_MS = 10_000;
 const SIGINT_GRACE_MS = 2_000;
 
 /**
- * Adds the pass-through flags and the `[command...]` operand to a commander command (the hidden
- * `serve-passthrough` now; `serve` when it dispatches here on `--upstream`). Flags the command
- * already has (`serve --port`) are left as they are.
+ * Adds the pass-through flags and the `[command...]` operand to a commander command (`serve`,
+ * which dispatches here on `--upstream`). Flags the command already has (`serve --port`) are left
+ * as they are.
  */
 export function addPassthroughOptions(command: Command): Command {
   const flags: [string, string][] = [
@@ -103,26 +103,6 @@ export function addPassthroughOptions(command: Command): Command {
   for (const [flag, description] of flags)
     if (!command.options.some((o) => o.long === flag.split(' ')[0])) command.option(flag, description);
   return command.argument('[command...]', 'with --exec: the harness command and its arguments, after --');
-}
-
-/**
- * Registers the hidden `serve-passthrough` command (until `serve` dispatches here on
- * `--upstream`); `setExit` receives the exit code.
- */
-export function registerPassthroughCommand(
-  program: Command,
-  io: CliIo,
-  setExit: (code: number) => void,
-): void {
-  addPassthroughOptions(
-    program
-      .command('serve-passthrough', { hidden: true })
-      .description(
-        'Record a foreign harness: an OpenAI-compatible endpoint forwarding to --upstream, recording into --record.',
-      ),
-  ).action(async (command: string[], options: PassthroughFlags) => {
-    setExit(await servePassthrough({ ...options, command }, io));
-  });
 }
 
 /** Runs the pass-through mode; resolves with the exit code. @throws InputError (exit 2) before anything starts */

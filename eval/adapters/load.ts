@@ -41,6 +41,8 @@ interface AdapterBase {
   requires: string[];
   install?: string;
   tools?: ToolMap;
+  /** True when the harness confines its own tools; escape and sandbox cases run only then. */
+  sandboxed: boolean;
 }
 
 /** A `module` adapter: `module` is the absolute path of the module exporting `run(input)`. */
@@ -116,6 +118,7 @@ export function loadAdapterFile(file: string, cwd = process.cwd()): Adapter {
     maxTurns: (raw.maxTurns as number | undefined) ?? DEFAULT_MAX_TURNS,
     model: (raw.model as string | undefined) ?? DEFAULT_MODEL,
     requires: (raw.requires as string[] | undefined) ?? [],
+    sandboxed: raw.sandboxed === true,
     ...(typeof raw.install === 'string' ? { install: raw.install } : {}),
     ...(raw.tools ? { tools: raw.tools as ToolMap } : {}),
   };

@@ -83,6 +83,22 @@ export async function runAdapterScenario(
     ...(scenario.expectFor && Object.hasOwn(scenario.expectFor, base.name) ? { expectFor: base.name } : {}),
   };
   const harnessBlock = { name: adapter.name, kind: adapter.kind };
+  if (!adapter.sandboxed && escapesTheHost(loaded))
+    return {
+      result: {
+        ...skippedCase(
+          caseBase,
+          {
+            requires: [],
+            reason: `an escape or sandbox case would really write outside the workspace on this machine: ${adapter.name} runs its tools unboxed`,
+            fix: 'run it with --harness ours, or set "sandboxed": true in the adapter file when the harness confines its own tools',
+            declared: true,
+          },
+          started,
+        ),
+        harness: harnessBlock,
+      },
+    };
   const unmetAdapter = unmetAdapterRequirements(adapter);
   // The scenario's own prerequisites about our sandbox do not concern a foreign harness; commands do (evidence).
   const commands = (scenario.requires ?? []).filter((r) => r.startsWith('command:'));
@@ -101,6 +117,7 @@ export async function runAdapterScenario(
       scenario,
       model: adapter.model,
       ...(adapter.tools ? { toolMap: adapter.tools } : {}),
+      stringifyObjectArguments: !(scenario.tags ?? []).includes('object-arguments'),
     });
     const input = {
       task: scenario.task,
@@ -173,6 +190,23 @@ function asError(result: CaseResult, message: string): CaseResult {
     error: { message },
     firstFailure: `error: ${message}${failed ? ` (first failed check: ${describeFailure(failed)})` : ''}`,
   };
+}
+
+/** Tags whose cases attack the host (escape attempts, sandbox probes); run only against a sandboxed harness. */
+export const HOST_ATTACK_TAGS: readonly string[] = ['escape', 'sandbox'];
+
+/**
+ * True when `loaded` attacks the host outside its workspace: tagged `escape`/`sandbox`, in a
+ * folder of that name, or requiring our sandbox (`bwrap`). Such a case, run against a harness
+ * whose tools are unboxed, would write to `/etc` or `$HOME` of the machine running the bench.
+ */
+export function escapesTheHost(loaded: LoadedScenario): boolean {
+  const tags = loaded.scenario.tags ?? [];
+  const folders = loaded.file.split(/[\\/]/);
+  return (
+    HOST_ATTACK_TAGS.some((tag) => tags.includes(tag) || folders.includes(tag)) ||
+    (loaded.scenario.requires ?? []).includes('bwrap')
+  );
 }
 
 /**

@@ -66,6 +66,14 @@ export type ModelServerOptions = ModelSource & {
   model?: string;
   /** Cassettes: `$WORKSPACE` in recorded responses becomes this absolute path. */
   workspace?: string;
+  /**
+   * Scenarios: send a call's object `arguments` as their JSON string, as the OpenAI wire format
+   * has them, instead of as the object itself (the scripted model's literal meaning). Scenarios
+   * write arguments as YAML objects for readability; served to a foreign harness, an object on the
+   * wire would test object-shaped arguments in every such case. `run --harness` sets it unless the
+   * scenario is tagged `object-arguments` (the object is the fault). @default false
+   */
+  stringifyObjectArguments?: boolean;
   /** Called with each request as it is recorded (the `serve` command prints a line per request). */
   onRequest?: (request: RecordedRequest) => void;
 };
@@ -99,7 +107,12 @@ interface Source {
   next(body: Record<string, unknown>, stream: boolean, cursor: number): Answer | undefined;
 }
 
-function scriptedSource(turns: readonly ScriptedTurn[], map: ToolMap | undefined, model: string): Source {
+function scriptedSource(
+  turns: readonly ScriptedTurn[],
+  map: ToolMap | undefined,
+  model: string,
+  stringifyObjects: boolean,
+): Source {
   const script = expandScript(turns);
   return {
     turns: script.length,
@@ -114,7 +127,7 @@ function scriptedSource(turns: readonly ScriptedTurn[], map: ToolMap | undefined
         return typeof json === 'string' ? { status, text: json } : { status, json };
       }
       const name = typeof body.model === 'string' ? body.model : model;
-      const mapped = mapTurn(turn, map);
+      const mapped = mapTurn(turn, map, stringifyObjects);
       return stream
         ? { status: 200, events: streamEvents(mapped, cursor + 1, name) }
         : { status: 200, json: completionBody(mapped, cursor + 1, name) };
@@ -201,7 +214,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   const model = options.model ?? 'scripted';
   const source = options.cassette
     ? cassetteSource(options.cassette, options.toolMap, options.workspace)
-    : scriptedSource(options.scenario.model, options.toolMap, model);
+    : scriptedSource(options.scenario.model, options.toolMap, model, options.stringifyObjectArguments === true);
   const requests: RecordedRequest[] = [];
   let cursor = 0;
 

@@ -12,9 +12,25 @@ import { mapCallOut, type ToolMap } from './tool-map.ts';
 const CREATED = 0;
 
 /** The turn with its calls in the harness's names and argument keys. Pure. */
-export function mapTurn(turn: ScriptedResponseTurn, map: ToolMap | undefined): ScriptedResponseTurn {
-  if (!map || !turn.tool_calls) return turn;
-  return { ...turn, tool_calls: turn.tool_calls.map((call) => mapCallOut(call, map)) };
+export function mapTurn(
+  turn: ScriptedResponseTurn,
+  map: ToolMap | undefined,
+  stringifyObjects = false,
+): ScriptedResponseTurn {
+  if ((!map && !stringifyObjects) || !turn.tool_calls) return turn;
+  return {
+    ...turn,
+    tool_calls: turn.tool_calls.map((call) => {
+      const mapped = mapCallOut(call, map);
+      return stringifyObjects && isJsonObject(mapped.arguments)
+        ? { ...mapped, arguments: JSON.stringify(mapped.arguments) }
+        : mapped;
+    }),
+  };
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function finishOf(turn: ScriptedResponseTurn): string {
