@@ -10,7 +10,7 @@
  * HARNESS_MODEL, HARNESS_TOOLS (JSON), HARNESS_MAX_TURNS, HARNESS_WORKSPACE; the task on stdin.
  */
 import { readFileSync } from 'node:fs';
-import { implementations } from './workspace-tools.mjs';
+import { implementations, notImplemented } from './workspace-tools.mjs';
 
 const env = process.env;
 const workspace = env.HARNESS_WORKSPACE ?? process.cwd();
@@ -44,9 +44,10 @@ for (let turn = 0; turn < maxTurns; turn++) {
   for (const call of calls) {
     let content;
     try {
-      const run = implementations[call.function.name];
-      if (!run || !tools.some((t) => t.name === call.function.name))
-        throw new Error(`unknown tool ${call.function.name}`);
+      const name = call.function.name;
+      if (!tools.some((t) => t.name === name)) throw new Error(`unknown tool ${name}`);
+      const run = Object.hasOwn(implementations, name) ? implementations[name] : undefined;
+      if (!run) throw notImplemented(name);
       content = await run(JSON.parse(call.function.arguments || '{}'), { workspace });
     } catch (error) {
       content = `error: ${error.message}`;

@@ -85,8 +85,10 @@ def main():
         for call in calls:
             name = call["function"]["name"]
             try:
-                if name not in names or name not in IMPLEMENTATIONS:
+                if name not in names:
                     raise ValueError(f"unknown tool {name}")
+                if name not in IMPLEMENTATIONS:
+                    raise ValueError(f"{name} is declared but this adapter has no implementation of it")
                 content = IMPLEMENTATIONS[name](json.loads(call["function"].get("arguments") or "{}"))
             except Exception as error:  # a failed tool call is a result the model reads
                 content = f"error: {error}"

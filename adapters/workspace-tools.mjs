@@ -72,7 +72,7 @@ function bashTool(args, { workspace, signal }) {
   });
 }
 
-/** Our tool names → implementation. Unknown names have none (the adapter leaves them out). */
+/** Our tool names → implementation. */
 export const implementations = {
   read_file: readFileTool,
   write_file: writeFileTool,
@@ -82,19 +82,26 @@ export const implementations = {
   bash: bashTool,
 };
 
+/** The error of a declared tool this module has no implementation of (a scenario's scripted tool). */
+export function notImplemented(name) {
+  return new Error(`${name} is declared but this adapter has no implementation of it`);
+}
+
 /**
- * The tools of `input.tools` this module can run, each `{ name, description, parameters, run }`.
- * `input.tools` names are already the harness's own (after the adapter file's mapping); the
- * shipped adapters map nothing, so they are ours.
+ * Every tool of `input.tools`, each `{ name, description, parameters, run }`. `input.tools` names
+ * are already the harness's own (after the adapter file's mapping); the shipped adapters map
+ * nothing, so they are ours. A declared tool with no implementation here (a scenario's scripted
+ * `fakeTools`, e.g. `web_fetch`) is still offered, and its `run` throws {@link notImplemented}.
  */
 export function workspaceTools(input) {
-  return (input.tools ?? [])
-    .filter((t) => Object.hasOwn(implementations, t.name))
-    .map((t) => ({
-      name: t.name,
-      description: t.description ?? '',
-      parameters: t.parameters ?? { type: 'object', properties: {} },
-      run: (args) =>
-        implementations[t.name](args ?? {}, { workspace: input.workspace, signal: input.signal }),
-    }));
+  return (input.tools ?? []).map((t) => ({
+    name: t.name,
+    description: t.description ?? '',
+    parameters: t.parameters ?? { type: 'object', properties: {} },
+    run: async (args) => {
+      const implementation = Object.hasOwn(implementations, t.name) ? implementations[t.name] : undefined;
+      if (!implementation) throw notImplemented(t.name);
+      return implementation(args ?? {}, { workspace: input.workspace, signal: input.signal });
+    },
+  }));
 }
