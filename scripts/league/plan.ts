@@ -5,15 +5,6 @@
  * 2-core machine (`selectCases`).
  */
 
-/** One harness of the league. `config` (ours) or `adapter` (a foreign harness) names its file. */
-export interface Entrant {
-  /** Shown in the table: the configuration's name for ours, the adapter's `name` for a peer. */
-  name: string;
-  kind: 'ours' | 'adapter';
-  /** Path of the configuration (ours) or adapter file, relative to the repository. */
-  file: string;
-}
-
 /** Ours: the shipped configurations, in the order of `npm start` first. */
 export const OUR_CONFIGS: readonly string[] = [
   'configs/default.json',
