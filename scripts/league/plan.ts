@@ -43,9 +43,12 @@ export interface PlannedScenario {
   tags: readonly string[];
 }
 
-/** The group of a scenario: its first tag (the folder of the fault library it lives in). */
+/**
+ * The group of a scenario: the folder of the fault library it lives in, which is the first part
+ * of its id and its primary tag (`bad-json/trailing-comma` → `bad-json`).
+ */
 export function groupOf(scenario: PlannedScenario): string {
-  return scenario.tags[0] ?? scenario.id.split('/')[0] ?? 'untagged';
+  return scenario.id.includes('/') ? scenario.id.split('/')[0]! : (scenario.tags[0] ?? 'untagged');
 }
 
 /**
