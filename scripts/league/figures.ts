@@ -65,8 +65,16 @@ export function isNotApplicable(check: Check): boolean {
   return (check as { status?: string }).status === 'not_applicable';
 }
 
-function stoppedOnLoop(c: CaseResult): boolean {
-  return c.stopReason === 'repeated_tool_call' || c.metrics?.loop?.stopStep !== undefined;
+/**
+ * Whether the harness itself ended a run while the model kept calling tools: ours with
+ * `repeated_tool_call`; a black box (whose stop reasons we cannot see) when, in a `loop` case,
+ * it stopped calling right after a tool-call turn, before the script ran out (`harness.ending`
+ * of `eval/blackbox/`).
+ */
+export function stoppedOnLoop(c: CaseResult): boolean {
+  if (c.stopReason === 'repeated_tool_call' || c.metrics?.loop?.stopStep !== undefined) return true;
+  const ending = (c as { harness?: { ending?: string; error?: string } }).harness;
+  return c.tags.includes('loop') && ending?.ending === 'tool_calls' && ending.error === undefined;
 }
 
 /** The figures of some cases (those of one entrant and tag); `selected` counts the planned ones. */
