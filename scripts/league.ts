@@ -98,13 +98,16 @@ async function main(): Promise<void> {
       ['-s', 'scenarios', '--harness', adapter.file, ...filters(peerTags)],
       file,
     );
-    const name = results.configs[0]?.name ?? adapter.name;
+    // The cases carry the configuration's name (default); the harness is named in `harness`.
+    const named = (results as { harness?: { name?: string } }).harness?.name;
+    const config = results.configs[0]?.name ?? adapter.name;
     entrants.push(
       entrantFigures(
-        { name, kind: 'adapter', file: adapter.file },
+        { name: named ?? adapter.name, kind: 'adapter', file: adapter.file },
         results.cases as CaseResult[],
         plan,
         PEER_EXCLUDED_TAGS,
+        config,
       ),
     );
   }

@@ -102,16 +102,17 @@ export function notRun(selected: number, note: string): LeagueCell {
 }
 
 /**
- * The figures of one entrant: its cases (of every results file, filtered to its `config` name)
- * grouped by `plan` (tag → selected ids); tags in `excluded` get a note instead.
+ * The figures of one entrant: its cases (those of configuration `config`, by default the
+ * entrant's name) grouped by `plan` (tag → selected ids); tags in `excluded` get a note instead.
  */
 export function entrantFigures(
   entrant: { name: string; kind: 'ours' | 'adapter'; file: string },
   cases: readonly CaseResult[],
   plan: ReadonlyMap<string, readonly string[]>,
   excluded: Readonly<Record<string, string>> = {},
+  config: string = entrant.name,
 ): LeagueEntrantFigures {
-  const byId = new Map(cases.filter((c) => c.config === entrant.name).map((c) => [c.id, c]));
+  const byId = new Map(cases.filter((c) => c.config === config).map((c) => [c.id, c]));
   const byTag: Record<string, LeagueCell> = {};
   const all: CaseResult[] = [];
   let selected = 0;
