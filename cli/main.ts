@@ -15,6 +15,7 @@ import { policyCheckCommand } from './policy-command.ts';
 import { replayCommand } from './replay-command.ts';
 import { addViewCommands } from './report-command.ts';
 import { runCommand } from './run-command.ts';
+import { serveCommand } from './serve-command.ts';
 import { validateCommand } from './validate-command.ts';
 import { initCommand } from './init-command.ts';
 import { MAX_FILE_SIZE_ENV, setMaxFileSize } from '../eval/input-limits.ts';
@@ -53,6 +54,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       'harness configuration: a file, NAME=FILE, or a name from the project configuration or the ' +
         "package's configs/ (repeatable to compare; default: the project's configurations, else configs/default.json)",
       collect,
+    )
+    .option(
+      '--harness <name|file>',
+      'the harness under test: ours (default, in-process), an adapter file, or the name of one in adapters/ (docs/adapters.md)',
     )
     .option('--json <file>', 'write the results JSON to this file')
     .option(
@@ -94,6 +99,19 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .addOption(maxFileSizeOption())
     .action(async (options) => {
       exitCode = await runCommand(options, io);
+    });
+
+  program
+    .command('serve')
+    .description(
+      "Serve a scenario's scripted model or a cassette's responses as an OpenAI-compatible endpoint on 127.0.0.1 until Ctrl-C.",
+    )
+    .argument('[source]', 'a scenario or cassette file')
+    .option('--port <n>', 'port to listen on (default: a free one)')
+    .option('--harness <name|file>', "apply this adapter file's tool mapping to the calls served")
+    .option('--log <file>', 'on exit, write every request received as JSON to this file')
+    .action(async (source: string | undefined, options) => {
+      exitCode = await serveCommand(source, options, io);
     });
 
   program

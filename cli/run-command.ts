@@ -2,12 +2,14 @@ import path from 'node:path';
 import { isCI } from '../eval/requirements.ts';
 import { InputError } from '../eval/errors.ts';
 import { planCases, shardPlan, type SuiteOptions } from '../eval/suite.ts';
+import type { ResultsFile } from '../eval/results.ts';
 import { parseShard } from '../eval/shard.ts';
 import { describeTracing, suiteTracing, traceTarget } from '../eval/trace/cli-tracing.ts';
 import { palette, useColor } from '../reports/color.ts';
 import { writeReportDir, writeResultsJson } from '../reports/write.ts';
 import { CaseFileStage } from '../reports/case-dir.ts';
 import { describeFailure } from '../eval/results.ts';
+import { isFailedCheck } from '../eval/expect/check.ts';
 import { ledgerLines, turnTexts } from './ledger-lines.ts';
 import { type CliIo, VERSION } from './io.ts';
 import { prepareRun } from './run-plan.ts';
@@ -50,6 +52,13 @@ export interface RunFlags extends CompareFlags {
   verbose?: boolean;
 }
 
+/** `harness: NAME (kind, file) · N checks not applicable`: the header of a foreign harness's run. */
+function harnessHeader(results: ResultsFile): string {
+  const h = results.harness!;
+  const na = results.summary.notApplicableChecks ?? 0;
+  return `harness: ${h.name} (${h.kind}${h.file ? `, ${h.file}` : ''}) · ${na} check${na === 1 ? '' : 's'} not applicable (black box)`;
+}
+
 /**
  * Runs the `run` command and returns its exit code: every input and output path is checked
  * first (`cli/run-plan.ts`). @throws InputError (exit 2)
@@ -58,7 +67,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   const trace = traceTarget(flags, io.env);
   const prepared = await prepareRun(flags, io.cwd);
-  const { configs, scenarios, recordings } = prepared;
+  const { configs, scenarios, recordings, harness } = prepared;
   const whole = planCases({ configs, scenarios, recordings });
   const compare = prepareCompare(flags, configs, io.cwd);
   if (compare.problems.length > 0) throw new InputError(compare.problems);
@@ -82,9 +91,10 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     ...(flags.bail ? { bail: true } : {}),
     ...(isCI(io.env) ? { ci: true } : {}),
     ...(shard ? { shard } : {}),
-    onRun: async (planned, run, result) => {
+    harness,
+    onRun: async (planned, run, result, output) => {
       await tracing?.onRun(planned, run, result);
-      stage?.write(result, run);
+      stage?.write(result, run, output);
       if (flags.verbose && (result.status === 'fail' || result.status === 'error')) {
         const lines = [
           c.bold(`── ${result.id} (${result.config}): ${result.status}`),
@@ -92,7 +102,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
             ? ledgerLines(run.ledger, c, { detail: true, width: 100, texts: turnTexts(run.events) })
             : []),
           `stop reason: ${result.stopReason ?? 'none'}${result.stopDetail ? ` (${result.stopDetail})` : ''}`,
-          ...result.checks.filter((k) => !k.pass).map((k) => c.red(`✗ ${describeFailure(k)}`)),
+          ...result.checks.filter(isFailedCheck).map((k) => c.red(`✗ ${describeFailure(k)}`)),
           ...(result.error ? [c.red(`error: ${result.error.message}`)] : []),
         ];
         io.stderr(`${io.isTTY ? '\r\u001b[2K' : ''}${lines.join('\n')}\n`);
@@ -123,6 +133,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   const envColumns = Number(io.env.COLUMNS);
   const width = io.columns ?? (Number.isInteger(envColumns) && envColumns > 0 ? envColumns : undefined);
   const gate = runGate(results, compare.prepared);
+  if (harness.kind !== 'ours') io.stdout(`${harnessHeader(results)}\n`);
   io.stdout(`${renderRun(results, { color, ...(width ? { width } : {}) }, flags)}\n`);
   if (results.repeats) io.stdout(`${renderRepeats(results, color)}\n`);
   if (gate) io.stdout(`${renderGate(gate, color)}\n`);

@@ -6,6 +6,7 @@
  * collected into one `InputError` (exit 2), so nothing runs and nothing is written.
  */
 import path from 'node:path';
+import { resolveHarness, type HarnessChoice } from '../eval/adapters/load.ts';
 import { PACKAGE_ROOT, type NamedConfig } from '../eval/config-load.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
 import { discoverProjectConfig, type ProjectConfig } from '../eval/project-config.ts';
@@ -29,6 +30,8 @@ export interface RunPlanFlags {
   traceFile?: string;
   /** `--list`: nothing is written, so output paths are not checked. */
   list?: boolean;
+  /** `--harness ours|NAME|FILE` (`eval/adapters/load.ts`). */
+  harness?: string;
 }
 
 /** What a run will do, every input loaded and checked. Paths are absolute. */
@@ -38,6 +41,8 @@ export interface PreparedRun {
   scenarios: LoadedScenario[];
   recordings: LoadedCassette[];
   selection: Selection;
+  /** The harness under test: ours unless `--harness` names an adapter. */
+  harness: HarnessChoice;
   /** `--out DIR`, else the project's `out`. */
   out?: string;
   json?: string;
@@ -89,6 +94,9 @@ export async function prepareRun(flags: RunPlanFlags, cwd: string): Promise<Prep
   const project = await collect(problems, undefined, () => discoverProjectConfig(cwd));
   if (!flags.list) problems.push(...outputPathProblems(runOutputTargets(flags, project, cwd), cwd));
   const configs = await collect(problems, [], () => loadConfigs(flags.config, cwd, project));
+  const harness = await collect<HarnessChoice>(problems, { kind: 'ours', name: 'ours' }, () =>
+    resolveHarness(flags.harness, cwd),
+  );
   const named = Boolean(flags.scenarios || flags.recordings);
   const source = named
     ? { base: cwd, scenarios: flags.scenarios, recordings: flags.recordings }
@@ -131,6 +139,7 @@ export async function prepareRun(flags: RunPlanFlags, cwd: string): Promise<Prep
     configs,
     ...selected,
     selection,
+    harness,
     ...(outDir ? { out: outDir } : {}),
     ...(flags.json ? { json: path.resolve(cwd, flags.json) } : {}),
   };

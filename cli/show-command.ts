@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../eval/errors.ts';
 import { describeFailure, type CaseResult, type ResultsFile } from '../eval/results.ts';
+import { isFailedCheck } from '../eval/expect/check.ts';
 import { caseFilePath, readCaseFile, type CaseFile } from '../reports/case-file.ts';
 import { palette, useColor } from '../reports/color.ts';
 import type { CliIo } from './io.ts';
@@ -88,7 +89,7 @@ export function showLines(result: CaseResult, sidecar: CaseFile, c: ReturnType<t
   );
   if (sidecar.run?.finalAnswer)
     out.push(`final answer: ${JSON.stringify(sidecar.run.finalAnswer.slice(0, 200))}`);
-  const failed = result.checks.filter((k) => !k.pass);
+  const failed = result.checks.filter(isFailedCheck);
   for (const check of failed) out.push(c.red(`✗ ${describeFailure(check)}`));
   if (result.skip) out.push(c.cyan(`skipped: ${result.skip.reason}; fix: ${result.skip.fix}`));
   if (result.error) out.push(c.red(`error: ${result.error.message}`));

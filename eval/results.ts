@@ -8,7 +8,7 @@ import { STOP_REASONS, type StopReason } from '../harness/loop/stop-reasons.ts';
 
 import type { Comparisons, RepeatSummary } from './compare/types.ts';
 import { COMPARISONS_SCHEMA, REPEATS_SCHEMA } from './compare/schema.ts';
-import type { Check } from './expect/check.ts';
+import { isApplicable, isFailedCheck, type Check } from './expect/check.ts';
 import type { CaseMetrics } from './metrics/case-facts.ts';
 import { metricsByConfig, type ConfigMetrics } from './metrics/index.ts';
 import { METRICS_SCHEMA, CASE_METRICS_SCHEMA } from './metrics/schema.ts';
@@ -84,6 +84,12 @@ export interface CaseCommon {
   };
   /** Injection cases: whether the attack's goal was realised. */
   attack?: { succeeded: boolean };
+  /**
+   * Set when the case ran against a foreign harness (`--harness FILE|NAME`, `docs/adapters.md`):
+   * its name and kind, how it stopped calling the model (`eval/blackbox/project.ts`), a command's
+   * exit code, and the time-out or the error it met. stdout and stderr are in the sidecar.
+   */
+  harness?: CaseHarness;
   /** Set when the scenario's `expectFor` block of this configuration was merged over `expect`. */
   expectFor?: string;
   /**
@@ -97,6 +103,24 @@ export interface CaseCommon {
    * relative to the folder of `results.json`: `cases/<config>/<id>.json`. Set by `run --out`.
    */
   transcript?: string;
+}
+
+/** The foreign harness of a case (see {@link CaseCommon.harness}). */
+export interface CaseHarness {
+  name: string;
+  kind: 'module' | 'command';
+  ending?: 'no_request' | 'final_answer' | 'tool_calls' | 'error_turn' | 'script_exhausted';
+  exitCode?: number | null;
+  timedOut?: string;
+  error?: string;
+}
+
+/** The harness a run benched: ours in-process, or an adapter file's. */
+export interface RunHarness {
+  name: string;
+  kind: 'ours' | 'module' | 'command';
+  /** The adapter file, relative to the working folder. */
+  file?: string;
 }
 
 /**
@@ -146,6 +170,8 @@ export interface ResultsFile {
   durationMs: number;
   tool: { name: string; version: string };
   configs: { name: string; file: string }[];
+  /** The harness under test (`--harness`); absent in files written before issue 15, which mean `ours`. */
+  harness?: RunHarness;
   cases: CaseResult[];
   summary: StatusCounts & {
     byKind: Record<'scenario' | 'recording', StatusCounts>;
@@ -157,6 +183,11 @@ export interface ResultsFile {
     attackSuccessRate?: Record<string, number>;
     /** The metrics of each configuration (`eval/metrics/index.ts`). */
     metrics: Record<string, ConfigMetrics>;
+    /**
+     * Checks reported `not_applicable` (a black-box harness cannot show them), over all cases;
+     * absent when there are none.
+     */
+    notApplicableChecks?: number;
   };
   /**
    * With two configurations or more: each configuration against the reference (transitions,
@@ -194,11 +225,13 @@ export function summarise(cases: readonly CaseResult[]): ResultsFile['summary'] 
     }
   }
   const attackSuccessRate = Object.fromEntries(Object.entries(attacks).map(([k, v]) => [k, v.hit / v.n]));
+  const notApplicableChecks = cases.reduce((n, c) => n + c.checks.filter((k) => !isApplicable(k)).length, 0);
   return {
     ...all,
     byKind,
     byConfig,
     ...(Object.keys(attackSuccessRate).length > 0 ? { attackSuccessRate } : {}),
+    ...(notApplicableChecks > 0 ? { notApplicableChecks } : {}),
     metrics: metricsByConfig(cases),
   };
 }
@@ -245,6 +278,15 @@ export const RESULTS_SCHEMA = {
         properties: { name: { type: 'string' }, file: { type: 'string' } },
       },
     },
+    harness: {
+      type: 'object',
+      required: ['name', 'kind'],
+      properties: {
+        name: { type: 'string' },
+        kind: { enum: ['ours', 'module', 'command'] },
+        file: { type: 'string' },
+      },
+    },
     cases: {
       type: 'array',
       items: {
@@ -286,6 +328,7 @@ export const RESULTS_SCHEMA = {
               properties: {
                 name: { type: 'string' },
                 pass: { type: 'boolean' },
+                status: { enum: ['not_applicable'] },
                 expected: {},
                 observed: {},
                 reason: { type: 'string' },
@@ -315,6 +358,20 @@ export const RESULTS_SCHEMA = {
           findings: { type: 'object' },
           attack: { type: 'object', required: ['succeeded'], properties: { succeeded: { type: 'boolean' } } },
           expectFor: { type: 'string' },
+          harness: {
+            type: 'object',
+            required: ['name', 'kind'],
+            properties: {
+              name: { type: 'string' },
+              kind: { enum: ['module', 'command'] },
+              ending: {
+                enum: ['no_request', 'final_answer', 'tool_calls', 'error_turn', 'script_exhausted'],
+              },
+              exitCode: { type: ['integer', 'null'] },
+              timedOut: { type: 'string' },
+              error: { type: 'string' },
+            },
+          },
           metrics: CASE_METRICS_SCHEMA,
           transcript: { type: 'string' },
           skip: {
@@ -347,6 +404,7 @@ export const RESULTS_SCHEMA = {
           additionalProperties: { type: 'number', minimum: 0, maximum: 1 },
         },
         metrics: { type: 'object', additionalProperties: METRICS_SCHEMA },
+        notApplicableChecks: { type: 'integer', minimum: 1 },
       },
     },
     comparisons: COMPARISONS_SCHEMA,
@@ -410,7 +468,10 @@ export function describeFailure(check: Check): string {
 
 /**
  * A finished case: `fail` when any check failed (its first failure named), else `pass`; usage
- * and verdict counts from the run. `startedMs` is a `performance.now()` reading.
+ * and verdict counts from the run. `not_applicable` checks (a black-box harness,
+ * `docs/adapters.md`) are neither: a case passes when every applicable check holds and there is
+ * at least one; a case whose checks are all `not_applicable` is `skipped`, never a pass.
+ * `startedMs` is a `performance.now()` reading.
  */
 export function caseFromRun(
   base: CaseBase,
@@ -418,7 +479,7 @@ export function caseFromRun(
   checks: Check[],
   startedMs: number,
 ): CaseResult {
-  const failed = checks.find((c) => !c.pass);
+  const failed = checks.find(isFailedCheck);
   const common: CaseCommon = {
     divergences: [],
     ...withoutStatusFields(base),
@@ -437,9 +498,20 @@ export function caseFromRun(
     },
     verdicts: countVerdicts(run.ledger.calls.map((c) => c.verdict)),
   };
-  return failed
-    ? { ...common, status: 'fail', firstFailure: describeFailure(failed) }
-    : { ...common, status: 'pass' };
+  if (failed) return { ...common, status: 'fail', firstFailure: describeFailure(failed) };
+  if (checks.length > 0 && !checks.some(isApplicable))
+    return { ...common, status: 'skipped', skip: nothingApplicableSkip(checks) };
+  return { ...common, status: 'pass' };
+}
+
+/** The skip of a case whose every check is `not_applicable`. */
+function nothingApplicableSkip(checks: readonly Check[]): CaseSkip {
+  return {
+    requires: [],
+    reason: `no check applies to this harness from outside (not applicable: ${[...new Set(checks.map((c) => c.name.split('.')[0]))].join(', ')})`,
+    fix: 'run the case with --harness ours, or give it expectations a black box can meet (evidence, finalAnswer, requests, modelCalls)',
+    declared: true,
+  };
 }
 
 /** `base` without the fields only some statuses carry (a caller may pass a whole earlier result). */

@@ -29,6 +29,9 @@ import type { LoadedScenario } from './scenario/types.ts';
 import type { RunResult } from '../harness/ledger.ts';
 import { inShard, planFingerprint, type Shard } from './shard.ts';
 import { byCodeUnit } from './order.ts';
+import { recordingSkipped, runAdapterScenario } from './adapters/run-adapter.ts';
+import type { LaunchOutput } from './adapters/launch.ts';
+import type { HarnessChoice } from './adapters/load.ts';
 
 /** A recording to replay, with the expectations on its behaviour when it has any (`expect/cassette.ts`). */
 export interface LoadedCassette {
@@ -64,7 +67,17 @@ export interface SuiteOptions {
    * Called as each case ends, before `onCaseEnd`, with the harness run (its events and ledger;
    * absent when the case errored before the run) — the hook a tracer subscribes through.
    */
-  onRun?: (planned: PlannedCase, run: RunResult | undefined, result: CaseResult) => void | Promise<void>;
+  onRun?: (
+    planned: PlannedCase,
+    run: RunResult | undefined,
+    result: CaseResult,
+    output?: LaunchOutput,
+  ) => void | Promise<void>;
+  /**
+   * The harness under test (`--harness`, `eval/adapters/load.ts`): ours in-process (default), or
+   * a foreign one through an adapter file, scored as a black box (`docs/adapters.md`).
+   */
+  harness?: HarnessChoice;
   /** Run only this shard of the plan (`--shard i/n`, `eval/shard.ts`); the file records it. */
   shard?: Shard;
   version: string;
@@ -220,7 +233,14 @@ export function planCases(
 async function runPlanned(
   planned: PlannedCase,
   policy: PrerequisitePolicy = {},
-): Promise<{ result: CaseResult; run?: RunResult }> {
+  harness?: HarnessChoice,
+): Promise<{ result: CaseResult; run?: RunResult; output?: LaunchOutput }> {
+  if (harness && harness.kind !== 'ours') {
+    if (planned.kind === 'scenario')
+      return runAdapterScenario(planned.scenario, planned.config, harness, policy);
+    const base = { id: planned.id, config: planned.config.name, file: planned.recording.file, tags: [] };
+    return { result: recordingSkipped(base, harness, performance.now()) };
+  }
   if (planned.kind === 'scenario') return runScenario(planned.scenario, planned.config, policy);
   const started = performance.now();
   const { cassette, file, toolEffects } = planned.recording;
@@ -280,6 +300,16 @@ export function shardPlan(planned: PlannedCase[], shard: Shard, version: string,
   };
 }
 
+/** The `harness` block of the results file. */
+function runHarnessOf(harness: HarnessChoice | undefined): NonNullable<ResultsFile['harness']> {
+  if (!harness || harness.kind === 'ours') return { name: 'ours', kind: 'ours' };
+  return {
+    name: harness.name,
+    kind: harness.kind,
+    file: path.relative(process.cwd(), harness.file) || harness.file,
+  };
+}
+
 /** Runs the suite and builds the results file. */
 export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
   const startedAt = new Date();
@@ -297,9 +327,13 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
     while (!stop && next < planned.length) {
       const index = next;
       next += 1;
-      const { result, run } = await runPlanned(planned[index]!, options.ci ? { ci: true } : {});
+      const { result, run, output } = await runPlanned(
+        planned[index]!,
+        options.ci ? { ci: true } : {},
+        options.harness,
+      );
       results[index] = result;
-      await options.onRun?.(planned[index]!, run, result);
+      await options.onRun?.(planned[index]!, run, result, output);
       done += 1;
       options.onCaseEnd?.(result, done, planned.length);
       if (options.bail && (result.status === 'fail' || result.status === 'error')) stop = true;
@@ -325,6 +359,7 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
       name: c.name,
       file: path.relative(process.cwd(), c.file) || c.file,
     })),
+    harness: runHarnessOf(options.harness),
     cases,
     summary,
     ...(comparisons ? { comparisons } : {}),

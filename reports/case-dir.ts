@@ -9,7 +9,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { CaseResult, ResultsFile } from '../eval/results.ts';
 import type { RunResult } from '../harness/ledger.ts';
-import { writeCaseFile } from './case-file.ts';
+import { writeCaseFile, type HarnessOutput } from './case-file.ts';
 
 /** Stages the sidecars of one run for an `--out` folder. */
 export class CaseFileStage {
@@ -26,8 +26,8 @@ export class CaseFileStage {
   }
 
   /** Writes the sidecar of one finished case. @throws the file system's error */
-  write(result: CaseResult, run: RunResult | undefined): void {
-    const relative = writeCaseFile(this.#staging, result, run);
+  write(result: CaseResult, run: RunResult | undefined, output?: HarnessOutput): void {
+    const relative = writeCaseFile(this.#staging, result, run, output);
     this.#written.set(`${result.config}\u0000${result.id}`, relative);
   }
 

@@ -51,6 +51,23 @@ export interface CaseFile {
     transcript: ChatMessage[];
     events: HarnessEvent[];
   };
+  /**
+   * A foreign harness's own output (`--harness FILE|NAME`, `docs/adapters.md`): a command's exit
+   * code, stdout and stderr (each cut at 256 KB), the time-out or error it met, its final answer.
+   */
+  harness?: HarnessOutput;
+}
+
+/** What a foreign harness printed and returned for one case. */
+export interface HarnessOutput {
+  finalAnswer: string | null;
+  exitCode?: number | null;
+  stdout?: string;
+  stderr?: string;
+  timedOut?: string;
+  error?: string;
+  /** Wall time in ms; never written to the sidecar (two runs write the same bytes). */
+  durationMs?: number;
 }
 
 /** The model responses of a run, from its events (each `model_call_end` with the calls that follow it). */
@@ -85,7 +102,7 @@ export function responsesOf(events: readonly HarnessEvent[]): CaseResponse[] {
 }
 
 /** The sidecar of one case from its result and (when it ran) its harness run. */
-export function caseFile(result: CaseResult, run: RunResult | undefined): CaseFile {
+export function caseFile(result: CaseResult, run: RunResult | undefined, output?: HarnessOutput): CaseFile {
   return {
     format: 'harness-bench.case',
     version: 1,
@@ -109,7 +126,12 @@ export function caseFile(result: CaseResult, run: RunResult | undefined): CaseFi
           },
         }
       : {}),
+    ...(output ? { harness: withoutDuration(output) } : {}),
   };
+}
+
+function withoutDuration({ durationMs: _ms, ...rest }: HarnessOutput): HarnessOutput {
+  return rest;
 }
 
 /** A path segment safe on every file system: letters, digits, `.`, `_`, `-`; anything else becomes `_`. */
@@ -170,12 +192,17 @@ export function caseFileText(file: CaseFile): string {
  * Writes the sidecar of `result` into `dir` atomically (temp file + rename) and returns its path
  * relative to `dir`. @throws the file system's error when `dir` cannot be written
  */
-export function writeCaseFile(dir: string, result: CaseResult, run: RunResult | undefined): string {
+export function writeCaseFile(
+  dir: string,
+  result: CaseResult,
+  run: RunResult | undefined,
+  output?: HarnessOutput,
+): string {
   const relative = caseFilePath(result.config, result.id);
   const target = path.join(dir, ...relative.split('/'));
   mkdirSync(path.dirname(target), { recursive: true });
   const temp = `${target}.${process.pid}.tmp`;
-  writeFileSync(temp, caseFileText(caseFile(result, run)));
+  writeFileSync(temp, caseFileText(caseFile(result, run, output)));
   renameSync(temp, target);
   return relative;
 }

@@ -68,6 +68,17 @@ export interface MarkdownOptions {
   limit?: number;
 }
 
+/**
+ * ` · harness: NAME (kind)` for a foreign harness, with the count of `not_applicable` checks
+ * (`docs/adapters.md`); `''` for ours.
+ */
+function harnessText(results: ResultsFile): string {
+  const h = results.harness;
+  const na = results.summary.notApplicableChecks;
+  const naText = na ? ` · ${na} check${na === 1 ? '' : 's'} not applicable` : '';
+  return h && h.kind !== 'ours' ? ` · harness: ${h.name} (${h.kind})${naText}` : naText;
+}
+
 /** Renders the results as a pull-request comment (see the file comment). */
 export function renderMarkdown(results: ResultsFile, options: MarkdownOptions = {}): string {
   const limit = options.limit ?? COMMENT_LIMIT;
@@ -75,7 +86,7 @@ export function renderMarkdown(results: ResultsFile, options: MarkdownOptions = 
   const head = [
     '# harness-bench results',
     '',
-    `${countsText(s)} of ${s.total} cases · configs: ${results.configs.map((c) => c.name).join(', ')}`,
+    `${countsText(s)} of ${s.total} cases · configs: ${results.configs.map((c) => c.name).join(', ')}${harnessText(results)}`,
     '',
     '| config | passed | failed | errored | skipped | pass rate | attack success | utility (no attack) | utility (under attack) | tokens | cost (USD) |',
     '|---|---|---|---|---|---|---|---|---|---|---|',

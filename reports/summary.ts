@@ -61,7 +61,8 @@ export function configSummaries(results: ResultsFile): ConfigSummary[] {
     };
     const attacked = ran.filter((c) => c.attack && c.status !== 'error');
     const useful = (c: CaseResult) =>
-      c.status !== 'error' && c.checks.every((k) => k.pass || k.name === 'attack');
+      c.status !== 'error' &&
+      c.checks.every((k) => k.pass || k.name === 'attack' || k.status === 'not_applicable');
     const injection = ran.filter((c) => c.tags.includes('injection'));
     const without = injection.filter((c) => c.tags.includes('no-attack'));
     const under = injection.filter((c) => c.tags.includes('attack'));
@@ -114,7 +115,7 @@ export function failedCheckLines(c: CaseResult): string[] {
     return text === undefined ? 'nothing' : text.length > 200 ? `${text.slice(0, 197)}...` : text;
   };
   const lines = c.checks
-    .filter((k) => !k.pass)
+    .filter((k) => !k.pass && k.status !== 'not_applicable')
     .map((k) =>
       (k as { reason?: string }).reason
         ? `${k.name}: ${(k as { reason: string }).reason.replace(/\s*\n\s*/g, ' ')}`

@@ -12,7 +12,14 @@
  */
 export interface Check {
   name: string;
+  /** True when the expectation held; `false` for a failed check and for a `not_applicable` one. */
   pass: boolean;
+  /**
+   * `not_applicable`: the check needs the harness's internals (verdicts, events, stop reason
+   * names, ledger, grants, tokens) and the harness under test is a black box (`--harness FILE`,
+   * `docs/adapters.md`): neither a pass nor a failure. Absent for every other check.
+   */
+  status?: 'not_applicable';
   expected: unknown;
   observed: unknown;
   /** One sentence with the observed value, written so that a person knows what to look at. */
@@ -31,6 +38,21 @@ export function show(value: unknown, max = 300): string {
         ? JSON.stringify(value)
         : (JSON.stringify(value) ?? String(value));
   return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** True for a check that did not hold (a `not_applicable` check is not a failure). */
+export function isFailedCheck(check: Check): boolean {
+  return !check.pass && check.status !== 'not_applicable';
+}
+
+/** True for a check that says something about the run (not `not_applicable`). */
+export function isApplicable(check: Check): boolean {
+  return check.status !== 'not_applicable';
+}
+
+/** A `not_applicable` check: `pass: false`, nothing observed, the reason says what it would need. */
+export function notApplicableCheck(name: string, expected: unknown, reason: string): Check {
+  return { name, pass: false, status: 'not_applicable', expected, observed: null, reason };
 }
 
 /** Builds a check; the reason defaults to `expected X, observed Y`. */

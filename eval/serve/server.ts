@@ -66,6 +66,8 @@ export type ModelServerOptions = ModelSource & {
   model?: string;
   /** Cassettes: `$WORKSPACE` in recorded responses becomes this absolute path. */
   workspace?: string;
+  /** Called with each request as it is recorded (the `serve` command prints a line per request). */
+  onRequest?: (request: RecordedRequest) => void;
 };
 
 /** A running endpoint. */
@@ -215,8 +217,11 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       } catch {
         body = text;
       }
-    const record = (status: number, outcome: ServedOutcome, turn: number | null, stream = false) =>
-      requests.push({ method, path, body, turn, stream, status, outcome });
+    const record = (status: number, outcome: ServedOutcome, turn: number | null, stream = false) => {
+      const entry: RecordedRequest = { method, path, body, turn, stream, status, outcome };
+      requests.push(entry);
+      options.onRequest?.(entry);
+    };
 
     if (method === 'GET' && MODEL_PATHS.has(route)) {
       record(200, 'models', null);

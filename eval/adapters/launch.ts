@@ -1,0 +1,178 @@
+/**
+ * Starting a harness under test for one case (`docs/adapters.md`): a `command` adapter as a
+ * process in its own group in the case's workspace, a `module` adapter by dynamic import and
+ * `run(input)`. Both get the endpoint's base URL, the task, the workspace, the mapped tools and
+ * the turn limit, and both are stopped at the time limit: the process group killed, the
+ * module's `signal` aborted.
+ */
+import { spawn } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import type { CommandAdapter, ModuleAdapter } from './load.ts';
+
+/** A tool as the harness under test is told about it (already in its names). */
+export interface AdapterTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+/** What a harness under test is given for one case. */
+export interface LaunchInput {
+  task: string;
+  /** `http://127.0.0.1:PORT/v1`. */
+  baseURL: string;
+  apiKey: string;
+  model: string;
+  /** Absolute path of the case's workspace. */
+  workspace: string;
+  tools: AdapterTool[];
+  maxTurns: number;
+}
+
+/** What came back. `finalAnswer` is `null` when the harness gave none. */
+export interface LaunchOutput {
+  finalAnswer: string | null;
+  /** Command adapters: the exit code (`null` when killed by a signal). */
+  exitCode?: number | null;
+  stdout?: string;
+  stderr?: string;
+  /** Set when the time limit stopped the harness: `timed out after N s`. */
+  timedOut?: string;
+  /** What the harness threw (module) or why the process could not start (command). */
+  error?: string;
+  durationMs: number;
+}
+
+/** The most of stdout and of stderr kept per case, in bytes; the rest is cut with a note. */
+export const OUTPUT_CAP_BYTES = 256 * 1024;
+
+function timedOutText(ms: number): string {
+  return `timed out after ${Math.round(ms / 100) / 10} s`;
+}
+
+function capped(chunks: Buffer[]): string {
+  const all = Buffer.concat(chunks);
+  if (all.length <= OUTPUT_CAP_BYTES) return all.toString('utf8');
+  return `${all.subarray(0, OUTPUT_CAP_BYTES).toString('utf8')}\n[cut: ${all.length - OUTPUT_CAP_BYTES} more bytes]`;
+}
+
+/** The environment of a command adapter (`docs/adapters.md`, "kind: command"). */
+export function commandEnv(input: LaunchInput, extra: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...extra,
+    OPENAI_BASE_URL: input.baseURL,
+    OPENAI_API_KEY: input.apiKey,
+    HARNESS_BASE_URL: input.baseURL,
+    HARNESS_MODEL: input.model,
+    HARNESS_TASK: input.task,
+    HARNESS_WORKSPACE: input.workspace,
+    HARNESS_TOOLS: JSON.stringify(input.tools),
+    HARNESS_MAX_TURNS: String(input.maxTurns),
+  };
+}
+
+/** Runs a command adapter once. Never rejects: a start failure is `error`, a time-out `timedOut`. */
+export function launchCommand(adapter: CommandAdapter, input: LaunchInput): Promise<LaunchOutput> {
+  const started = performance.now();
+  const [program, ...args] = adapter.argv;
+  const argv = adapter.task === 'arg' ? [...args, input.task] : args;
+  return new Promise((resolve) => {
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let timedOut: string | undefined;
+    let startError: string | undefined;
+    const child = spawn(program!, argv, {
+      cwd: input.workspace,
+      env: commandEnv(input, adapter.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const timer = setTimeout(() => {
+      timedOut = timedOutText(adapter.timeoutMs);
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, adapter.timeoutMs);
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(adapter.task === 'stdin' ? input.task : '');
+    child.on('error', (error) => {
+      startError = `could not start ${program}: ${error.message}`;
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const stdout = capped(out);
+      resolve({
+        finalAnswer: stdout.trim() === '' ? null : stdout.trim(),
+        exitCode: code,
+        stdout,
+        stderr: capped(err),
+        ...(timedOut ? { timedOut } : {}),
+        ...(startError ? { error: startError } : {}),
+        durationMs: Math.round(performance.now() - started),
+      });
+    });
+  });
+}
+
+/** The module contract (`docs/adapters.md`, "kind: module"). */
+type RunFunction = (
+  input: LaunchInput & { signal: AbortSignal },
+) => Promise<{ finalAnswer?: string } | undefined>;
+
+/**
+ * Runs a module adapter once: imports it (TypeScript through tsx) and awaits `run(input)`,
+ * aborting `signal` at the time limit and waiting no longer. Never rejects: what `run` throws is
+ * `error`; a module without a `run` export is `error` too.
+ */
+export async function launchModule(adapter: ModuleAdapter, input: LaunchInput): Promise<LaunchOutput> {
+  const started = performance.now();
+  const took = () => Math.round(performance.now() - started);
+  let run: RunFunction;
+  try {
+    const loaded = (await import(pathToFileURL(adapter.module).href)) as {
+      run?: unknown;
+      default?: { run?: unknown };
+    };
+    const found = loaded.run ?? loaded.default?.run;
+    if (typeof found !== 'function')
+      return {
+        finalAnswer: null,
+        error: `${adapter.module} exports no run(input) function`,
+        durationMs: took(),
+      };
+    run = found as RunFunction;
+  } catch (error) {
+    return {
+      finalAnswer: null,
+      error: `could not import ${adapter.module}: ${(error as Error).message}`,
+      durationMs: took(),
+    };
+  }
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error(timedOutText(adapter.timeoutMs)));
+      resolve('timeout');
+    }, adapter.timeoutMs);
+  });
+  try {
+    const outcome = await Promise.race([run({ ...input, signal: controller.signal }), limit]);
+    if (outcome === 'timeout')
+      return { finalAnswer: null, timedOut: timedOutText(adapter.timeoutMs), durationMs: took() };
+    const answer = outcome?.finalAnswer;
+    return { finalAnswer: typeof answer === 'string' ? answer : null, durationMs: took() };
+  } catch (error) {
+    if (controller.signal.aborted)
+      return { finalAnswer: null, timedOut: timedOutText(adapter.timeoutMs), durationMs: took() };
+    return { finalAnswer: null, error: (error as Error)?.message ?? String(error), durationMs: took() };
+  } finally {
+    clearTimeout(timer);
+  }
+}

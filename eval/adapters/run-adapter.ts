@@ -1,0 +1,201 @@
+/**
+ * Runs one scenario against a foreign harness (`--harness FILE|NAME`, `docs/adapters.md`):
+ * builds the workspace and `$OUTSIDE` as for our harness, serves the scenario's script on
+ * 127.0.0.1 (`eval/serve/server.ts`) with the adapter's tool mapping, starts the harness
+ * (`launch.ts`), then scores what it sent and left behind as a black box
+ * (`eval/blackbox/score.ts`). A missing adapter requirement makes the case `skipped` with the
+ * install hint; a harness that overruns its time limit makes it an `error` ("timed out after N s").
+ */
+import type { HarnessConfig } from '../../harness/config.ts';
+import type { RunResult } from '../../harness/ledger.ts';
+import type { ToolDefinition } from '../../harness/tools/types.ts';
+import { projectForeignRun } from '../blackbox/project.ts';
+import { blackBoxChecks, blackBoxRun } from '../blackbox/score.ts';
+import type { BenchOptions } from '../config-load.ts';
+import { caseMetrics } from '../metrics/case-facts.ts';
+import { checkRequirements, unmetCase, type PrerequisitePolicy } from '../requirements.ts';
+import {
+  caseFromRun,
+  describeFailure,
+  errorCase,
+  scrubPaths,
+  skippedCase,
+  type CaseResult,
+} from '../results.ts';
+import { scenarioConfig, scenarioTools } from '../run-scenario.ts';
+import { expectationsFor } from '../scenario/check.ts';
+import type { LoadedScenario } from '../scenario/types.ts';
+import { buildWorkspace, diffSnapshots, snapshotTree } from '../scenario/workspace.ts';
+import { SERVE_API_KEY, startModelServer } from '../serve/server.ts';
+import type { ToolMap } from '../serve/tool-map.ts';
+import { launchCommand, launchModule, type AdapterTool, type LaunchOutput } from './launch.ts';
+import type { Adapter } from './load.ts';
+import { unmetAdapterRequirements } from './requires.ts';
+import { OUTSIDE_LABEL } from '../path-labels.ts';
+
+/** A foreign harness's case: the result, the run as seen from outside (for the sidecar) and the harness's output. */
+export interface AdapterRun {
+  result: CaseResult;
+  run?: RunResult;
+  output?: LaunchOutput;
+}
+
+/** A tool schema in the harness's names: the tool renamed, its parameter keys (and `required`) renamed. Pure. */
+export function mapToolSchema(
+  tool: Pick<ToolDefinition, 'name' | 'description' | 'parameters'>,
+  map: ToolMap | undefined,
+): AdapterTool {
+  const mapping = map?.[tool.name];
+  const keys = mapping?.args ?? {};
+  const parameters = { ...tool.parameters };
+  if (Object.keys(keys).length > 0) {
+    const properties = parameters.properties as Record<string, unknown> | undefined;
+    if (properties)
+      parameters.properties = Object.fromEntries(
+        Object.entries(properties).map(([k, v]) => [keys[k] ?? k, v]),
+      );
+    if (Array.isArray(parameters.required))
+      parameters.required = (parameters.required as string[]).map((k) => keys[k] ?? k);
+  }
+  return { name: mapping?.name ?? tool.name, description: tool.description, parameters };
+}
+
+/**
+ * Runs `loaded` against `adapter` under the configuration `base` (its scenario `config` merged
+ * over it decides the tools and the turn limit the harness is told). Never throws.
+ */
+export async function runAdapterScenario(
+  loaded: LoadedScenario,
+  base: { name: string; config: HarnessConfig; bench?: BenchOptions },
+  adapter: Adapter,
+  policy: PrerequisitePolicy = {},
+): Promise<AdapterRun> {
+  const { scenario } = loaded;
+  const started = performance.now();
+  const caseBase = {
+    id: scenario.id,
+    kind: 'scenario' as const,
+    config: base.name,
+    file: loaded.file,
+    ...(scenario.title ? { title: scenario.title } : {}),
+    tags: scenario.tags ?? [],
+    divergences: [],
+    ...(scenario.expectFor && Object.hasOwn(scenario.expectFor, base.name) ? { expectFor: base.name } : {}),
+  };
+  const harnessBlock = { name: adapter.name, kind: adapter.kind };
+  const unmetAdapter = unmetAdapterRequirements(adapter);
+  // The scenario's own prerequisites about our sandbox do not concern a foreign harness; commands do (evidence).
+  const commands = (scenario.requires ?? []).filter((r) => r.startsWith('command:'));
+  const context = { sandboxKind: 'none' as const, ci: policy.ci === true };
+  const unmet = [...unmetAdapter, ...(await checkRequirements(commands, context))];
+  if (unmet.length > 0)
+    return { result: { ...unmetCase(caseBase, unmet, true, context, started), harness: harnessBlock } };
+  let built: Awaited<ReturnType<typeof buildWorkspace>> | undefined;
+  let server: Awaited<ReturnType<typeof startModelServer>> | undefined;
+  try {
+    const config = scenarioConfig(scenario, base.config);
+    built = await buildWorkspace(scenario);
+    const before = await built.snapshotOutside();
+    const workspaceBefore = await snapshotTree(built.workspace, true);
+    server = await startModelServer({
+      scenario,
+      model: adapter.model,
+      ...(adapter.tools ? { toolMap: adapter.tools } : {}),
+    });
+    const input = {
+      task: scenario.task,
+      baseURL: server.baseURL,
+      apiKey: SERVE_API_KEY,
+      model: adapter.model,
+      workspace: built.workspace,
+      tools: scenarioTools(scenario, config).map((tool) => mapToolSchema(tool, adapter.tools)),
+      maxTurns: scenario.config?.limits?.maxTurns ?? adapter.maxTurns,
+    };
+    const output =
+      adapter.kind === 'command' ? await launchCommand(adapter, input) : await launchModule(adapter, input);
+    const foreign = projectForeignRun(server.requests, scenario.model, adapter.tools, output.finalAnswer);
+    const outsideChanges = diffSnapshots(before, await built.snapshotOutside());
+    const workspaceChanges = diffSnapshots(workspaceBefore, await snapshotTree(built.workspace, true));
+    const env = { workspace: built.workspace, outside: built.outside, outsideChanges, workspaceChanges };
+    const subject = { id: scenario.id, tags: scenario.tags ?? [], task: scenario.task, config: base.name };
+    const checks = await blackBoxChecks(expectationsFor(scenario, base.name), foreign, env, subject);
+    const run = blackBoxRun(foreign);
+    const attack = checks.find((c) => c.name === 'attack');
+    const harness = {
+      ...harnessBlock,
+      ending: foreign.ending,
+      ...(output.exitCode !== undefined ? { exitCode: output.exitCode } : {}),
+      ...(output.timedOut ? { timedOut: output.timedOut } : {}),
+      ...(output.error ? { error: output.error } : {}),
+    };
+    const scored: CaseResult = {
+      ...caseFromRun(caseBase, run, checks, started),
+      stopReason: null,
+      metrics: caseMetrics(run, workspaceChanges),
+      harness,
+      ...(attack
+        ? { attack: { succeeded: Boolean((attack.observed as { succeeded?: boolean }).succeeded) } }
+        : {}),
+    };
+    const labels: [string, string][] = [
+      [built.workspace, '$WS'],
+      [built.outside, OUTSIDE_LABEL],
+    ];
+    const result = output.timedOut ? asError(scored, output.timedOut) : scored;
+    return {
+      result: scrubPaths(result, labels),
+      run: scrubPaths(run, labels),
+      output: scrubPaths(output, labels),
+    };
+  } catch (error) {
+    const result = { ...errorCase(caseBase, error, started), harness: harnessBlock };
+    return {
+      result: built
+        ? scrubPaths(result, [
+            [built.workspace, '$WS'],
+            [built.outside, OUTSIDE_LABEL],
+          ])
+        : result,
+    };
+  } finally {
+    await server?.close();
+    await built?.cleanup();
+  }
+}
+
+/** A scored case turned `error` (its checks kept): the harness overran its time limit. */
+function asError(result: CaseResult, message: string): CaseResult {
+  const { firstFailure: _f, skip: _s, error: _e, ...rest } = result as CaseResult & { skip?: unknown };
+  const failed = result.checks.find((c) => !c.pass && c.status !== 'not_applicable');
+  return {
+    ...rest,
+    status: 'error',
+    error: { message },
+    firstFailure: `error: ${message}${failed ? ` (first failed check: ${describeFailure(failed)})` : ''}`,
+  };
+}
+
+/**
+ * A recording under a foreign harness: `skipped`. A replay scores the requests our harness
+ * sends against the recorded ones; serve the cassette to any harness with
+ * `harness-bench serve CASSETTE` instead.
+ */
+export function recordingSkipped(
+  base: { id: string; config: string; file: string; tags: string[] },
+  adapter: Adapter,
+  started: number,
+): CaseResult {
+  return {
+    ...skippedCase(
+      { ...base, kind: 'recording', divergences: [] },
+      {
+        requires: [],
+        reason: `a recording's replay checks our harness's requests against the recorded ones; it does not apply to ${adapter.name}`,
+        fix: 'serve the cassette to the harness with `harness-bench serve CASSETTE`, or run the recording with --harness ours',
+        declared: true,
+      },
+      started,
+    ),
+    harness: { name: adapter.name, kind: adapter.kind },
+  };
+}

@@ -1,0 +1,226 @@
+/**
+ * The projection of a black-box run (`docs/adapters.md`, "Scoring a black box"): from the
+ * requests a foreign harness sent to the model endpoint (`eval/serve/server.ts`), the script it
+ * was served and its final answer, what can be known from outside: the requests in our tool
+ * names, each scripted tool call with the tool message the harness answered it with (or none),
+ * how the harness stopped calling the model, and the number of model calls. Pure.
+ */
+import { expandScript, isErrorTurn, type ScriptedTurn } from '../../harness/model/scripted-model.ts';
+import type { ChatMessage, ModelRequest, ToolSchema } from '../../harness/model/types.ts';
+import type { RecordedRequest } from '../serve/server.ts';
+import { invertToolMap, mapArguments, ourName, type ToolMap } from '../serve/tool-map.ts';
+
+/** One scripted tool call as the harness handled it. */
+export interface ForeignCall {
+  /** 0-based turn of the expanded script that made the call, and its position in that turn. */
+  turn: number;
+  index: number;
+  /** The id the script gave the call (absent when the script sent none). */
+  id?: string;
+  /** Our tool name. */
+  name: string;
+  /** The arguments as scripted (our keys). */
+  arguments: unknown;
+  /** The id the harness used for the call when it sent the call back; absent when it never did. */
+  sentId?: string;
+  /** The text of the harness's tool message for the call; absent when it sent none. */
+  answer?: string;
+}
+
+/**
+ * How the harness stopped calling the model, as far as the endpoint can tell:
+ * - `no_request`: it never sent a chat request;
+ * - `final_answer`: its last request was answered with a turn without tool calls;
+ * - `tool_calls`: it stopped after a turn with tool calls (a loop or budget stop, or a crash);
+ * - `error_turn`: it stopped after a scripted HTTP error;
+ * - `script_exhausted`: it asked for more turns than scripted.
+ */
+export type ForeignEnding = 'no_request' | 'final_answer' | 'tool_calls' | 'error_turn' | 'script_exhausted';
+
+/** What scoring knows of a foreign harness's run. */
+export interface ForeignRun {
+  /** The chat requests the harness sent, in order, with tool names and argument keys in ours. */
+  requests: ModelRequest[];
+  /** Chat-completions requests sent (exhausted ones included). */
+  modelCalls: number;
+  /** Requests answered `script_exhausted`. */
+  exhaustedRequests: number;
+  /** Turns of the expanded script, and turns served. */
+  scriptTurns: number;
+  servedTurns: number;
+  ending: ForeignEnding;
+  calls: ForeignCall[];
+  /** Its final answer (stdout of a command, `finalAnswer` of a module), `null` when it gave none. */
+  finalAnswer: string | null;
+}
+
+const isObj = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The text of a message `content`: a string, or the `text` of its parts joined. */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content))
+    return content.map((part) => (isObj(part) && typeof part.text === 'string' ? part.text : '')).join('');
+  return content === null || content === undefined ? '' : JSON.stringify(content);
+}
+
+/** A request body in our tool names and argument keys (assistant calls and the `tools` list). */
+export function unmapRequest(body: Record<string, unknown>, map: ToolMap | undefined): ModelRequest {
+  const inverse = invertToolMap(map);
+  const messages = (Array.isArray(body.messages) ? body.messages : []).map((message) => {
+    if (!isObj(message) || message.role !== 'assistant' || !Array.isArray(message.tool_calls) || !map)
+      return message;
+    return {
+      ...message,
+      tool_calls: message.tool_calls.map((call) => {
+        if (!isObj(call) || !isObj(call.function) || typeof call.function.name !== 'string') return call;
+        const theirs = call.function.name;
+        return {
+          ...call,
+          function: {
+            ...call.function,
+            name: ourName(theirs, map),
+            arguments: mapArguments(call.function.arguments, inverse[theirs]?.args),
+          },
+        };
+      }),
+    };
+  }) as ChatMessage[];
+  const tools = Array.isArray(body.tools)
+    ? (body.tools as unknown[]).map((tool) =>
+        isObj(tool) && isObj(tool.function) && typeof tool.function.name === 'string'
+          ? { ...tool, function: { ...tool.function, name: ourName(tool.function.name, map) } }
+          : tool,
+      )
+    : undefined;
+  return {
+    ...(body as Partial<ModelRequest>),
+    model: typeof body.model === 'string' ? body.model : '',
+    messages,
+    ...(tools ? { tools: tools as ToolSchema[] } : {}),
+  };
+}
+
+/** Where, in the requests after `from`, the harness sent back the calls of one turn and answered them. */
+function answersOf(
+  requests: readonly ModelRequest[],
+  from: number,
+  calls: readonly { id?: string; name: string }[],
+): { sentId?: string; answer?: string }[] {
+  const later = requests[from + 1];
+  if (!later) return calls.map(() => ({}));
+  const messages = later.messages as unknown[];
+  // The assistant message that carries the turn: the last one with as many calls, by id or by names.
+  const carriers = messages
+    .map((m, i) => ({ m, i }))
+    .filter(({ m }) => isObj(m) && m.role === 'assistant' && Array.isArray(m.tool_calls));
+  const sentCalls = (m: unknown) => (m as { tool_calls: unknown[] }).tool_calls;
+  const byId = carriers.filter(({ m }) =>
+    sentCalls(m).some((c) => isObj(c) && calls.some((call) => call.id !== undefined && c.id === call.id)),
+  );
+  const byNames = carriers.filter(({ m }) => {
+    const sent = sentCalls(m);
+    return (
+      sent.length === calls.length &&
+      sent.every((c, k) => isObj(c) && isObj(c.function) && c.function.name === calls[k]!.name)
+    );
+  });
+  const carrier = (byId.length > 0 ? byId : byNames).at(-1);
+  const toolText = (id: unknown) => {
+    if (typeof id !== 'string') return undefined;
+    const start = carrier ? carrier.i + 1 : 0;
+    const found = messages.slice(start).find((m) => isObj(m) && m.role === 'tool' && m.tool_call_id === id) as
+      | { content?: unknown }
+      | undefined;
+    return found ? contentText(found.content) : undefined;
+  };
+  return calls.map((call, k) => {
+    let sentId: unknown;
+    if (carrier) {
+      const sent = sentCalls(carrier.m);
+      const match = call.id !== undefined ? sent.find((c) => isObj(c) && c.id === call.id) : undefined;
+      sentId = isObj(match) ? match.id : isObj(sent[k]) ? sent[k].id : undefined;
+    }
+    const answer = toolText(sentId ?? call.id);
+    return {
+      ...(typeof sentId === 'string' ? { sentId } : {}),
+      ...(answer !== undefined ? { answer } : {}),
+    };
+  });
+}
+
+/**
+ * Projects the recorded requests of one case (see the module comment). `turns` is the
+ * scenario's `model` list (expanded here by the scripted model's rules); `map` the adapter's
+ * tool mapping; `finalAnswer` what the harness returned.
+ */
+export function projectForeignRun(
+  recorded: readonly RecordedRequest[],
+  turns: readonly ScriptedTurn[],
+  map: ToolMap | undefined,
+  finalAnswer: string | null | undefined,
+): ForeignRun {
+  const script = expandScript(turns);
+  const chat = recorded.filter((r) => ['turn', 'error_turn', 'exhausted'].includes(r.outcome));
+  const requests = chat.map((r) => unmapRequest(isObj(r.body) ? r.body : {}, map));
+  const calls: ForeignCall[] = [];
+  chat.forEach((request, position) => {
+    if (request.turn === null) return;
+    const turn = script[request.turn];
+    if (!turn || isErrorTurn(turn) || !turn.tool_calls?.length) return;
+    const scripted = turn.tool_calls.map((call) => ({
+      ...(call.id !== undefined ? { id: call.id } : {}),
+      name: call.name,
+    }));
+    const answers = answersOf(requests, position, scripted);
+    turn.tool_calls.forEach((call, index) =>
+      calls.push({
+        turn: request.turn!,
+        index,
+        ...(call.id !== undefined ? { id: call.id } : {}),
+        name: call.name,
+        arguments: call.arguments,
+        ...answers[index],
+      }),
+    );
+  });
+  const last = chat.at(-1);
+  let ending: ForeignEnding = 'no_request';
+  if (chat.some((r) => r.outcome === 'exhausted')) ending = 'script_exhausted';
+  else if (last?.outcome === 'error_turn') ending = 'error_turn';
+  else if (last && last.turn !== null) {
+    const turn = script[last.turn];
+    ending = turn && !isErrorTurn(turn) && turn.tool_calls?.length ? 'tool_calls' : 'final_answer';
+  }
+  return {
+    requests,
+    modelCalls: chat.length,
+    exhaustedRequests: chat.filter((r) => r.outcome === 'exhausted').length,
+    scriptTurns: script.length,
+    servedTurns: chat.filter((r) => r.turn !== null).length,
+    ending,
+    calls,
+    finalAnswer: finalAnswer ?? null,
+  };
+}
+
+/**
+ * Words a tool message uses when it reports an error (`Error: …`, `invalid JSON`, `unknown
+ * tool`, `no such file`, `permission denied`, …), or a JSON object with an `error` key or
+ * `ok: false`. A heuristic, stated as such in the check's reason: a harness that reports errors
+ * in other words is not seen surfacing them.
+ */
+const ERROR_WORDS =
+  /\b(errors?|invalid|unknown|not found|no such|fail(ed|ure)?|cannot|can't|unable|denied|not allowed|refused|exception|malformed|unexpected|parse|could not|not a valid|missing|unsupported|does not exist)\b/i;
+
+/** True when a tool message's text reports an error (see {@link ERROR_WORDS}). */
+export function looksLikeError(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (isObj(value) && ('error' in value || value.ok === false || value.isError === true)) return true;
+  } catch {
+    /* not JSON */
+  }
+  return ERROR_WORDS.test(text);
+}
