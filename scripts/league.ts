@@ -19,7 +19,7 @@ import type { CaseResult, ResultsFile } from '../eval/results.ts';
 import { loadScenarios } from '../eval/scenario/load.ts';
 import { entrantFigures, type LeagueData, type LeagueEntrantFigures } from './league/figures.ts';
 import { leagueHtml } from './league/html.ts';
-import { ADAPTERS, OUR_CONFIGS, PEER_EXCLUDED_TAGS, selectCases } from './league/plan.ts';
+import { ADAPTERS, OUR_CONFIGS, PEER_EXCLUDED_TAGS, peerRunnable, selectCases } from './league/plan.ts';
 import { leagueMarkdown, readmeBlock, replaceReadmeBlock } from './league/render.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -65,7 +65,12 @@ async function main(): Promise<void> {
 
   const started = Date.now();
   const loaded = await loadScenarios(['scenarios'], ROOT);
-  const scenarios = loaded.scenarios.map((s) => ({ id: s.scenario.id, tags: s.scenario.tags ?? [] }));
+  const scenarios = loaded.scenarios.map((s) => ({
+    id: s.scenario.id,
+    tags: s.scenario.tags ?? [],
+    peerRunnable: peerRunnable(s.scenario),
+  }));
+  const scripted = new Set(scenarios.filter((s) => !s.peerRunnable).map((s) => s.id));
   const plan = selectCases(scenarios, perTag);
   const library = selectCases(scenarios, Number.POSITIVE_INFINITY);
   const filters = (tags: Iterable<string>) =>
@@ -130,6 +135,7 @@ async function main(): Promise<void> {
       tag,
       library: library.get(tag)?.length ?? 0,
       selected: ids.length,
+      scripted: ids.filter((id) => scripted.has(id)).length,
     })),
     entrants,
   };

@@ -52,8 +52,11 @@ export interface LeagueData {
   durationMs: number;
   /** Cases per tag at most (`null`: every case). */
   perTag: number | null;
-  /** Cases in the fault library per tag, and how many the league ran. */
-  tags: { tag: string; library: number; selected: number }[];
+  /**
+   * Cases in the fault library per tag, how many the league ran, and how many of those declare
+   * scripted tools the shipped adapters lack (a peer answers them "no implementation").
+   */
+  tags: { tag: string; library: number; selected: number; scripted: number }[];
   entrants: LeagueEntrantFigures[];
 }
 

@@ -48,6 +48,17 @@ function result(id: string, status: CaseResult['status'], extra: Partial<CaseRes
   } as CaseResult;
 }
 
+describe('selectCases prefers cases a peer can run', () => {
+  it('fills with scripted-tool cases only when a folder has too few others', () => {
+    const scenarios = [
+      ...['a', 'b', 'c'].map((n) => ({ id: `g/${n}`, tags: [], peerRunnable: false })),
+      ...['d', 'e'].map((n) => ({ id: `g/${n}`, tags: [], peerRunnable: true })),
+    ];
+    expect(selectCases(scenarios, 2).get('g')).toEqual(['g/d', 'g/e']);
+    expect(selectCases(scenarios, 3).get('g')).toEqual(['g/a', 'g/d', 'g/e']);
+  });
+});
+
 describe('figures', () => {
   it('counts survivals over the cases that ran, attacks, claims, loop stops and n/a checks', () => {
     const cell = cellOf(
@@ -99,9 +110,8 @@ describe('figures', () => {
     expect(figures.byTag.t!.survived).toMatchObject({ count: 1, of: 2 });
     expect(figures.byTag.escape!.note).toBe('not run: unboxed');
     expect(figures.total.cases).toBe(2);
-    expect(peerSummary(figures, false)).toBe(
-      '- **peer** survives no tag whole; does not survive t 1/2, losing `t/b`.',
-    );
+    expect(peerSummary(figures, false)).toBe('- **peer** survives no tag whole; does not survive t 1/2.');
+    expect(peerSummary(figures, true)).toContain('losing `t/b` (evidence: file missing)');
   });
 });
 

@@ -41,6 +41,37 @@ export const PEER_EXCLUDED_TAGS: Readonly<Record<string, string>> = {
 export interface PlannedScenario {
   id: string;
   tags: readonly string[];
+  /**
+   * False when the scenario declares a tool the shipped adapters do not implement (its scripted
+   * `fakeTools`, answered from the scenario's results in our harness only): a peer would be
+   * scored on a missing tool rather than on the fault. Such cases are picked last.
+   */
+  peerRunnable?: boolean;
+}
+
+/** The tools the shipped adapters implement (adapters/workspace-tools.mjs, adapters/python_loop.py). */
+export const ADAPTER_TOOLS: ReadonlySet<string> = new Set([
+  'read_file',
+  'write_file',
+  'list_files',
+  'list_dir',
+  'str_replace',
+  'bash',
+]);
+
+/** Whether a scenario uses only tools the shipped adapters implement, and no scripted ones. */
+export function peerRunnable(scenario: { tools?: readonly string[]; fakeTools?: object }): boolean {
+  return (
+    Object.keys(scenario.fakeTools ?? {}).length === 0 &&
+    (scenario.tools ?? []).every((t) => ADAPTER_TOOLS.has(t))
+  );
+}
+
+/** `count` ids spread evenly over `ids` (sorted), all of them when there are no more. */
+function spread(ids: readonly string[], count: number): string[] {
+  const sorted = [...ids].sort();
+  if (sorted.length <= count) return sorted;
+  return Array.from({ length: count }, (_, i) => sorted[Math.floor((i * sorted.length) / count)]!);
 }
 
 /**
@@ -52,22 +83,26 @@ export function groupOf(scenario: PlannedScenario): string {
 }
 
 /**
- * The cases of each group, at most `perTag` of them (`Infinity`: all), spread evenly over the
- * group's ids in sorted order so the subset covers the whole group and is the same on every run.
- * @returns group → ids, groups sorted by name.
+ * The cases of each group, at most `perTag` of them (`Infinity`: all): first the cases a peer can
+ * run (`peerRunnable` not false), then, to fill up, the others; each part spread evenly over its
+ * sorted ids, so the subset covers the group and is the same on every run.
+ * @returns group → ids (sorted), groups sorted by name.
  */
 export function selectCases(scenarios: readonly PlannedScenario[], perTag: number): Map<string, string[]> {
-  const groups = new Map<string, string[]>();
-  for (const s of scenarios) groups.set(groupOf(s), [...(groups.get(groupOf(s)) ?? []), s.id]);
+  const groups = new Map<string, PlannedScenario[]>();
+  for (const s of scenarios) groups.set(groupOf(s), [...(groups.get(groupOf(s)) ?? []), s]);
   const out = new Map<string, string[]>();
   for (const group of [...groups.keys()].sort()) {
-    const ids = [...(groups.get(group) ?? [])].sort();
-    if (ids.length <= perTag) {
-      out.set(group, ids);
-      continue;
-    }
-    const picked = Array.from({ length: perTag }, (_, i) => ids[Math.floor((i * ids.length) / perTag)]!);
-    out.set(group, picked);
+    const members = groups.get(group) ?? [];
+    const first = spread(
+      members.filter((s) => s.peerRunnable !== false).map((s) => s.id),
+      perTag,
+    );
+    const rest = spread(
+      members.filter((s) => s.peerRunnable === false).map((s) => s.id),
+      perTag - first.length,
+    );
+    out.set(group, [...first, ...rest].sort());
   }
   return out;
 }

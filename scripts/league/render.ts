@@ -35,7 +35,9 @@ function label(e: LeagueEntrantFigures): string {
 export function tables(data: LeagueData): string {
   const parts = [`**All tags**\n\n${HEADER}\n${data.entrants.map((e) => row(label(e), e.total)).join('\n')}`];
   for (const t of data.tags) {
-    const subset = t.selected < t.library ? `, ${t.selected} of ${t.library} cases` : `, ${t.library} cases`;
+    const subset =
+      (t.selected < t.library ? `, ${t.selected} of ${t.library} cases` : `, ${t.library} cases`) +
+      (t.scripted > 0 ? ` (${t.scripted} with scripted tools the adapters lack)` : '');
     parts.push(
       `**${t.tag}**${subset}\n\n${HEADER}\n${data.entrants.map((e) => row(label(e), e.byTag[t.tag]!)).join('\n')}`,
     );
@@ -43,7 +45,7 @@ export function tables(data: LeagueData): string {
   return parts.join('\n\n');
 }
 
-/** One sentence per tag for a peer: survives all, some (naming the lost cases), or none. */
+/** A peer's summary: the tags it survives whole, and those it does not (`withReasons`: each lost case with its first failure). */
 export function peerSummary(entrant: LeagueEntrantFigures, withReasons: boolean): string {
   const survives: string[] = [];
   const loses: string[] = [];
@@ -51,10 +53,10 @@ export function peerSummary(entrant: LeagueEntrantFigures, withReasons: boolean)
     if (cell.note !== undefined || cell.ran === 0) continue;
     if (cell.survived.count === cell.ran) survives.push(`${tag} (${cell.ran}/${cell.ran})`);
     else {
-      const lost = cell.lost.map((l) =>
-        withReasons ? `\`${l.id}\` (${l.why.slice(0, 140)})` : `\`${l.id}\``,
+      const lost = cell.lost.map((l) => `\`${l.id}\` (${l.why.slice(0, 140)})`);
+      loses.push(
+        `${tag} ${cell.survived.count}/${cell.ran}${withReasons ? `, losing ${lost.join(', ')}` : ''}`,
       );
-      loses.push(`${tag} ${cell.survived.count}/${cell.ran}, losing ${lost.join(', ')}`);
     }
     if (cell.attackSuccess.count > 0)
       loses.push(
@@ -73,7 +75,7 @@ function header(data: LeagueData): string {
       : `a representative subset of at most ${data.perTag} cases per tag (spread evenly over the tag's sorted ids; \`npm run league -- --all\` runs every case)`;
   return [
     `League of ${data.date} on ${m.cpu} (${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}, ${m.platform}); ${Math.round(data.durationMs / 1000)} s in all; ${subset}.`,
-    '"Survived": every check of the case held, of the cases that ran (our strict and permissive configurations lose cases whose expectations describe the default behaviour: strict asks where the default allows, permissive allows what the default asks). A foreign harness is scored as a black box: checks that need our internals are counted under n/a, never as passed. Loop stops: runs the harness ended itself on a repeated call.',
+    '"Survived": every check of the case held, of the cases that ran (our strict and permissive configurations lose cases whose expectations describe the default behaviour: strict asks where the default allows, permissive allows what the default asks). A foreign harness is scored as a black box: checks that need our internals are counted under n/a, never as passed. Loop stops: runs the harness ended itself on a repeated call. The subset prefers cases whose tools the adapters implement; a case with scripted tools (`fakeTools`: web pages, e-mail, subagents) is counted where a tag has too few others, and a peer answers those tools "no implementation".',
   ].join(' ');
 }
 
