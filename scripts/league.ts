@@ -93,6 +93,9 @@ async function main(): Promise<void> {
           { name: config.name, kind: 'ours', file: `configs/${config.name}.json` },
           results.cases as CaseResult[],
           plan,
+          {},
+          config.name,
+          ADAPTERS.some((a) => wanted(a.name)) ? new Set(peerTags) : undefined,
         ),
       );
   }

@@ -107,6 +107,7 @@ export function notRun(selected: number, note: string): LeagueCell {
 /**
  * The figures of one entrant: its cases (those of configuration `config`, by default the
  * entrant's name) grouped by `plan` (tag → selected ids); tags in `excluded` get a note instead.
+ * `total` sums the tags of `totalTags` (default: every tag it ran), so entrants compare on the same cases.
  */
 export function entrantFigures(
   entrant: { name: string; kind: 'ours' | 'adapter'; file: string },
@@ -114,6 +115,7 @@ export function entrantFigures(
   plan: ReadonlyMap<string, readonly string[]>,
   excluded: Readonly<Record<string, string>> = {},
   config: string = entrant.name,
+  totalTags?: ReadonlySet<string>,
 ): LeagueEntrantFigures {
   const byId = new Map(cases.filter((c) => c.config === config).map((c) => [c.id, c]));
   const byTag: Record<string, LeagueCell> = {};
@@ -127,6 +129,7 @@ export function entrantFigures(
     }
     const mine = ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
     byTag[tag] = cellOf(mine, ids.length);
+    if (totalTags && !totalTags.has(tag)) continue;
     all.push(...mine);
     selected += ids.length;
   }

@@ -52,7 +52,7 @@ function inline(text: string): string {
 export function leagueHtml(data: LeagueData): string {
   const m = data.machine;
   const sections = [
-    table('All tags', data.entrants, (e) => e.total),
+    table('The tags every harness runs', data.entrants, (e) => e.total),
     ...data.tags.map((t) =>
       table(
         `${t.tag} (${t.selected < t.library ? `${t.selected} of ${t.library}` : t.library} cases)`,

@@ -33,7 +33,10 @@ function label(e: LeagueEntrantFigures): string {
 
 /** The tables: totals first, then one per tag. */
 export function tables(data: LeagueData): string {
-  const parts = [`**All tags**\n\n${HEADER}\n${data.entrants.map((e) => row(label(e), e.total)).join('\n')}`];
+  const shared = data.tags.filter((t) => data.entrants.every((e) => e.byTag[t.tag]?.note === undefined));
+  const parts = [
+    `**The tags every harness runs** (${shared.map((t) => t.tag).join(', ')})\n\n${HEADER}\n${data.entrants.map((e) => row(label(e), e.total)).join('\n')}`,
+  ];
   for (const t of data.tags) {
     const subset =
       (t.selected < t.library ? `, ${t.selected} of ${t.library} cases` : `, ${t.library} cases`) +
