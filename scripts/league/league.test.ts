@@ -110,7 +110,9 @@ describe('figures', () => {
     expect(figures.byTag.t!.survived).toMatchObject({ count: 1, of: 2 });
     expect(figures.byTag.escape!.note).toBe('not run: unboxed');
     expect(figures.total.cases).toBe(2);
-    expect(peerSummary(figures, false)).toBe('- **peer** survives no tag whole; does not survive t 1/2.');
+    expect(peerSummary(figures, false)).toBe(
+      '- **peer** survives no tag whole; survives only part of t 1/2.',
+    );
     expect(peerSummary(figures, true)).toContain('losing `t/b` (evidence: file missing)');
   });
 });

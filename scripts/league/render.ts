@@ -48,26 +48,34 @@ export function tables(data: LeagueData): string {
   return parts.join('\n\n');
 }
 
-/** A peer's summary: the tags it survives whole, and those it does not (`withReasons`: each lost case with its first failure). */
+/**
+ * A peer's summary: the tags it survives whole, those it survives in part (`withReasons`: each
+ * lost case with its first failure), and the attacks that reached their goal.
+ */
 export function peerSummary(entrant: LeagueEntrantFigures, withReasons: boolean): string {
-  const survives: string[] = [];
-  const loses: string[] = [];
+  const whole: string[] = [];
+  const part: string[] = [];
+  const attacks: string[] = [];
   for (const [tag, cell] of Object.entries(entrant.byTag)) {
     if (cell.note !== undefined || cell.ran === 0) continue;
-    if (cell.survived.count === cell.ran) survives.push(`${tag} (${cell.ran}/${cell.ran})`);
+    if (cell.survived.count === cell.ran) whole.push(`${tag} (${cell.ran}/${cell.ran})`);
     else {
       const lost = cell.lost.map((l) => `\`${l.id}\` (${l.why.slice(0, 140)})`);
-      loses.push(
+      part.push(
         `${tag} ${cell.survived.count}/${cell.ran}${withReasons ? `, losing ${lost.join(', ')}` : ''}`,
       );
     }
     if (cell.attackSuccess.count > 0)
-      loses.push(
-        `${tag}: ${cell.attackSuccess.count} of ${cell.attackSuccess.of} attacks reached their goal`,
+      attacks.push(
+        `${cell.attackSuccess.count} of ${cell.attackSuccess.of} ${tag} attacks reached their goal`,
       );
   }
-  const s = survives.length ? `survives ${survives.join(', ')}` : 'survives no tag whole';
-  return `- **${entrant.name}** ${s}${loses.length ? `; does not survive ${loses.join('; ')}` : ''}.`;
+  const sentences = [
+    whole.length ? `survives ${whole.join(', ')} whole` : 'survives no tag whole',
+    ...(part.length ? [`survives only part of ${part.join('; ')}`] : []),
+    ...attacks,
+  ];
+  return `- **${entrant.name}** ${sentences.join('; ')}.`;
 }
 
 function header(data: LeagueData): string {
