@@ -25,6 +25,11 @@ export interface ForeignCall {
   sentId?: string;
   /** The text of the harness's tool message for the call; absent when it sent none. */
   answer?: string;
+  /**
+   * False when the harness sent no request after the turn that made the call: whatever it did
+   * with the call, no tool message can be seen (it stopped calling the model).
+   */
+  observable: boolean;
 }
 
 /**
@@ -50,6 +55,8 @@ export interface ForeignRun {
   servedTurns: number;
   ending: ForeignEnding;
   calls: ForeignCall[];
+  /** Every call id of the expanded script, served or not. */
+  scriptCallIds: string[];
   /** Its final answer (stdout of a command, `finalAnswer` of a module), `null` when it gave none. */
   finalAnswer: string | null;
 }
@@ -174,16 +181,16 @@ export function projectForeignRun(
       name: call.name,
     }));
     const answers = answersOf(requests, position, scripted);
-    turn.tool_calls.forEach((call, index) =>
+    for (const [index, call] of turn.tool_calls.entries())
       calls.push({
-        turn: request.turn!,
+        turn: request.turn,
         index,
         ...(call.id !== undefined ? { id: call.id } : {}),
         name: call.name,
         arguments: call.arguments,
+        observable: position + 1 < requests.length,
         ...answers[index],
-      }),
-    );
+      });
   });
   const last = chat.at(-1);
   let ending: ForeignEnding = 'no_request';
@@ -201,6 +208,9 @@ export function projectForeignRun(
     servedTurns: chat.filter((r) => r.turn !== null).length,
     ending,
     calls,
+    scriptCallIds: script.flatMap((turn) =>
+      isErrorTurn(turn) ? [] : (turn.tool_calls ?? []).flatMap((c) => (c.id === undefined ? [] : [c.id])),
+    ),
     finalAnswer: finalAnswer ?? null,
   };
 }

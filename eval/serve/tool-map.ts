@@ -61,11 +61,6 @@ export function invertToolMap(map: ToolMap | undefined): ToolMap {
   return out;
 }
 
-/** The harness's tool name for ours. */
-export function theirName(ours: string, map: ToolMap | undefined): string {
-  return map?.[ours]?.name ?? ours;
-}
-
 /** Our tool name for the harness's (the name itself when the map does not list it). */
 export function ourName(theirs: string, map: ToolMap | undefined): string {
   for (const [ours, mapping] of Object.entries(map ?? {})) if ((mapping.name ?? ours) === theirs) return ours;

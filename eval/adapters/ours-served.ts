@@ -1,0 +1,36 @@
+/**
+ * Our own harness as a `module` adapter (`adapters/ours-served.json`): `runHarness` with the
+ * OpenAI client (`harness/model/openai-model.ts`) against the bench's model endpoint, so our
+ * harness can be benched the way any foreign one is. The equivalence test
+ * (`run-adapter.test.ts`) holds it to the same pass/fail as the in-process run: what the
+ * endpoint serves and what black-box scoring sees must mean what they mean in-process.
+ *
+ * Default configuration with the turn limit it is given; the real built-in tools of the names
+ * it is given (unknown names left out, so a call to one is our `unknown_tool`); the sandbox of
+ * the default configuration.
+ */
+import { DEFAULT_CONFIG, mergeConfig } from '../../harness/config.ts';
+import { deterministicDeps } from '../../harness/deps.ts';
+import { runHarness } from '../../harness/loop/run.ts';
+import { OpenAIModel } from '../../harness/model/openai-model.ts';
+import { BUILTIN_TOOLS, builtinTools } from '../../harness/tools/builtin/index.ts';
+import { caseSandbox } from '../unavailable-sandbox.ts';
+import type { LaunchInput } from './launch.ts';
+
+/** The module contract of `docs/adapters.md`: runs our harness once and returns its final answer. */
+export async function run(input: LaunchInput & { signal: AbortSignal }): Promise<{ finalAnswer?: string }> {
+  const config = mergeConfig(DEFAULT_CONFIG, { limits: { maxTurns: input.maxTurns } });
+  const deps = deterministicDeps();
+  const names = input.tools.map((t) => t.name).filter((name) => Object.hasOwn(BUILTIN_TOOLS, name));
+  const result = await runHarness({
+    task: input.task,
+    config,
+    model: new OpenAIModel({ baseURL: input.baseURL, apiKey: input.apiKey, deps, maxAttempts: 1 }),
+    tools: builtinTools(names),
+    sandbox: caseSandbox(config, input.workspace, false),
+    workspace: input.workspace,
+    deps,
+    signal: input.signal,
+  });
+  return result.finalAnswer === null ? {} : { finalAnswer: result.finalAnswer };
+}
