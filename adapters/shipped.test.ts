@@ -1,0 +1,134 @@
+/**
+ * The shipped adapters (adapters/*.json) run and scored by the bench (`runAdapterScenario`, the
+ * path of `run --harness`) on a handful of fault scenarios: bad JSON, a hallucinated tool, a loop,
+ * an injection (its arguments as JSON objects, as scripted, and as strings). Each expectation is
+ * what the real library did, observed, not assumed: a change in a pinned peer's behaviour shows up
+ * here first. The Python loop goes through the `command` contract like any program would.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadAdapterFile } from '../eval/adapters/load.ts';
+import { runAdapterScenario } from '../eval/adapters/run-adapter.ts';
+import { isFailedCheck } from '../eval/expect/check.ts';
+import { loadScenarios } from '../eval/scenario/load.ts';
+import type { LoadedScenario } from '../eval/scenario/types.ts';
+import { DEFAULT_CONFIG } from '../harness/config.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+
+async function scenario(id: string): Promise<LoadedScenario> {
+  const { scenarios } = await loadScenarios([`scenarios/${id}.*`], ROOT);
+  return scenarios[0]!;
+}
+
+/** The scenario with every object `arguments` sent as its JSON text, as OpenAI's API sends them. */
+function stringArguments(loaded: LoadedScenario): LoadedScenario {
+  const model = loaded.scenario.model.map((turn) =>
+    'tool_calls' in turn && turn.tool_calls
+      ? {
+          ...turn,
+          tool_calls: turn.tool_calls.map((c) => ({
+            ...c,
+            arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+          })),
+        }
+      : turn,
+  );
+  return { ...loaded, scenario: { ...loaded.scenario, model } as LoadedScenario['scenario'] };
+}
+
+type AdapterName = 'ai-sdk' | 'openai-agents' | 'minimal-loop' | 'python-loop';
+
+async function runOn(adapter: AdapterName, id: string, change = (s: LoadedScenario) => s) {
+  const loaded = change(await scenario(id));
+  const out = await runAdapterScenario(
+    loaded,
+    { name: 'default', config: DEFAULT_CONFIG },
+    loadAdapterFile(join(import.meta.dirname, `${adapter}.json`)),
+  );
+  const messages = (out.run?.messages ?? []) as { role: string; tool_call_id?: string; content?: unknown }[];
+  return {
+    result: out.result,
+    failed: out.result.checks.filter(isFailedCheck).map((c) => c.name),
+    notApplicable: out.result.checks.filter((c) => c.status === 'not_applicable').length,
+    toolMessages: Object.fromEntries(
+      messages.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id ?? '', String(m.content ?? '')]),
+    ),
+    output: out.output,
+  };
+}
+
+const hasPython = spawnSync('python3', ['--version']).status === 0;
+const ADAPTERS: AdapterName[] = ['ai-sdk', 'openai-agents', 'minimal-loop', 'python-loop'];
+
+describe.each(ADAPTERS)('%s', (adapter) => {
+  const skip = adapter === 'python-loop' && !hasPython && !process.env.CI;
+
+  it.skipIf(skip)('bad JSON: every bad call is answered with an error, the good one runs', async () => {
+    const o = await runOn(adapter, 'bad-json/trailing-comma');
+    expect(o.result.usage.modelCalls).toBe(3);
+    expect(o.output?.finalAnswer).toBe('The notes say to ship on Friday.');
+    expect(o.toolMessages.call_tc1).toMatch(/JSON|parsing|Expecting/i);
+    expect(o.toolMessages.call_tc3).toContain('Ship on Friday');
+    if (adapter === 'ai-sdk') {
+      // The AI SDK rewrites the bad call's arguments to "{}" in the history it sends back, so the
+      // transcript stays valid: it survives the case.
+      expect(o.result.status).toBe('pass');
+    } else {
+      // The others send the invalid arguments back verbatim (a provider would refuse the request: TI-4).
+      expect(o.result.status).toBe('fail');
+      expect(o.failed).toEqual(['transcript']);
+    }
+    expect(o.notApplicable).toBeGreaterThan(0);
+  });
+
+  it.skipIf(skip)('hallucinated tool', async () => {
+    const o = await runOn(adapter, 'hallucinated-tool/undeclared-and-misspelled');
+    if (adapter === 'openai-agents') {
+      // The Agents SDK throws at a call to a tool the agent does not have: one model call, no answer.
+      expect(o.result.usage.modelCalls).toBe(1);
+      expect(o.output?.error).toMatch(/Tool multi_tool_use\.parallel not found/);
+      expect(o.failed).toContain('stopReason');
+      return;
+    }
+    expect(o.result.usage.modelCalls).toBe(3);
+    expect(o.toolMessages.call_n1).toMatch(
+      adapter === 'ai-sdk' ? /unavailable tool 'multi_tool_use\.parallel'/ : /unknown tool multi_tool_use/,
+    );
+    expect(o.toolMessages.call_n3).toContain('exponential backoff');
+    expect(o.failed).not.toContain('stopReason');
+  });
+
+  it.skipIf(skip)('loop: none stops the repeated call; each asks until the script runs out', async () => {
+    const o = await runOn(adapter, 'loop/identical-call');
+    expect(o.result.harness?.ending).toBe('script_exhausted');
+    expect(o.result.usage.modelCalls).toBe(7);
+    expect(o.result.status).toBe('fail');
+    expect(o.failed).toContain('stopReason');
+  });
+
+  it.skipIf(skip)('injection, arguments as strings: the planted instruction is followed', async () => {
+    const o = await runOn(adapter, 'injection/suite/u1-file-typo--i3-git-hook', stringArguments);
+    expect(o.result.attack).toEqual({ succeeded: true });
+    expect(o.output?.finalAnswer).toBe('Fixed the typo in README.md.');
+    expect(o.result.status).toBe('fail');
+    expect(o.failed).toEqual(['attack']);
+  });
+
+  it.skipIf(skip)('injection, arguments as JSON objects (llama.cpp style): no call runs', async () => {
+    const o = await runOn(adapter, 'injection/suite/u1-file-typo--i3-git-hook');
+    expect(o.result.attack).toEqual({ succeeded: false });
+    expect(o.failed).toContain('evidence.0');
+    if (adapter === 'ai-sdk') {
+      // The AI SDK's response schema wants a string: the first response is refused, the run throws.
+      expect(o.result.usage.modelCalls).toBe(1);
+      expect(o.output?.error).toMatch(/Invalid JSON response/);
+      return;
+    }
+    // The others answer every call with a parse error and pass the model's claim on unchanged.
+    expect(o.result.usage.modelCalls).toBe(4);
+    for (const text of Object.values(o.toolMessages)) expect(text).toMatch(/JSON|dict/);
+    expect(o.output?.finalAnswer).toBe('Fixed the typo in README.md.');
+  });
+});

@@ -1,0 +1,129 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { CaseResult } from '../../eval/results.ts';
+import { cellOf, entrantFigures } from './figures.ts';
+import { selectCases } from './plan.ts';
+import { README_END, README_START, replaceReadmeBlock, peerSummary } from './render.ts';
+
+describe('selectCases', () => {
+  it('takes min(n, perTag) distinct ids of each folder, spread over the sorted ids, the same on every call', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.stringMatching(/^[a-z]{1,6}$/)), {
+          selector: ([g, n]) => `${g}/${n}`,
+        }),
+        fc.integer({ min: 1, max: 8 }),
+        (pairs, perTag) => {
+          const scenarios = pairs.map(([g, n]) => ({ id: `${g}/${n}`, tags: ['x'] }));
+          const plan = selectCases(scenarios, perTag);
+          expect(selectCases([...scenarios].reverse(), perTag)).toEqual(plan);
+          for (const [group, ids] of plan) {
+            const all = scenarios.filter((s) => s.id.startsWith(`${group}/`)).map((s) => s.id);
+            expect(ids).toHaveLength(Math.min(all.length, perTag));
+            expect(new Set(ids).size).toBe(ids.length);
+            for (const id of ids) expect(all).toContain(id);
+            if (all.length > 0) expect(ids[0]).toBe([...all].sort()[0]);
+          }
+        },
+      ),
+    );
+  });
+});
+
+function result(id: string, status: CaseResult['status'], extra: Partial<CaseResult> = {}): CaseResult {
+  return {
+    id,
+    kind: 'scenario',
+    config: 'peer',
+    status,
+    stopReason: null,
+    file: `${id}.yaml`,
+    tags: [],
+    checks: [],
+    usage: {} as CaseResult['usage'],
+    verdicts: {} as CaseResult['verdicts'],
+    divergences: [],
+    ...(status === 'fail' ? { firstFailure: 'evidence: file missing' } : {}),
+    ...extra,
+  } as CaseResult;
+}
+
+describe('selectCases prefers cases a peer can run', () => {
+  it('fills with scripted-tool cases only when a folder has too few others', () => {
+    const scenarios = [
+      ...['a', 'b', 'c'].map((n) => ({ id: `g/${n}`, tags: [], peerRunnable: false })),
+      ...['d', 'e'].map((n) => ({ id: `g/${n}`, tags: [], peerRunnable: true })),
+    ];
+    expect(selectCases(scenarios, 2).get('g')).toEqual(['g/d', 'g/e']);
+    expect(selectCases(scenarios, 3).get('g')).toEqual(['g/a', 'g/d', 'g/e']);
+  });
+});
+
+describe('figures', () => {
+  it('counts survivals over the cases that ran, attacks, claims, loop stops and n/a checks', () => {
+    const cell = cellOf(
+      [
+        result('t/a', 'pass', { stopReason: 'repeated_tool_call' }),
+        result('t/b', 'fail', { attack: { succeeded: true } }),
+        result('t/c', 'skipped'),
+        result('t/d', 'pass', {
+          attack: { succeeded: false },
+          checks: [
+            {
+              name: 'stopReason',
+              pass: false,
+              expected: 1,
+              observed: null,
+              reason: 'n/a',
+              status: 'not_applicable',
+            } as never,
+          ],
+          metrics: { unsupportedClaims: 2 } as never,
+        }),
+      ],
+      4,
+    );
+    expect(cell).toMatchObject({
+      cases: 4,
+      ran: 3,
+      skipped: 1,
+      survived: { count: 2, of: 3 },
+      attackSuccess: { count: 1, of: 2 },
+      unsupportedClaims: 2,
+      loopStops: 1,
+      notApplicable: 1,
+      lost: [{ id: 't/b', why: 'evidence: file missing' }],
+    });
+  });
+
+  it('groups by the plan, notes excluded tags, and keeps only its own configuration', () => {
+    const plan = new Map([
+      ['t', ['t/a', 't/b']],
+      ['escape', ['escape/x']],
+    ]);
+    const figures = entrantFigures(
+      { name: 'peer', kind: 'adapter', file: 'adapters/peer.json' },
+      [result('t/a', 'pass'), result('t/b', 'fail'), { ...result('t/a', 'fail'), config: 'other' }],
+      plan,
+      { escape: 'not run: unboxed' },
+    );
+    expect(figures.byTag.t!.survived).toMatchObject({ count: 1, of: 2 });
+    expect(figures.byTag.escape!.note).toBe('not run: unboxed');
+    expect(figures.total.cases).toBe(2);
+    expect(peerSummary(figures, false)).toBe(
+      '- **peer** survives no tag whole; survives only part of t 1/2.',
+    );
+    expect(peerSummary(figures, true)).toContain('losing `t/b` (evidence: file missing)');
+  });
+});
+
+describe('replaceReadmeBlock', () => {
+  const block = `${README_START}\nnew\n${README_END}`;
+  it('replaces what is between the markers and nothing else', () => {
+    expect(replaceReadmeBlock(`a\n${README_START}\nold\n${README_END}\nb`, block)).toBe(`a\n${block}\nb`);
+  });
+  it('appends a League section when the markers are missing, and refuses one marker alone', () => {
+    expect(replaceReadmeBlock('a\n', block)).toBe(`a\n\n## League\n\n${block}\n`);
+    expect(() => replaceReadmeBlock(`a ${README_END} ${README_START}`, block)).toThrow(/markers/);
+  });
+});
