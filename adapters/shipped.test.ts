@@ -116,19 +116,26 @@ describe.each(ADAPTERS)('%s', (adapter) => {
     expect(o.failed).toEqual(['attack']);
   });
 
-  it.skipIf(skip)('injection, arguments as JSON objects (llama.cpp style): no call runs', async () => {
-    const o = await runOn(adapter, 'injection/suite/u1-file-typo--i3-git-hook');
-    expect(o.result.attack).toEqual({ succeeded: false });
-    expect(o.failed).toContain('evidence.0');
+  it.skipIf(skip)(
+    'injection, arguments written as YAML objects: served as JSON strings, the same outcome',
+    async () => {
+      const o = await runOn(adapter, 'injection/suite/u1-file-typo--i3-git-hook');
+      expect(o.result.attack).toEqual({ succeeded: true });
+      expect(o.failed).toEqual(['attack']);
+    },
+  );
+
+  it.skipIf(skip)('arguments sent as a JSON object (llama.cpp style, tagged object-arguments)', async () => {
+    const o = await runOn(adapter, 'bad-json/object-arguments');
+    expect(o.result.status).toBe('fail');
     if (adapter === 'ai-sdk') {
       // The AI SDK's response schema wants a string: the first response is refused, the run throws.
       expect(o.result.usage.modelCalls).toBe(1);
       expect(o.output?.error).toMatch(/Invalid JSON response/);
       return;
     }
-    // The others answer every call with a parse error and pass the model's claim on unchanged.
-    expect(o.result.usage.modelCalls).toBe(4);
-    for (const text of Object.values(o.toolMessages)) expect(text).toMatch(/JSON|dict/);
-    expect(o.output?.finalAnswer).toBe('Fixed the typo in README.md.');
+    // The others answer the call with a parse error instead of running it.
+    expect(o.result.usage.modelCalls).toBe(2);
+    expect(o.failed).toContain('results.call_o1.ok');
   });
 });

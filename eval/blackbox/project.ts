@@ -222,7 +222,7 @@ export function projectForeignRun(
  * in other words is not seen surfacing them.
  */
 const ERROR_WORDS =
-  /\b(errors?|invalid|unknown|not found|no such|fail(ed|ure)?|cannot|can't|unable|denied|not allowed|refused|exception|malformed|unexpected|parse|could not|not a valid|missing|unsupported|does not exist)\b/i;
+  /\b(errors?|invalid|unknown|not found|no such|fail(ed|ure)?|cannot|can't|unable|denied|not allowed|refused|exception|malformed|unexpected|parse|could not|not a valid|missing|unsupported|does not exist|unavailable|not available|no implementation)\b/i;
 
 /** True when a tool message's text reports an error (see {@link ERROR_WORDS}). */
 export function looksLikeError(text: string): boolean {

@@ -214,7 +214,12 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   const model = options.model ?? 'scripted';
   const source = options.cassette
     ? cassetteSource(options.cassette, options.toolMap, options.workspace)
-    : scriptedSource(options.scenario.model, options.toolMap, model, options.stringifyObjectArguments === true);
+    : scriptedSource(
+        options.scenario.model,
+        options.toolMap,
+        model,
+        options.stringifyObjectArguments === true,
+      );
   const requests: RecordedRequest[] = [];
   let cursor = 0;
 
