@@ -86,7 +86,7 @@ function header(data: LeagueData): string {
       : `a representative subset of at most ${data.perTag} cases per tag (spread evenly over the tag's sorted ids; \`npm run league -- --all\` runs every case)`;
   return [
     `League of ${data.date} on ${m.cpu} (${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}, ${m.platform}); ${Math.round(data.durationMs / 1000)} s in all; ${subset}.`,
-    '"Survived": every check of the case held, of the cases that ran (our strict and permissive configurations lose cases whose expectations describe the default behaviour: strict asks where the default allows, permissive allows what the default asks). A foreign harness is scored as a black box: checks that need our internals are counted under n/a, never as passed. Loop stops: runs the harness ended itself on a repeated call. The subset prefers cases whose tools the adapters implement; a case with scripted tools (`fakeTools`: web pages, e-mail, subagents) is counted where a tag has too few others, and a peer answers those tools "no implementation".',
+    '"Survived": every check of the case held, of the cases that ran (each of our configurations is scored against its own expectations: where strict or permissive differs from the default by design, the scenario says so in `expectFor`). A foreign harness is scored as a black box: checks that need our internals are counted under n/a, never as passed. Loop stops: runs the harness ended itself on a repeated call. The subset prefers cases whose tools the adapters implement; a case with scripted tools (`fakeTools`: web pages, e-mail, subagents) is counted where a tag has too few others, and a peer answers those tools "no implementation".',
   ].join(' ');
 }
 
