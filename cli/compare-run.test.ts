@@ -10,7 +10,8 @@ import path from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../eval/config-load.ts';
-import { RESULTS_SCHEMA, type ResultsFile } from '../eval/results.ts';
+import { RESULTS_SCHEMA } from '../eval/results-schema.ts';
+import type { ResultsFile } from '../eval/results.ts';
 import { main } from './main.ts';
 
 const dirs: string[] = [];

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../eval/config-load.ts';
-import { RESULTS_SCHEMA } from '../eval/results.ts';
+import { RESULTS_SCHEMA } from '../eval/results-schema.ts';
 import type { CliIo } from './io.ts';
 import { main } from './main.ts';
 

@@ -11,7 +11,8 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { InputError, parseJsonInput, problemsFromAjv, type InputProblem } from './errors.ts';
-import { RESULTS_SCHEMA, summarise, type CaseResult, type ResultsFile } from './results.ts';
+import { RESULTS_SCHEMA } from './results-schema.ts';
+import { summarise, type CaseResult, type ResultsFile } from './results.ts';
 import { compareConfigs } from './compare/index.ts';
 import { repeatSummaryOf } from './compare/repeat.ts';
 import { compareCases, shardKey, shardOf } from './shard.ts';

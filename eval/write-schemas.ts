@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { CASSETTE_SCHEMA } from './cassette/schema.ts';
 import { CONFIG_FILE_SCHEMA } from './config-file-schema.ts';
 import { PACKAGE_ROOT } from './config-load.ts';
-import { RESULTS_SCHEMA } from './results.ts';
+import { RESULTS_SCHEMA } from './results-schema.ts';
 import { EDITOR_SCENARIO_SCHEMA } from './scenario/editor-schema.ts';
 
 /** Schema file (relative to the package root) → schema object. */

@@ -1,6 +1,7 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { RESULTS_SCHEMA, summarise, type CaseResult, type ResultsFile } from '../eval/results.ts';
+import { RESULTS_SCHEMA } from '../eval/results-schema.ts';
+import { summarise, type CaseResult, type ResultsFile } from '../eval/results.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import { hardWrap, renderTable } from './table.ts';

@@ -1,6 +1,6 @@
 /**
  * JSON Schema of the `comparisons` block of `results.json` (`Comparisons`, `./types.ts`); part
- * of `RESULTS_SCHEMA` (`eval/results.ts`).
+ * of `RESULTS_SCHEMA` (`eval/results-schema.ts`).
  */
 const nullableNumber = { type: ['number', 'null'] };
 const status = { enum: ['pass', 'fail', 'error', 'skipped'] };

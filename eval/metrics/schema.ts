@@ -1,6 +1,6 @@
 /**
  * JSON Schema of the metric blocks of `results.json`: `cases[].metrics` (`CaseMetrics`, `case-facts.ts`) and
- * `summary.metrics.<config>` (`ConfigMetrics`, `index.ts`); part of `RESULTS_SCHEMA` (`eval/results.ts`).
+ * `summary.metrics.<config>` (`ConfigMetrics`, `index.ts`); part of `RESULTS_SCHEMA` (`eval/results-schema.ts`).
  */
 const int = { type: 'integer', minimum: 0 };
 const num = { type: 'number' };
