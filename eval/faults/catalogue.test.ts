@@ -3,6 +3,7 @@
  * patch applies to the repository as it is now (a stale one fails here first, with "patch does
  * not apply" and the fault's id), and every scenario of the fault library names its source.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,8 +13,24 @@ import { loadScenarioFiles } from '../suite.ts';
 import { CATALOGUE } from './catalogue/index.ts';
 import { applyFault, checkFault, findLoose, PatchDoesNotApplyError } from './patch.ts';
 import { FAULT_TAGS } from './types.ts';
+import { createWorkbench } from './workbench.ts';
 
 describe('the fault catalogue', () => {
+  it('runs in a workbench copy that holds every folder the CLI reads at start-up', () => {
+    // A folder missing from the copy (adapters/ once) fails every fault of `npm run test:faults`.
+    const bench = createWorkbench();
+    try {
+      const run = spawnSync(process.execPath, ['bin/harness-bench.js', '--version'], {
+        cwd: bench.root,
+        encoding: 'utf8',
+      });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+    } finally {
+      bench.dispose();
+    }
+  });
+
   it('has unique ids prefixed by the tag, a bug sentence and at least one patch each', () => {
     const ids = CATALOGUE.map((f) => f.id);
     expect(new Set(ids).size).toBe(ids.length);
