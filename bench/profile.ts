@@ -7,7 +7,7 @@
  *   npx tsx bench/profile-summary.ts out.cpuprofile
  *
  * With `out.cpuprofile`, the measured runs (not the start-up nor the warm-up) are profiled with
- * the inspector's sampling profiler (100 µs interval) and the profile written there.
+ * the inspector's sampling profiler (250 µs interval) and the profile written there.
  *
  * `system` is `default` or `session` (harness-bench configurations), `floor`, `ai-sdk` or
  * `openai-agents`. Figures printed here are informal; the reported ones come from `npm run bench`.
@@ -39,7 +39,7 @@ try {
   if (session) {
     session.connect();
     await session.post('Profiler.enable');
-    await session.post('Profiler.setSamplingInterval', { interval: 100 });
+    await session.post('Profiler.setSamplingInterval', { interval: 250 });
     await session.post('Profiler.start');
   }
   for (let i = 0; i < runs; i += 1) {
