@@ -87,6 +87,12 @@ describe('files below the workspace, opened without following links (beneath.ts)
     expect(await code(readBeneath(ws, path.join(ws, 'docs')))).toBe('EISDIR');
     expect(await code(readBeneath(ws, path.join(ws, 'docs/missing.md')))).toBe('ENOENT');
     expect(await code(readBeneath(ws, path.join(ws, 'docs/a.md/x')))).toBe('ENOTDIR');
+    symlinkSync(path.join(outside, 'secret.txt'), path.join(ws, 'top-link.txt'));
+    expect(await code(readBeneath(ws, path.join(ws, 'top-link.txt')))).toBe('ELOOP');
+    expect(await code(readBeneath(ws, `${ws}/top-link.txt/`))).toBe('ELOOP');
+    expect((await readBeneath(ws, `${ws}/docs/../docs/./a.md`)).text).toBe('hello');
+    expect((await readBeneath(ws, `${ws}//docs/a.md`)).text).toBe('hello');
+    expect(await code(readBeneath(ws, `${ws}/docs/../../outside/secret.txt`))).toBe('EACCES');
     const small = await readBeneath(ws, path.join(ws, 'docs/a.md'));
     const big = await readBeneath(ws, path.join(ws, 'docs/large.txt'));
     expect(small.id).toMatch(/^\d+:\d+$/);

@@ -40,12 +40,25 @@ export class HardLinkError extends Error {
 
 /** The components of `file` below `root`, or an error when it is not below it. */
 function componentsBelow(root: string, file: string): string[] {
+  // The common case, a plain absolute path below the root, without path.resolve and path.relative.
+  if (
+    path.sep === '/' &&
+    root.length > 1 &&
+    file.length > root.length + 1 &&
+    file[root.length] === path.sep &&
+    file.startsWith(root) &&
+    !NOT_PLAIN.test(file.slice(root.length + 1))
+  )
+    return file.slice(root.length + 1).split(path.sep);
   const relative = path.relative(root, path.resolve(root, file));
   if (relative === '') return [];
   if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative))
     throw failure('EACCES', `${file} is not inside ${root}`);
   return relative.split(path.sep).filter((part) => part !== '' && part !== '.');
 }
+
+/** A relative path that path.resolve would change: an empty, `.` or `..` component (a trailing separator is an empty one). */
+const NOT_PLAIN = /(^|\/)\.{0,2}(\/|$)/;
 
 /** Opens `name` inside the open folder `dir` without following a link there. */
 function openAt(
@@ -193,6 +206,19 @@ function readSmallBeneathSync(
 ): BeneathRead | undefined {
   const parts = componentsBelow(root, file);
   if (parts.length === 0) return undefined;
+  if (parts.length === 1) {
+    // A file right below the root: `root/name` with O_NOFOLLOW resolves the root as opening it
+    // does and refuses a link as the name, in one open instead of two (it needs search but not
+    // read permission on the root). On any error the descriptor chain below runs and gives the
+    // error as always.
+    let fd: number | undefined;
+    try {
+      fd = openSync(`${root}${path.sep}${parts[0]!}`, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    } catch {
+      fd = undefined;
+    }
+    if (fd !== undefined) return readOpened(fd, file, allowHardLinks);
+  }
   let dir = openSync(root, O_RDONLY | O_DIRECTORY);
   let dirPath = root;
   try {
@@ -214,18 +240,27 @@ function readSmallBeneathSync(
       `/proc/self/fd/${dir}/${parts[parts.length - 1]!}`,
       O_RDONLY | O_NOFOLLOW | O_NONBLOCK,
     );
-    try {
-      const stats = fstatSync(fd);
-      if (stats.isDirectory()) throw failure('EISDIR', `${file} is a directory`);
-      if (!stats.isFile() || stats.size > SYNC_READ_MAX_BYTES) return undefined;
-      const id = `${stats.dev}:${stats.ino}`;
-      if (stats.nlink > 1 && !allowHardLinks(id)) throw new HardLinkError(file, stats.nlink);
-      return { text: readFileSync(fd, 'utf8'), id };
-    } finally {
-      closeSync(fd);
-    }
+    return readOpened(fd, file, allowHardLinks);
   } finally {
     closeSync(dir);
+  }
+}
+
+/** The checks and the read of {@link readSmallBeneathSync} on the opened last component; closes `fd`. */
+function readOpened(
+  fd: number,
+  file: string,
+  allowHardLinks: (id: string) => boolean,
+): BeneathRead | undefined {
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isDirectory()) throw failure('EISDIR', `${file} is a directory`);
+    if (!stats.isFile() || stats.size > SYNC_READ_MAX_BYTES) return undefined;
+    const id = `${stats.dev}:${stats.ino}`;
+    if (stats.nlink > 1 && !allowHardLinks(id)) throw new HardLinkError(file, stats.nlink);
+    return { text: readFileSync(fd, 'utf8'), id };
+  } finally {
+    closeSync(fd);
   }
 }
 
