@@ -9,6 +9,8 @@
  * narrow race remains there. Regular files with more than one hard link are refused for writes
  * (a write would change the other names, which may be outside the workspace) and, unless the
  * caller allows it, for reads (`HardLinkError`). Errors are Node-style (`code`), never a crash.
+ * On Linux a small regular file is read with synchronous calls (the same opens and checks; a
+ * thread-pool round trip per call was most of a tool loop's step); anything else asynchronously.
  */
 import { closeSync, type Dirent, existsSync, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
 import { constants, lstat, mkdir, open, readdir, type FileHandle } from 'node:fs/promises';
