@@ -85,9 +85,6 @@ export const readFileTool: ToolDefinition<{ path: string; offset?: number; limit
     } catch (error) {
       return nodeError(error, args.path);
     }
-    const untrusted = createdInRun(context.sandbox, context.resolvedPaths[0]!)
-      ? {}
-      : { untrusted: `read_file:${args.path}` };
     const first = (args.offset ?? 1) - 1;
     const limit = args.limit ?? READ_DEFAULT_LIMIT;
     const { totalLines, shownLines, body } = numberedLines(text, first, limit);
@@ -100,12 +97,14 @@ export const readFileTool: ToolDefinition<{ path: string; offset?: number; limit
     const rest = totalLines - (first + shownLines);
     const footer =
       rest > 0 ? `\n[${rest} more lines: call read_file with offset ${first + shownLines + 1}]` : '';
-    return {
+    const output: Extract<ToolOutput, { ok: true }> = {
       ok: true,
       content: body + footer,
       details: { lines: shownLines, totalLines },
-      ...untrusted,
     };
+    if (!createdInRun(context.sandbox, context.resolvedPaths[0]!))
+      output.untrusted = `read_file:${args.path}`;
+    return output;
   },
 };
 
