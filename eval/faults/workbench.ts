@@ -1,5 +1,5 @@
 /**
- * The fault workbench: a temporary copy of the repository's code (harness, eval, cli, reports,
+ * The fault workbench: a temporary copy of the repository's code (harness, eval, cli, reports, adapters,
  * bin, configs; tests and fixtures left out, `node_modules` linked), a fault applied to it, and
  * the scenarios of its tag run there by `harness-bench run` in a child process, exactly as a
  * user runs them. Between faults the patched files are restored from the repository, so one copy
@@ -15,7 +15,17 @@ import { applyFault, type AppliedPatch } from './patch.ts';
 import type { Fault } from './types.ts';
 
 /** Folders and files of the repository the harness needs to run. */
-const CODE = ['harness', 'eval', 'cli', 'reports', 'bin', 'configs', 'package.json', 'tsconfig.json'];
+const CODE = [
+  'harness',
+  'eval',
+  'cli',
+  'reports',
+  'bin',
+  'configs',
+  'adapters',
+  'package.json',
+  'tsconfig.json',
+];
 
 /** One case of a run, reduced to what the fault tests compare. */
 export interface CaseOutcome {
