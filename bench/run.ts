@@ -14,6 +14,10 @@
  *   npm run bench                 (about 5–10 minutes on 2 busy cores)
  *   npm run bench -- --quick      (N ≤ 200, 3 rounds, no memory probes)
  *   npm run bench -- --rounds 7
+ *   npm run bench -- --quick --steps 10,50 --per-step-only --out /tmp/b.json   (iterating on the loop)
+ *
+ * `--steps` picks step counts of the per-step table, `--per-step-only` skips everything after it,
+ * `--out` writes the results elsewhere than `bench/results/latest.json`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -32,7 +36,20 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const roundsAt = args.indexOf('--rounds');
 const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : quick ? 3 : 5;
-const steps = quick ? STEP_COUNTS.filter((n) => n <= 200) : [...STEP_COUNTS];
+const flag = (name: string) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const stepsFlag = flag('--steps');
+const steps = stepsFlag
+  ? stepsFlag.split(',').map((n) => Number(n))
+  : quick
+    ? STEP_COUNTS.filter((n) => n <= 200)
+    : [...STEP_COUNTS];
+if (steps.some((n) => !Number.isInteger(n) || n < 1))
+  throw new Error(`--steps ${stepsFlag}: a comma-separated list of positive integers`);
+const perStepOnly = args.includes('--per-step-only');
+const outFlag = flag('--out');
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
 log(`per-step overhead: ${steps.join(', ')} steps, ${rounds} interleaved rounds`);
@@ -44,20 +61,24 @@ const perStep = await measurePerStep({
   onProgress: log,
 });
 
-log('policy decisions per second');
 const policyBench = new Bench({ time: 1000 });
-await addPolicyBenchmarks(policyBench);
-await policyBench.run();
+if (!perStepOnly) {
+  log('policy decisions per second');
+  await addPolicyBenchmarks(policyBench);
+  await policyBench.run();
+}
 const policy = {
   coldPerSecond: Math.round(decisionsPerSecond(policyBench, 'policy: bash decision, cold') ?? 0),
   cachedPerSecond: Math.round(decisionsPerSecond(policyBench, 'policy: bash decision, cached') ?? 0),
 };
 
-log('replay throughput');
-const replay = await replayThroughput(quick ? 1500 : 4000);
+if (!perStepOnly) log('replay throughput');
+const replay = perStepOnly
+  ? { casesPerSecond: 0, cassettes: 0, cases: 0, failed: 0 }
+  : await replayThroughput(quick ? 1500 : 4000);
 
 const rss: RssRow[] = [];
-if (!quick)
+if (!quick && !perStepOnly)
   for (const c of CONTENDERS) {
     log(`peak memory: ${c.system}${c.config ? ` (${c.config})` : ''}, 1,000 steps`);
     rss.push(peakRss(c.system, c.config, 1000));
@@ -120,7 +141,9 @@ const results = {
   peakRss: rss,
 };
 
-const out = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json');
+const out = outFlag
+  ? path.resolve(outFlag)
+  : path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json');
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
 
@@ -165,4 +188,4 @@ function round2(x: number): number {
 }
 
 // Seconds per task: a separate bench of three iterations each (bench/tokens.bench.ts).
-await runTokenBench();
+if (!perStepOnly) await runTokenBench();

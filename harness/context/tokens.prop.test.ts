@@ -43,6 +43,55 @@ describe('token counting with long runs chunked', () => {
     );
   });
 
+  it('equals the tokenizer exactly on any text without long runs (pieces are counted and remembered one by one)', () => {
+    // Characters where the tokenizer's split pattern has its edges: spaces before words and
+    // newlines, contractions, digit runs, combining marks, case changes, lone surrogates, special-token text.
+    const tricky = fc
+      .array(
+        fc.constantFrom(
+          ' ',
+          '  ',
+          '\n',
+          '\r\n',
+          '\t',
+          '\u00a0',
+          "'s",
+          "'LL",
+          "'",
+          'a',
+          'A',
+          'aB',
+          'Ab',
+          '1',
+          '1234',
+          'é',
+          'e\u0301',
+          '\u0301',
+          'ǅ',
+          'ʰ',
+          '中',
+          '😀',
+          '\ud800',
+          '/',
+          '\n/',
+          '.;',
+          '<|endoftext|>',
+          '<|im_start|>',
+        ),
+        { maxLength: 60 },
+      )
+      .map((parts) => parts.join(''));
+    const anyText = fc.string({ unit: 'binary', maxLength: 120 });
+    fc.assert(
+      fc.property(fc.oneof(tricky, anyText), (text) => {
+        expect(countText(text)).toBe(encode(text, AS_TEXT).length);
+        // Counted again, twice over, from the remembered pieces: the same.
+        expect(countText(text + text)).toBe(encode(text + text, AS_TEXT).length);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('stays within one token per cut of the tokenizer on runs longer than a chunk', () => {
     const run = fc
       .tuple(

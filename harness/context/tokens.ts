@@ -6,6 +6,7 @@
  * next request costs only what was added since the last one.
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { contentText, isImagePart, nonTextParts } from '../model/content.ts';
 import type {
   ChatMessage,
@@ -28,7 +29,47 @@ export const TOKENS_PER_REQUEST = 3;
  * fuzzing: `scenarios/injection/fuzz-special-token-text.json`).
  */
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
-const count = (text: string): number => countTokens(text, AS_TEXT);
+
+/**
+ * The tokenizer's own pre-token pattern (o200k), sticky. The tokenizer splits a text with it and
+ * encodes each piece on its own, and a piece split again is that one piece (the pattern's only
+ * lookahead, `\s+(?!\S)`, succeeds at the end of a text wherever it succeeded inside one), so a
+ * text's count is the sum of its pieces' counts: {@link count} remembers them.
+ */
+const PIECE = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'uy');
+/** Pieces up to this many UTF-16 units are remembered with their count. */
+const PIECE_CACHE_CHARS = 48;
+/** Pieces remembered at most; the table is emptied when full (counts are pure, so this changes no number). */
+const PIECE_CACHE_SIZE = 50_000;
+const pieces = new Map<string, number>();
+
+/**
+ * The tokenizer's count of `text` (special-token text counted as text), piece by piece with
+ * each short piece's count remembered: the same number as `countTokens`, in about half the
+ * time on tool output (the tokenizer's large rank table is looked up once per distinct piece).
+ */
+function count(text: string): number {
+  let tokens = 0;
+  for (let at = 0; at < text.length; ) {
+    PIECE.lastIndex = at;
+    // The pattern matches at every position; were it ever not to, the tokenizer counts the whole text.
+    if (!PIECE.test(text)) return countTokens(text, AS_TEXT);
+    const end = PIECE.lastIndex;
+    const piece = text.slice(at, end);
+    if (end - at > PIECE_CACHE_CHARS) tokens += countTokens(piece, AS_TEXT);
+    else {
+      let known = pieces.get(piece);
+      if (known === undefined) {
+        known = countTokens(piece, AS_TEXT);
+        if (pieces.size >= PIECE_CACHE_SIZE) pieces.clear();
+        pieces.set(piece, known);
+      }
+      tokens += known;
+    }
+    at = end;
+  }
+  return tokens;
+}
 
 /** A run of non-space (or of space) characters longer than this is counted in slices. */
 export const LONG_RUN_CHARS = 256;

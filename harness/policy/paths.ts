@@ -124,12 +124,16 @@ export async function resolvePath(
       missing = false;
       continue;
     }
-    const next = path.join(current, part);
+    // `current` is normalised (only a root ends with a separator) and `part` one plain
+    // component: path.join of them is their concatenation.
+    const next = current.endsWith(path.sep) ? `${current}${part}` : `${current}${path.sep}${part}`;
     if (missing) {
       current = next;
       continue;
     }
-    const found = await lookup.entry(next);
+    // A per-turn cache answers synchronously: no await (and no microtask) per component then.
+    const pending = lookup.entry(next);
+    const found = pending instanceof Promise ? await pending : pending;
     if (found.kind === 'error') {
       error = found.message;
       current = next;

@@ -16,7 +16,7 @@ import { matchCommandPattern } from './pattern.ts';
 import { HUMAN_ONLY_RULES } from './rules.ts';
 import type { ResolvedPath } from './paths.ts';
 import { sensitiveMatch } from './sensitive-paths.ts';
-import type { DecisionPart, FindingRuleId, PolicyAction, PolicyDecision } from './types.ts';
+import type { DecisionPart, FindingRuleId, PolicyAction, PolicyDecision, RuleId } from './types.ts';
 
 /** A path of a call, resolved, with its access and (for shell commands) the command that uses it. */
 export type PolicyPath = ResolvedPath & { access: 'read' | 'write'; via?: string };
@@ -145,55 +145,80 @@ function decideUncached(command: string, rules: HarnessConfig['permissions']['ba
 }
 
 function pathPart(p: PolicyPath, config: HarnessConfig): DecisionPart {
-  const base = {
-    kind: 'path' as const,
-    access: p.access,
-    requested: p.requested,
-    resolved: p.absolute,
-    ...(p.via !== undefined ? { via: p.via } : {}),
-  };
   if (p.error !== undefined)
-    return {
-      ...base,
-      subject: p.absolute,
-      action: 'deny',
-      rule: 'path:unresolvable',
-      reason: `the path could not be resolved (${p.error}), so where it leads cannot be checked`,
-    };
-  if (!p.inside) return { ...base, subject: p.absolute, action: 'deny', rule: 'workspace:outside' };
+    return partOf(
+      p,
+      p.absolute,
+      'deny',
+      'path:unresolvable',
+      `the path could not be resolved (${p.error}), so where it leads cannot be checked`,
+    );
+  if (!p.inside) return partOf(p, p.absolute, 'deny', 'workspace:outside');
   if (p.links !== undefined && p.links > 1)
-    return {
-      ...base,
-      subject: p.relative,
-      action: p.access === 'write' ? 'deny' : 'ask',
-      rule: 'path:hard-link',
-      reason: `${JSON.stringify(p.relative)} has ${p.links} hard links: a write changes every name, and another name may be outside the workspace${p.access === 'read' ? ' (a read of it may show an outside file)' : ''}`,
-    };
-  let part: DecisionPart | undefined;
+    return partOf(
+      p,
+      p.relative,
+      p.access === 'write' ? 'deny' : 'ask',
+      'path:hard-link',
+      `${JSON.stringify(p.relative)} has ${p.links} hard links: a write changes every name, and another name may be outside the workspace${p.access === 'read' ? ' (a read of it may show an outside file)' : ''}`,
+    );
+  // The last matching rule wins.
+  let matched: HarnessConfig['permissions']['paths'][number] | undefined;
   for (const rule of config.permissions.paths)
-    if (rule.access === p.access && globMatch(rule.pattern, p.relative))
-      part = {
-        ...base,
-        subject: p.relative,
-        action: rule.action,
-        rule: `paths:${rule.access}:${rule.pattern}`,
-      };
-  part ??= {
-    ...base,
-    subject: p.relative,
-    action: config.permissions.effects[p.access],
-    rule: `effects:${p.access}`,
-  };
-  if (part.action !== 'deny') {
+    if (rule.access === p.access && globMatch(rule.pattern, p.relative)) matched = rule;
+  const action = matched ? matched.action : config.permissions.effects[p.access];
+  if (action !== 'deny') {
     const sensitive = sensitiveMatch(p.relative, p.access, config.permissions.sensitivePaths);
     if (sensitive)
-      part = {
-        ...part,
-        action: 'ask',
-        rule: `sensitive:${sensitive.pattern}`,
-        reason: `${JSON.stringify(p.relative)} is a sensitive path (git hooks, CI files, package-manager configuration and credentials need approval even inside the workspace)`,
-      };
+      return partOf(
+        p,
+        p.relative,
+        'ask',
+        `sensitive:${sensitive.pattern}`,
+        `${JSON.stringify(p.relative)} is a sensitive path (git hooks, CI files, package-manager configuration and credentials need approval even inside the workspace)`,
+      );
   }
+  return partOf(
+    p,
+    p.relative,
+    action,
+    matched ? `paths:${matched.access}:${matched.pattern}` : `effects:${p.access}`,
+  );
+}
+
+/**
+ * A path's decision part, built once with its keys in one order (kind, access, requested,
+ * resolved, via when set, subject, action, rule, reason when given): the decision's JSON.
+ */
+function partOf(
+  p: PolicyPath,
+  subject: string,
+  action: PolicyAction,
+  rule: RuleId,
+  reason?: string,
+): DecisionPart {
+  const part: DecisionPart =
+    p.via !== undefined
+      ? {
+          kind: 'path',
+          access: p.access,
+          requested: p.requested,
+          resolved: p.absolute,
+          via: p.via,
+          subject,
+          action,
+          rule,
+        }
+      : {
+          kind: 'path',
+          access: p.access,
+          requested: p.requested,
+          resolved: p.absolute,
+          subject,
+          action,
+          rule,
+        };
+  if (reason !== undefined) part.reason = reason;
   return part;
 }
 

@@ -9,11 +9,12 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listBeneath, readBeneath, writeBeneath } from './beneath.ts';
+import { listBeneath, readBeneath, SYNC_READ_MAX_BYTES, writeBeneath } from './beneath.ts';
 
 let base: string;
 let ws: string;
@@ -71,6 +72,43 @@ describe('files below the workspace, opened without following links (beneath.ts)
     expect(await code(writeBeneath(ws, path.join(ws, 'hard.txt'), 'OWNED'))).toBe('EMLINK');
     expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('s3cr3t');
     expect((await readBeneath(ws, path.join(ws, 'hard.txt'), () => true)).text).toBe('s3cr3t');
+  });
+
+  it('small files are read synchronously and the rest asynchronously, with the same answers and checks', async () => {
+    const large = 'x'.repeat(SYNC_READ_MAX_BYTES + 5);
+    writeFileSync(path.join(ws, 'docs', 'large.txt'), large);
+    writeFileSync(path.join(outside, 'large.txt'), large);
+    symlinkSync(outside, path.join(ws, 'out'));
+    linkSync(path.join(outside, 'large.txt'), path.join(ws, 'hard-large.txt'));
+    expect((await readBeneath(ws, path.join(ws, 'docs/large.txt'))).text).toBe(large);
+    expect(await code(readBeneath(ws, path.join(ws, 'out/large.txt')))).toBe('ELOOP');
+    expect(await code(readBeneath(ws, path.join(ws, 'out/secret.txt')))).toBe('ELOOP');
+    expect(await code(readBeneath(ws, path.join(ws, 'hard-large.txt')))).toBe('EMLINK');
+    expect(await code(readBeneath(ws, path.join(ws, 'docs')))).toBe('EISDIR');
+    expect(await code(readBeneath(ws, path.join(ws, 'docs/missing.md')))).toBe('ENOENT');
+    expect(await code(readBeneath(ws, path.join(ws, 'docs/a.md/x')))).toBe('ENOTDIR');
+    symlinkSync(path.join(outside, 'secret.txt'), path.join(ws, 'top-link.txt'));
+    expect(await code(readBeneath(ws, path.join(ws, 'top-link.txt')))).toBe('ELOOP');
+    expect(await code(readBeneath(ws, `${ws}/top-link.txt/`))).toBe('ELOOP');
+    expect((await readBeneath(ws, `${ws}/docs/../docs/./a.md`)).text).toBe('hello');
+    expect((await readBeneath(ws, `${ws}//docs/a.md`)).text).toBe('hello');
+    expect(await code(readBeneath(ws, `${ws}/docs/../../outside/secret.txt`))).toBe('EACCES');
+    const small = await readBeneath(ws, path.join(ws, 'docs/a.md'));
+    const big = await readBeneath(ws, path.join(ws, 'docs/large.txt'));
+    expect(small.id).toMatch(/^\d+:\d+$/);
+    expect(big.id).not.toBe(small.id);
+  });
+
+  const hasMkfifo = spawnSync('mkfifo', ['--version']).error === undefined;
+  it.skipIf(!hasMkfifo)('a FIFO never blocks the thread: it is read when a writer comes', async () => {
+    const fifo = path.join(ws, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const read = readBeneath(ws, fifo);
+    // Reached only if the read above left the event loop free.
+    const writer = spawn('sh', ['-c', `printf piped > '${fifo}'`]);
+    const closed = new Promise((resolve) => writer.on('close', resolve));
+    expect((await read).text).toBe('piped');
+    expect(await closed).toBe(0);
   });
 
   it('paths outside the root are refused before anything is opened', async () => {

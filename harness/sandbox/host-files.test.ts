@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempWorkspace } from '../testing/scripted-runs.ts';
-import { SYNC_READ_MAX_BYTES } from './host-files.ts';
+import { SYNC_READ_MAX_BYTES } from './beneath.ts';
 import { LocalSandbox } from './local.ts';
 
 let space: ReturnType<typeof tempWorkspace>;

@@ -8,15 +8,8 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describeEntries, listBeneath, readBeneath, writeBeneath } from './beneath.ts';
+import { describeEntries, listBeneath, readBeneath, SYNC_READ_MAX_BYTES, writeBeneath } from './beneath.ts';
 import type { DirEntry, ExecOptions, ExecResult, FileAccessOptions, Sandbox } from './types.ts';
-
-/**
- * Regular files up to this size are read synchronously: one blocking read of a few KiB costs less
- * than the thread-pool round trips (open, stat, read, close) of an asynchronous read, which were
- * most of a tool loop's step (`bench/`). Anything else is read asynchronously. Bytes.
- */
-export const SYNC_READ_MAX_BYTES = 64 * 1024;
 
 /** Non-blocking open: a FIFO or device never blocks the thread (it is then read asynchronously). */
 const SYNC_OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;

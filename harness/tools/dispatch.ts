@@ -144,13 +144,9 @@ class Turn {
       content,
       durationMs: context.deps.now() - started,
     });
-    this.results.push({
-      call,
-      result,
-      content,
-      executed: outcome.executed,
-      ...(outcome.untrusted !== undefined ? { untrusted: outcome.untrusted } : {}),
-    });
+    const dispatched: DispatchedCall = { call, result, content, executed: outcome.executed };
+    if (outcome.untrusted !== undefined) dispatched.untrusted = outcome.untrusted;
+    this.results.push(dispatched);
   }
 
   /** Waits for the reads in flight, then finishes every waiting call, in call order. */

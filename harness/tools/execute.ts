@@ -10,7 +10,7 @@ import { escapeReservedTags } from '../policy/taint.ts';
 import { SandboxUnavailableError } from '../sandbox/types.ts';
 import type { CallOutcome, DispatchContext, ReadyCall } from './preflight.ts';
 import type { Verdict } from '../policy/types.ts';
-import { failure, type ToolOutput } from './types.ts';
+import { failure, type ToolContext, type ToolOutput } from './types.ts';
 
 /** Executes `ready` and returns its outcome (`executed: true`, its outcome recorded by the loop detector). Never rejects for tool failures. */
 export async function executeCall(ready: ReadyCall, context: DispatchContext): Promise<CallOutcome> {
@@ -19,16 +19,18 @@ export async function executeCall(ready: ReadyCall, context: DispatchContext): P
   const escapeTags = context.config.taint.enabled;
   let output: ToolOutput;
   try {
-    output = await tool.execute(args, {
+    const toolContext: ToolContext = {
       callId: call.callId,
       sandbox: context.sandbox,
       deps: context.deps,
       signal: context.signal,
       workspace: context.workspace,
       resolvedPaths: prepared.toolPaths.map((r) => r.absolute),
-      ...(context.notesPath !== undefined ? { notesPath: context.notesPath } : {}),
-      ...(context.services ? { services: context.services } : {}),
-    });
+    };
+    // Set after the others, as spreads would (the same keys in the same order), without the copies.
+    if (context.notesPath !== undefined) toolContext.notesPath = context.notesPath;
+    if (context.services) toolContext.services = context.services;
+    output = await tool.execute(args, toolContext);
   } catch (error) {
     if (error instanceof SandboxUnavailableError)
       return done(failure(name, 'sandbox_unavailable', `${error.message}; ${error.hint}`), verdict);
@@ -52,10 +54,9 @@ export async function executeCall(ready: ReadyCall, context: DispatchContext): P
         ...(output.fullText !== undefined ? { fullText: shape(output.fullText, escapeTags) } : {}),
       })
     : capOutput(shape(output.content, escapeTags), context.config.context.toolOutputMaxChars).text;
-  return {
-    ...done({ ok: true, tool: name, data }, verdict),
-    ...(output.untrusted !== undefined ? { untrusted: output.untrusted } : {}),
-  };
+  const outcome = done({ ok: true, tool: name, data }, verdict);
+  if (output.untrusted !== undefined) outcome.untrusted = output.untrusted;
+  return outcome;
 }
 
 /** Tool text must not pose as harness text (reserved tags escaped) while taint tracking is on. */

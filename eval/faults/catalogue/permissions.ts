@@ -40,10 +40,8 @@ export const PERMISSIONS_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/policy/policy.ts',
-        search:
-          "if (!p.inside) return { ...base, subject: p.absolute, action: 'deny', rule: 'workspace:outside' };",
-        replace:
-          "if (!p.inside) return { ...base, subject: p.absolute, action: 'ask', rule: 'workspace:outside' };",
+        search: "if (!p.inside) return partOf(p, p.absolute, 'deny', 'workspace:outside');",
+        replace: "if (!p.inside) return partOf(p, p.absolute, 'ask', 'workspace:outside');",
       },
     ],
   },
@@ -90,8 +88,9 @@ export const PERMISSIONS_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/policy/policy.ts',
-        search: 'action: config.permissions.effects[p.access],',
-        replace: "action: p.access === 'write' ? ('allow' as const) : config.permissions.effects[p.access],",
+        search: 'const action = matched ? matched.action : config.permissions.effects[p.access];',
+        replace:
+          "const action = matched ? matched.action : p.access === 'write' ? ('allow' as const) : config.permissions.effects[p.access];",
       },
     ],
   },

@@ -85,41 +85,61 @@ export const readFileTool: ToolDefinition<{ path: string; offset?: number; limit
     } catch (error) {
       return nodeError(error, args.path);
     }
-    const untrusted = createdInRun(context.sandbox, context.resolvedPaths[0]!)
-      ? {}
-      : { untrusted: `read_file:${args.path}` };
-    const lines = text.split('\n');
-    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
     const first = (args.offset ?? 1) - 1;
     const limit = args.limit ?? READ_DEFAULT_LIMIT;
-    if (first >= lines.length && lines.length > 0)
+    const { totalLines, shownLines, body } = numberedLines(text, first, limit);
+    if (first >= totalLines)
       return {
         ok: false,
         errorType: 'tool_failed',
-        message: `${args.path} has ${lines.length} lines; offset ${first + 1} is past the end`,
+        message: `${args.path} has ${totalLines} lines; offset ${first + 1} is past the end`,
       };
-    const slice = lines.slice(first, first + limit);
-    const width = String(first + slice.length).length;
-    const body = slice
-      .map((line, i) => {
-        const shown =
-          line.length > READ_MAX_LINE_CHARS
-            ? `${line.slice(0, READ_MAX_LINE_CHARS)}… [line cut: ${line.length} chars]`
-            : line;
-        return `${String(first + i + 1).padStart(width, ' ')}\t${shown}`;
-      })
-      .join('\n');
-    const rest = lines.length - (first + slice.length);
+    const rest = totalLines - (first + shownLines);
     const footer =
-      rest > 0 ? `\n[${rest} more lines: call read_file with offset ${first + slice.length + 1}]` : '';
-    return {
+      rest > 0 ? `\n[${rest} more lines: call read_file with offset ${first + shownLines + 1}]` : '';
+    const output: Extract<ToolOutput, { ok: true }> = {
       ok: true,
       content: body + footer,
-      details: { lines: slice.length, totalLines: lines.length },
-      ...untrusted,
+      details: { lines: shownLines, totalLines },
     };
+    if (!createdInRun(context.sandbox, context.resolvedPaths[0]!))
+      output.untrusted = `read_file:${args.path}`;
+    return output;
   },
 };
+
+/**
+ * Lines `first`…`first + limit - 1` (0-based; `first` ≥ 0 and `limit` ≥ 1, integers) of `text`
+ * as `read_file` shows them: `text.split('\n')` with a final empty line dropped, each shown line
+ * numbered (1-based, padded to the widest number, a tab) and cut at {@link READ_MAX_LINE_CHARS}
+ * characters. Lines are found with `indexOf` and only the shown ones are cut out of the text (a
+ * read is one step of every loop). `totalLines` is at least 1 (an empty text is one empty line).
+ */
+export function numberedLines(
+  text: string,
+  first: number,
+  limit: number,
+): { totalLines: number; shownLines: number; body: string } {
+  let totalLines = 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) totalLines += 1;
+  if (totalLines > 1 && text.endsWith('\n')) totalLines -= 1;
+  const shownLines = Math.max(0, Math.min(limit, totalLines - first));
+  const width = String(first + shownLines).length;
+  let start = 0;
+  for (let i = 0; i < first && i < totalLines; i += 1) start = text.indexOf('\n', start) + 1;
+  let body = '';
+  for (let i = 0; i < shownLines; i += 1) {
+    const nl = text.indexOf('\n', start);
+    const line = text.slice(start, nl === -1 ? text.length : nl);
+    start = nl + 1;
+    const shown =
+      line.length > READ_MAX_LINE_CHARS
+        ? `${line.slice(0, READ_MAX_LINE_CHARS)}… [line cut: ${line.length} chars]`
+        : line;
+    body += `${i === 0 ? '' : '\n'}${String(first + i + 1).padStart(width, ' ')}\t${shown}`;
+  }
+  return { totalLines, shownLines, body };
+}
 
 /** `list_dir`: one entry per line, directories with a trailing `/`, files with their size in bytes. */
 export const listDirTool: ToolDefinition<{ path: string }> = {
