@@ -60,6 +60,25 @@ export interface ScenarioRunOptions extends PrerequisitePolicy {
 }
 
 /**
+ * The fields every result of `loaded` under the configuration `configName` starts with (id, kind,
+ * config, file, title, tags, no divergences, and `expectFor` when the scenario has a block for
+ * that configuration); shared by our runner and the adapter runner (`eval/adapters`). Pure.
+ */
+export function scenarioCaseBase(loaded: LoadedScenario, configName: string) {
+  const { scenario } = loaded;
+  return {
+    id: scenario.id,
+    kind: 'scenario' as const,
+    config: configName,
+    file: loaded.file,
+    ...(scenario.title ? { title: scenario.title } : {}),
+    tags: scenario.tags ?? [],
+    divergences: [],
+    ...(scenario.expectFor && Object.hasOwn(scenario.expectFor, configName) ? { expectFor: configName } : {}),
+  };
+}
+
+/**
  * Runs one loaded scenario. A scenario whose `requires` are missing here is not run: it is
  * `skipped` with the reason and the fix (under `ci`, a missing sandbox is an `error`); so is a
  * failed run that met a missing sandbox it did not declare (`requirements.ts`).
@@ -72,16 +91,7 @@ export async function runScenario(
 ): Promise<ScenarioRun> {
   const { scenario } = loaded;
   const started = performance.now();
-  const caseBase = {
-    id: scenario.id,
-    kind: 'scenario' as const,
-    config: base.name,
-    file: loaded.file,
-    ...(scenario.title ? { title: scenario.title } : {}),
-    tags: scenario.tags ?? [],
-    divergences: [],
-    ...(scenario.expectFor && Object.hasOwn(scenario.expectFor, base.name) ? { expectFor: base.name } : {}),
-  };
+  const caseBase = scenarioCaseBase(loaded, base.name);
   let built: Awaited<ReturnType<typeof buildWorkspace>> | undefined;
   let notesDir: string | undefined;
   /** A fresh notes database per scenario, outside `$WS` and `$OUTSIDE`. */

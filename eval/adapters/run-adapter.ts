@@ -22,7 +22,7 @@ import {
   skippedCase,
   type CaseResult,
 } from '../results.ts';
-import { scenarioConfig, scenarioTools } from '../run-scenario.ts';
+import { scenarioCaseBase, scenarioConfig, scenarioTools } from '../run-scenario.ts';
 import { expectationsFor } from '../scenario/check.ts';
 import type { LoadedScenario } from '../scenario/types.ts';
 import { buildWorkspace, diffSnapshots, snapshotTree } from '../scenario/workspace.ts';
@@ -72,16 +72,7 @@ export async function runAdapterScenario(
 ): Promise<AdapterRun> {
   const { scenario } = loaded;
   const started = performance.now();
-  const caseBase = {
-    id: scenario.id,
-    kind: 'scenario' as const,
-    config: base.name,
-    file: loaded.file,
-    ...(scenario.title ? { title: scenario.title } : {}),
-    tags: scenario.tags ?? [],
-    divergences: [],
-    ...(scenario.expectFor && Object.hasOwn(scenario.expectFor, base.name) ? { expectFor: base.name } : {}),
-  };
+  const caseBase = scenarioCaseBase(loaded, base.name);
   const harnessBlock = { name: adapter.name, kind: adapter.kind };
   if (!adapter.sandboxed && escapesTheHost(loaded))
     return {
