@@ -60,6 +60,19 @@ export interface ScenarioRunOptions extends PrerequisitePolicy {
 }
 
 /**
+ * `result` with the case's temp folders (the workspace, `$OUTSIDE`) replaced by their labels, when
+ * they were built: a runner exception may name them. Shared by our runner and the adapter runner.
+ */
+export function scrubTempFolders<T>(result: T, built: { workspace: string; outside: string } | undefined): T {
+  return built
+    ? scrubPaths(result, [
+        [built.workspace, '$WS'],
+        [built.outside, OUTSIDE_LABEL],
+      ])
+    : result;
+}
+
+/**
  * The fields every result of `loaded` under the configuration `configName` starts with (id, kind,
  * config, file, title, tags, no divergences, and `expectFor` when the scenario has a block for
  * that configuration); shared by our runner and the adapter runner (`eval/adapters`). Pure.
@@ -163,15 +176,7 @@ export async function runScenario(
     };
   } catch (error) {
     // A runner exception (file system, check) may name the temp folders: only here are they replaced.
-    const result = errorCase(caseBase, error, started);
-    return {
-      result: built
-        ? scrubPaths(result, [
-            [built.workspace, '$WS'],
-            [built.outside, OUTSIDE_LABEL],
-          ])
-        : result,
-    };
+    return { result: scrubTempFolders(errorCase(caseBase, error, started), built) };
   } finally {
     await built?.cleanup();
     if (notesDir) await rm(notesDir, { recursive: true, force: true }).catch(() => undefined);

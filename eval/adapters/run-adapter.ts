@@ -22,7 +22,7 @@ import {
   skippedCase,
   type CaseResult,
 } from '../results.ts';
-import { scenarioCaseBase, scenarioConfig, scenarioTools } from '../run-scenario.ts';
+import { scenarioCaseBase, scenarioConfig, scenarioTools, scrubTempFolders } from '../run-scenario.ts';
 import { expectationsFor } from '../scenario/check.ts';
 import type { LoadedScenario } from '../scenario/types.ts';
 import { buildWorkspace, diffSnapshots, snapshotTree } from '../scenario/workspace.ts';
@@ -156,14 +156,8 @@ export async function runAdapterScenario(
       output: scrubPaths(output, labels),
     };
   } catch (error) {
-    const result = { ...errorCase(caseBase, error, started), harness: harnessBlock };
     return {
-      result: built
-        ? scrubPaths(result, [
-            [built.workspace, '$WS'],
-            [built.outside, OUTSIDE_LABEL],
-          ])
-        : result,
+      result: scrubTempFolders({ ...errorCase(caseBase, error, started), harness: harnessBlock }, built),
     };
   } finally {
     await server?.close();
