@@ -114,11 +114,12 @@ export function isSpaceOrSlash(unit: number): boolean {
  * 5. `\s*[\r\n]+`, 6. `\s+(?!\S)` and 7. `\s+` match only whitespace.
  * So no piece holds both text[p-1] (the line feed) and text[p]: p is a boundary. A piece that
  * starts before p is found the same way in `text.slice(0, p)`: the only paths of the pattern that
- * reach p consume the line feed, and there a character class that fails on text[p] fails at the
- * end of the text as well; the one construct that does not, the lookahead of 6., is reached only
- * from a run of whitespace holding that line feed, where 5. matches first. A piece that starts at
- * or after p looks only forward. The property tests check the sum against the tokenizer on
- * arbitrary text (`tokens.prop.test.ts`).
+ * reach p consume the line feed (in 4.–7.), and every character class they may test there
+ * (`[\r\n/]`, `\s`, `[\r\n]`) fails on text[p] and at the end of a text alike; the one construct
+ * that tells the two apart, the lookahead of 6., is reached only from a run of whitespace holding
+ * that line feed, where 5. matches first. A piece that starts at or after p looks only forward.
+ * The property tests split arbitrary text at every chunk end and compare the pieces and the
+ * counts with the tokenizer's (`tokens.chunks.prop.test.ts`).
  */
 export function chunkEnd(text: string, start: number): number {
   for (let nl = text.indexOf('\n', start); nl !== -1 && nl + 1 < text.length; nl = text.indexOf('\n', nl + 1))
