@@ -1,9 +1,10 @@
 /**
  * Token accounting: the provider's reported usage where present, the `o200k_base` tokenizer
- * (gpt-tokenizer) otherwise. Every message is counted once (cached per message object), a recent
- * short text once (a call's name and arguments are counted for the completion and again for the
- * stored call), and a growing history's sum is kept by {@link HistoryTokens}, so counting the
- * next request costs only what was added since the last one.
+ * (gpt-tokenizer) otherwise. Every message is counted once (cached per message object), a text
+ * line by line with each line's count remembered (tool output repeats lines; a call's name and
+ * arguments are counted for the completion and again for the stored call), and a growing
+ * history's sum is kept by {@link HistoryTokens}, so counting the next request costs only what
+ * was added since the last one.
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
@@ -34,7 +35,7 @@ const AS_TEXT = { disallowedSpecial: new Set<string>() };
  * The tokenizer's own pre-token pattern (o200k), sticky. The tokenizer splits a text with it and
  * encodes each piece on its own, and a piece split again is that one piece (the pattern's only
  * lookahead, `\s+(?!\S)`, succeeds at the end of a text wherever it succeeded inside one), so a
- * text's count is the sum of its pieces' counts: {@link count} remembers them.
+ * text's count is the sum of its pieces' counts: {@link countPieces} remembers them.
  */
 const PIECE = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'uy');
 /** Pieces up to this many UTF-16 units are remembered with their count. */
@@ -44,29 +45,116 @@ const PIECE_CACHE_SIZE = 50_000;
 const pieces = new Map<string, number>();
 
 /**
- * The tokenizer's count of `text` (special-token text counted as text), piece by piece with
- * each short piece's count remembered: the same number as `countTokens`, in about half the
- * time on tool output (the tokenizer's large rank table is looked up once per distinct piece).
+ * A copy of `text` that holds no reference to a larger string: V8 makes a slice of 13 or more
+ * characters a view on the string it was cut from, and a remembered key must not keep a whole
+ * file alive. Used only when a key is stored.
  */
-function count(text: string): number {
+const own = (text: string): string => (text.length < 13 ? text : ` ${text}`.slice(1));
+
+/**
+ * The tokenizer's count of `text.slice(start, end)` (special-token text counted as text), piece
+ * by piece with each short piece's count remembered: the same number as `countTokens` when
+ * `start` and `end` are piece boundaries of `text` ({@link chunkEnd}), in about half the time
+ * (the tokenizer's large rank table is looked up once per distinct piece).
+ */
+function countPieces(text: string, start: number, end: number): number {
   let tokens = 0;
-  for (let at = 0; at < text.length; ) {
+  for (let at = start; at < end; ) {
     PIECE.lastIndex = at;
-    // The pattern matches at every position; were it ever not to, the tokenizer counts the whole text.
-    if (!PIECE.test(text)) return countTokens(text, AS_TEXT);
-    const end = PIECE.lastIndex;
-    const piece = text.slice(at, end);
-    if (end - at > PIECE_CACHE_CHARS) tokens += countTokens(piece, AS_TEXT);
+    // The pattern matches at every position; were it ever not to, the tokenizer counts the rest.
+    if (!PIECE.test(text)) return tokens + countTokens(text.slice(at, end), AS_TEXT);
+    const stop = PIECE.lastIndex;
+    const piece = text.slice(at, stop);
+    if (stop - at > PIECE_CACHE_CHARS) tokens += countTokens(piece, AS_TEXT);
     else {
       let known = pieces.get(piece);
       if (known === undefined) {
         known = countTokens(piece, AS_TEXT);
         if (pieces.size >= PIECE_CACHE_SIZE) pieces.clear();
-        pieces.set(piece, known);
+        pieces.set(own(piece), known);
       }
       tokens += known;
     }
-    at = end;
+    at = stop;
+  }
+  return tokens;
+}
+
+/**
+ * True for the UTF-16 code units the pattern's `\s` matches (ECMAScript WhiteSpace and
+ * LineTerminator: tab, line feed, vertical tab, form feed, carriage return, space, U+00A0,
+ * U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF) and for `/`.
+ */
+export function isSpaceOrSlash(unit: number): boolean {
+  if (unit < 128) return unit === 32 || unit === 47 || (unit >= 9 && unit <= 13);
+  return (
+    unit === 0xa0 ||
+    unit === 0x1680 ||
+    (unit >= 0x2000 && unit <= 0x200a) ||
+    unit === 0x2028 ||
+    unit === 0x2029 ||
+    unit === 0x202f ||
+    unit === 0x205f ||
+    unit === 0x3000 ||
+    unit === 0xfeff
+  );
+}
+
+/**
+ * The end of the chunk of `text` that starts at `start` (`start` < `text.length`): the first
+ * position after a line feed whose character is neither whitespace nor `/`, else
+ * `text.length`. Such a position p is a piece boundary of the o200k pattern and the pieces
+ * before it do not depend on what follows it, so the count of a text is the sum of its chunks'
+ * counts. Proof, over the pattern's alternatives (gpt-tokenizer `O200K_TOKEN_SPLIT_REGEX`, the
+ * pattern of tiktoken's `o200k_base`):
+ * 1. `[^\r\n\p{L}\p{N}]?[…letters, marks…]+(contraction)?` (twice, lower and upper case first)
+ *    and 3. `\p{N}{1,3}` never match a line feed;
+ * 4. ` ?[^\s\p{L}\p{N}]+[\r\n/]*` holds a line feed only in its tail `[\r\n/]*`, which can
+ *    continue only with `\r`, `\n` or `/`;
+ * 5. `\s*[\r\n]+`, 6. `\s+(?!\S)` and 7. `\s+` match only whitespace.
+ * So no piece holds both text[p-1] (the line feed) and text[p]: p is a boundary. A piece that
+ * starts before p is found the same way in `text.slice(0, p)`: the only paths of the pattern that
+ * reach p consume the line feed (in 4.–7.), and every character class they may test there
+ * (`[\r\n/]`, `\s`, `[\r\n]`) fails on text[p] and at the end of a text alike; the one construct
+ * that tells the two apart, the lookahead of 6., is reached only from a run of whitespace holding
+ * that line feed, where 5. matches first. A piece that starts at or after p looks only forward.
+ * The property tests split arbitrary text at every chunk end and compare the pieces and the
+ * counts with the tokenizer's (`tokens.chunks.prop.test.ts`).
+ */
+export function chunkEnd(text: string, start: number): number {
+  for (let nl = text.indexOf('\n', start); nl !== -1 && nl + 1 < text.length; nl = text.indexOf('\n', nl + 1))
+    if (!isSpaceOrSlash(text.charCodeAt(nl + 1))) return nl + 1;
+  return text.length;
+}
+
+/** Chunks up to this many UTF-16 units are remembered with their count. */
+const CHUNK_CACHE_CHARS = 256;
+/** Chunks remembered at most; the table is emptied when full (counts are pure, so this changes no number). */
+const CHUNK_CACHE_SIZE = 10_000;
+const chunks = new Map<string, number>();
+
+/**
+ * The tokenizer's count of `text`, chunk by chunk ({@link chunkEnd}: at most one line each),
+ * each short chunk's count remembered: tool output repeats its lines (overlapping windows of a
+ * file read again, the same file read twice), and a call's name and arguments are counted for
+ * the completion and again for the stored call.
+ */
+function count(text: string): number {
+  let tokens = 0;
+  for (let start = 0; start < text.length; ) {
+    const end = chunkEnd(text, start);
+    if (end - start > CHUNK_CACHE_CHARS) tokens += countPieces(text, start, end);
+    else {
+      const chunk = start === 0 && end === text.length ? text : text.slice(start, end);
+      let known = chunks.get(chunk);
+      if (known === undefined) {
+        known = countPieces(chunk, 0, chunk.length);
+        if (chunks.size >= CHUNK_CACHE_SIZE) chunks.clear();
+        chunks.set(own(chunk), known);
+      }
+      tokens += known;
+    }
+    start = end;
   }
   return tokens;
 }
@@ -75,35 +163,16 @@ function count(text: string): number {
 export const LONG_RUN_CHARS = 256;
 const LONG_RUN = new RegExp(`\\S{${LONG_RUN_CHARS},}|\\s{${LONG_RUN_CHARS},}`, 'g');
 
-/** Texts shorter than this many characters are remembered with their count, the last few of them. */
-const SHORT_TEXT = LONG_RUN_CHARS;
-/**
- * How many recent short texts are remembered: enough for a turn's tool names and arguments,
- * counted for the completion and again for the stored call; too few to carry counts from one
- * run to the next.
- */
-const RECENT_TEXTS = 16;
-const recent = new Map<string, number>();
-
 /**
  * Tokens of a text. Byte-pair merging is quadratic in the length of one pre-token, and the
  * tokenizer's split pattern leaves runs of letters, punctuation or spaces unbounded (40,000
  * letters take seconds, as many CJK characters a minute: tiktoken#195, coder/ai-tokenizer#6):
  * such a run is counted in slices of {@link LONG_RUN_CHARS} code points, which may count a
- * token more per slice. Text without such runs is counted exactly. A short text's count is
- * remembered for the next few calls.
+ * token more per slice. Text without such runs is counted exactly.
  */
 export function countText(text: string): number {
   if (text.length === 0) return 0;
-  if (text.length < SHORT_TEXT) {
-    let tokens = recent.get(text);
-    if (tokens === undefined) {
-      tokens = count(text);
-      if (recent.size >= RECENT_TEXTS) recent.delete(recent.keys().next().value as string);
-      recent.set(text, tokens);
-    }
-    return tokens;
-  }
+  if (text.length < LONG_RUN_CHARS) return count(text);
   let tokens = 0;
   let last = 0;
   for (const match of text.matchAll(LONG_RUN)) {

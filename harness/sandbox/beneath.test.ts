@@ -99,6 +99,30 @@ describe('files below the workspace, opened without following links (beneath.ts)
     expect(big.id).not.toBe(small.id);
   });
 
+  it("property: a file's text is readFileSync's, on arbitrary bytes (malformed UTF-8, a BOM, split characters, empty, up to the size limit)", async () => {
+    const bytes = fc.oneof(
+      fc.uint8Array({ maxLength: 300 }),
+      fc
+        .string({ unit: 'binary', maxLength: 200 })
+        .map((text) => new Uint8Array(Buffer.from(`\ufeff${text}`))),
+      fc
+        .tuple(fc.integer({ min: SYNC_READ_MAX_BYTES - 4, max: SYNC_READ_MAX_BYTES + 4 }), fc.uint8Array())
+        .map(
+          ([size, tail]) => new Uint8Array(Buffer.concat([Buffer.alloc(size - 3, 'é'), Buffer.from(tail)])),
+        ),
+    );
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(bytes, fc.boolean(), async (content, deep) => {
+        n += 1;
+        const file = path.join(ws, deep ? 'docs' : '', `f${n}.bin`);
+        writeFileSync(file, content);
+        expect((await readBeneath(ws, file)).text).toBe(readFileSync(file, 'utf8'));
+      }),
+      { numRuns: 120 },
+    );
+  });
+
   const hasMkfifo = spawnSync('mkfifo', ['--version']).error === undefined;
   it.skipIf(!hasMkfifo)('a FIFO never blocks the thread: it is read when a writer comes', async () => {
     const fifo = path.join(ws, 'pipe');

@@ -12,7 +12,16 @@
  * On Linux a small regular file is read with synchronous calls (the same opens and checks; a
  * thread-pool round trip per call was most of a tool loop's step); anything else asynchronously.
  */
-import { closeSync, type Dirent, existsSync, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import {
+  closeSync,
+  type Dirent,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+} from 'node:fs';
 import { constants, lstat, mkdir, open, readdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { DirEntry } from './types.ts';
@@ -260,10 +269,33 @@ function readOpened(
     if (!stats.isFile() || stats.size > SYNC_READ_MAX_BYTES) return undefined;
     const id = `${stats.dev}:${stats.ino}`;
     if (stats.nlink > 1 && !allowHardLinks(id)) throw new HardLinkError(file, stats.nlink);
-    return { text: readFileSync(fd, 'utf8'), id };
+    return { text: readSmall(fd, stats.size), id };
   } finally {
     closeSync(fd);
   }
+}
+
+/** The buffer {@link readSmall} reads into: one per process, used only within one synchronous call. */
+const scratch = Buffer.allocUnsafe(SYNC_READ_MAX_BYTES);
+
+/**
+ * The text of an open regular file of `size` bytes (at most {@link SYNC_READ_MAX_BYTES}) from
+ * its current position: `readSync` into one buffer and one UTF-8 decode, without the option
+ * parsing and the buffer of `readFileSync(fd, 'utf8')`. The same text as that call (the same
+ * decoder, so malformed bytes become the same U+FFFD) for a file that does not change while it
+ * is read; a file that grows meanwhile is read up to `size`, so the size limit holds. A file
+ * that reports size 0 (it may still have content, as files of `/proc` do) is read by
+ * `readFileSync` itself.
+ */
+function readSmall(fd: number, size: number): string {
+  if (size === 0) return readFileSync(fd, 'utf8');
+  let read = 0;
+  while (read < size) {
+    const got = readSync(fd, scratch, read, size - read, null);
+    if (got === 0) break;
+    read += got;
+  }
+  return scratch.toString('utf8', 0, read);
 }
 
 function isLinkSync(file: string): boolean {

@@ -112,21 +112,24 @@ export const readFileTool: ToolDefinition<{ path: string; offset?: number; limit
  * Lines `first`…`first + limit - 1` (0-based; `first` ≥ 0 and `limit` ≥ 1, integers) of `text`
  * as `read_file` shows them: `text.split('\n')` with a final empty line dropped, each shown line
  * numbered (1-based, padded to the widest number, a tab) and cut at {@link READ_MAX_LINE_CHARS}
- * characters. Lines are found with `indexOf` and only the shown ones are cut out of the text (a
- * read is one step of every loop). `totalLines` is at least 1 (an empty text is one empty line).
+ * characters. Lines are found with `indexOf` in one pass (which also finds where line `first`
+ * starts) and only the shown ones are cut out of the text (a read is one step of every loop). `totalLines` is at least 1 (an empty text is one empty line).
  */
 export function numberedLines(
   text: string,
   first: number,
   limit: number,
 ): { totalLines: number; shownLines: number; body: string } {
+  // One pass over the line feeds counts the lines and notes where line `first` starts.
   let totalLines = 1;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) totalLines += 1;
+  let start = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+    if (totalLines === first) start = at + 1;
+    totalLines += 1;
+  }
   if (totalLines > 1 && text.endsWith('\n')) totalLines -= 1;
   const shownLines = Math.max(0, Math.min(limit, totalLines - first));
   const width = String(first + shownLines).length;
-  let start = 0;
-  for (let i = 0; i < first && i < totalLines; i += 1) start = text.indexOf('\n', start) + 1;
   let body = '';
   for (let i = 0; i < shownLines; i += 1) {
     const nl = text.indexOf('\n', start);
