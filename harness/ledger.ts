@@ -15,7 +15,7 @@ export interface CallRecord {
   /** The id the model sent when the harness replaced it; `null` when the model sent none. */
   originalId?: string | null;
   turn: number;
-  scope: string[];
+  scope: readonly string[];
   tool: string;
   /** Arguments as replayed to the model (always a JSON object string). */
   arguments: string;
@@ -36,7 +36,7 @@ export interface CallRecord {
 /** Everything decided about one model turn. */
 export interface TurnRecord {
   turn: number;
-  scope: string[];
+  scope: readonly string[];
   wrapUp: boolean;
   ok: boolean;
   finishReason: string | null;
@@ -98,7 +98,7 @@ export function buildLedger(events: readonly HarnessEvent[]): Ledger {
   const wrapUps = new Map<string, boolean>();
   let stopReason: StopReason | null = null;
   let stopDetail: string | undefined;
-  const key = (scope: string[], id: string | number) => `${scope.join('/')}#${id}`;
+  const key = (scope: readonly string[], id: string | number) => `${scope.join('/')}#${id}`;
   for (const event of events) {
     switch (event.type) {
       case 'turn_start':

@@ -20,7 +20,7 @@ export interface CaseResponse {
   /** 1-based turn (`model_call_end.turn`); a compaction's summarisation call has the turn it served. */
   turn: number;
   /** Subagent path (`[]` for the top-level run). */
-  scope: string[];
+  scope: readonly string[];
   ok: boolean;
   finishReason: string | null;
   content: string | null;

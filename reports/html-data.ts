@@ -113,7 +113,7 @@ function slimTranscript(file: CaseFile): NonNullable<CaseUnder['transcript']> {
 function timeline(file: CaseFile): TimelineTurn[] {
   const run = file.run;
   if (!run) return [];
-  const key = (scope: string[], turn: number) => `${scope.join('/')}#${turn}`;
+  const key = (scope: readonly string[], turn: number) => `${scope.join('/')}#${turn}`;
   const texts = new Map(run.responses.map((r) => [key(r.scope, r.turn), r.content]));
   return run.ledger.turns.map((t) => ({
     turn: t.turn,

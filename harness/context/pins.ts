@@ -71,8 +71,6 @@ export class PinTracker {
         } catch {
           accesses = [];
         }
-        const key =
-          `${start.tool} ${accesses.map((a) => a.path).join(' ') || (typeof start.args.command === 'string' ? start.args.command : '')}`.trim();
         if (event.executed) {
           for (const access of accesses) {
             const kind =
@@ -86,6 +84,10 @@ export class PinTracker {
             if (kind === 'written') this.changed.add(access.path);
           }
         }
+        // The failure's key is built only when there is a failure to record or to forget.
+        if (event.ok && this.failures.size === 0) continue;
+        const key =
+          `${start.tool} ${accesses.map((a) => a.path).join(' ') || (typeof start.args.command === 'string' ? start.args.command : '')}`.trim();
         if (event.ok) this.failures.delete(key);
         else if (event.errorType !== 'repeated_call' && event.errorType !== 'not_executed') {
           this.failures.delete(key);

@@ -27,6 +27,27 @@ function materialize(view: View): ChatMessage[] {
   return view.list;
 }
 
+/** Where a request keeps its view: a non-enumerable own property (invisible to JSON, spreads and deep equality). */
+const VIEW = Symbol('requestView');
+
+type ViewRequest = ModelRequest & { [VIEW]: View };
+
+/**
+ * The `messages` accessor of every view request: one getter and one setter shared by all of
+ * them (so a request costs no closures and no property dictionary of its own), reading the view
+ * from the request.
+ */
+const MESSAGES: PropertyDescriptor = {
+  get(this: ViewRequest): ChatMessage[] {
+    return materialize(this[VIEW]);
+  },
+  set(this: ViewRequest, list: ChatMessage[]) {
+    this[VIEW].list = list;
+  },
+  enumerable: true,
+  configurable: true,
+};
+
 /** The views of one run's requests. */
 export class RequestSnapshots {
   private open: View[] = [];
@@ -34,7 +55,8 @@ export class RequestSnapshots {
   /**
    * A request whose `messages` are `history`'s first `history.length` messages and then `tail`:
    * `fields` in their order, `messages` second after `model` (as a request is written out). The
-   * list is an ordinary array once read; assigning `messages` replaces it.
+   * list is an ordinary array once read; assigning `messages` replaces it. `messages` is an own
+   * enumerable accessor, so JSON, spreads and deep equality see the list.
    */
   request(
     model: string,
@@ -44,16 +66,10 @@ export class RequestSnapshots {
   ): ModelRequest {
     const view: View = { base: history, length: history.length, tail, list: undefined };
     this.open.push(view);
-    return {
-      model,
-      get messages(): ChatMessage[] {
-        return materialize(view);
-      },
-      set messages(list: ChatMessage[]) {
-        view.list = list;
-      },
-      ...fields,
-    };
+    const request = { model } as ViewRequest;
+    Object.defineProperty(request, 'messages', MESSAGES);
+    Object.defineProperty(request, VIEW, { value: view });
+    return Object.assign(request, fields);
   }
 
   /** `history` is about to change other than by appending (or the run ends): the open views get a frozen copy of it. */

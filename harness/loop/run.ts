@@ -6,7 +6,7 @@
  * step decision, dispatch, the context stage); this file only sequences them.
  */
 import { openRunContext, type RunContext } from '../context/run-context.ts';
-import type { HarnessEvent, UnstampedEvent } from '../events.ts';
+import { TOP_SCOPE, type HarnessEvent, type UnstampedEvent } from '../events.ts';
 import { buildLedger, type RunResult } from '../ledger.ts';
 import { contentText } from '../model/content.ts';
 import { reasoningFields } from '../model/reasoning.ts';
@@ -59,7 +59,7 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
     const stamped = event as HarnessEvent;
     stamped.seq = events.length;
     stamped.atMs = deps.now();
-    stamped.scope = [];
+    stamped.scope = TOP_SCOPE;
     events.push(stamped);
     deps.onEvent?.(stamped);
   };

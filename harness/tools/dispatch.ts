@@ -8,6 +8,7 @@
  * returns an immediate result or a call ready to run; {@link executeCall} runs it. Between the
  * two, this file only schedules: reads run concurrently, anything else in order.
  */
+import { TOP_SCOPE } from '../events.ts';
 import type { AssembledCall } from './assemble.ts';
 import { executeCall } from './execute.ts';
 import { claimOf, OverlapScheduler } from './overlap.ts';
@@ -69,16 +70,32 @@ export async function dispatchTurn(
   const overlap = new OverlapScheduler();
   try {
     for (const call of calls) {
-      context.emit({
-        type: 'tool_call_start',
-        turn: context.turn,
-        callId: call.callId,
-        ...(call.originalId !== undefined ? { originalId: call.originalId } : {}),
-        tool: call.name,
-        arguments: call.wire.function.arguments,
-        ...(call.wire.function.arguments !== call.rawArguments ? { rawArguments: call.rawArguments } : {}),
-        normalisations: call.normalisations,
-      });
+      const args = call.wire.function.arguments;
+      // The usual call (its own id, arguments as sent) in one fixed-shape literal with the stamp's slots (events.ts).
+      context.emit(
+        call.originalId === undefined && args === call.rawArguments
+          ? {
+              type: 'tool_call_start',
+              turn: context.turn,
+              callId: call.callId,
+              tool: call.name,
+              arguments: args,
+              normalisations: call.normalisations,
+              seq: 0,
+              atMs: 0,
+              scope: TOP_SCOPE,
+            }
+          : {
+              type: 'tool_call_start',
+              turn: context.turn,
+              callId: call.callId,
+              ...(call.originalId !== undefined ? { originalId: call.originalId } : {}),
+              tool: call.name,
+              arguments: args,
+              ...(args !== call.rawArguments ? { rawArguments: call.rawArguments } : {}),
+              normalisations: call.normalisations,
+            },
+      );
       const started = context.deps.now();
       const checked = await preflight(call, context, turn.stop, writtenPaths);
       if (checked.kind === 'immediate') {
@@ -133,17 +150,39 @@ class Turn {
         call.loopKey,
         result.ok ? `ok:${result.data}` : `${result.error_type}:${result.message}`,
       );
-    context.emit({
-      type: 'tool_call_end',
-      callId: call.callId,
-      tool: call.name,
-      ok: result.ok,
-      ...(result.ok ? {} : { errorType: result.error_type, retryable: result.retryable }),
-      executed: outcome.executed,
-      verdict: outcome.verdict,
-      content,
-      durationMs: context.deps.now() - started,
-    });
+    const durationMs = context.deps.now() - started;
+    // One fixed-shape literal per outcome, with the stamp's slots (events.ts).
+    context.emit(
+      result.ok
+        ? {
+            type: 'tool_call_end',
+            callId: call.callId,
+            tool: call.name,
+            ok: true,
+            executed: outcome.executed,
+            verdict: outcome.verdict,
+            content,
+            durationMs,
+            seq: 0,
+            atMs: 0,
+            scope: TOP_SCOPE,
+          }
+        : {
+            type: 'tool_call_end',
+            callId: call.callId,
+            tool: call.name,
+            ok: false,
+            errorType: result.error_type,
+            retryable: result.retryable,
+            executed: outcome.executed,
+            verdict: outcome.verdict,
+            content,
+            durationMs,
+            seq: 0,
+            atMs: 0,
+            scope: TOP_SCOPE,
+          },
+    );
     const dispatched: DispatchedCall = { call, result, content, executed: outcome.executed };
     if (outcome.untrusted !== undefined) dispatched.untrusted = outcome.untrusted;
     this.results.push(dispatched);
