@@ -10,7 +10,7 @@
  */
 import { HostFileSandbox } from '../sandbox/host-files.ts';
 import type { AssembledCall } from './assemble.ts';
-import { FILE_TOOLS } from './builtin/files.ts';
+import { createdAnyInRun, FILE_TOOLS } from './builtin/files.ts';
 import { searchCodeTool } from './builtin/search-code.ts';
 import { executeCall } from './execute.ts';
 import { claimOf, OverlapScheduler } from './overlap.ts';
@@ -60,7 +60,8 @@ interface Waiting {
  * resolves to between its check and its use. Concurrent reads never run alongside a command
  * that may change their paths (`overlap.ts`: a command claims the whole workspace), and while
  * such a command is in flight the path checks of later calls read the file system afresh
- * instead of the turn's cache. Results, loop-detector outcomes and
+ * instead of the cache. The cache's answers outlive the turn only while the run is quiet, and
+ * only for the checks of the file tools (`path-cache.ts` has the rule and its argument). Results, loop-detector outcomes and
  * `tool_call_end` events come in call order whatever the completion order, at points that
  * depend only on the calls' classes (never on timing), so event logs and replays stay
  * reproducible. `durationMs` of a concurrent read runs until its results are joined. A tool is
@@ -156,10 +157,16 @@ function isQuiet(ready: ReadyCall): boolean {
 
 /**
  * The run may keep path answers across turns: the file tools open below the workspace (a host
- * sandbox), and it is no subagent (its parent's commands may still be changing the tree).
+ * sandbox); it is no subagent (its parent's commands may still be changing the tree); and no file
+ * was created through the sandbox (an earlier run of a chat): the file tools read those even
+ * when hard-linked, so only a fresh check sees a hard link made since (`policy.ts`, hard links).
  */
 function mayCarry(context: DispatchContext): boolean {
-  return context.sandbox instanceof HostFileSandbox && (context.ancestors?.length ?? 0) === 0;
+  return (
+    context.sandbox instanceof HostFileSandbox &&
+    (context.ancestors?.length ?? 0) === 0 &&
+    !createdAnyInRun(context.sandbox)
+  );
 }
 
 /** The results of one turn as they are finished, in call order. */

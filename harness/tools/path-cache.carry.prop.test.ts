@@ -12,7 +12,16 @@
  * And the scenario: a background job of a `bash` call swaps a folder for a link to the outside
  * between two reads of later turns; the second read is checked afresh and denied.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -310,5 +319,48 @@ describe('a background job of a command', () => {
     expect(second.content).not.toContain('OUTSIDE');
     // Denied by the check (a fresh look at docs/), not refused later by the open of a stale answer.
     expect(second.error?.type, second.content).toBe('path_outside_workspace');
+  });
+});
+
+describe('a file this sandbox created in an earlier run (a chat)', () => {
+  it('replaced by a hard link to an outside file between turns is denied by the check, not read', async () => {
+    const { ws, outside } = space;
+    writeFileSync(path.join(outside, 'secret.txt'), 'OUTSIDE\n');
+    const sandbox = new LocalSandbox({ allowExec: false });
+    const tools = [BUILTIN_TOOLS.read_file!, BUILTIN_TOOLS.write_file!];
+    const config = { permissions: { mode: 'auto' as const } };
+    const first = await runScript(
+      ws,
+      [
+        {
+          tool_calls: [{ id: 'w1', name: 'write_file', arguments: '{"path":"notes.txt","content":"mine"}' }],
+        },
+        { content: 'ok' },
+      ],
+      { tools, sandbox, config },
+    );
+    expect(toolResult(first, 'w1').error).toBeUndefined();
+    // The next run of the chat only reads; between its turns someone makes notes.txt a hard link to the outside file.
+    const model = new InlineModel((_request, index) => {
+      if (index === 1) {
+        rmSync(path.join(ws, 'notes.txt'));
+        linkSync(path.join(outside, 'secret.txt'), path.join(ws, 'notes.txt'));
+      }
+      const read = (id: string): RawToolCall[] => [
+        { id, type: 'function', function: { name: 'read_file', arguments: '{"path":"notes.txt"}' } },
+      ];
+      return reply(index === 0 ? read('r1') : index === 1 ? read('r2') : undefined);
+    });
+    // Headless: the ask a hard-linked read gets is refused (auto mode would approve it, and the read shows the file).
+    const second = await runScript(ws, model, {
+      tools,
+      sandbox,
+      config: { permissions: { mode: 'headless' } },
+    });
+    expect(toolResult(second, 'r1').content).toContain('mine');
+    const read = toolResult(second, 'r2');
+    expect(read.content).not.toContain('OUTSIDE');
+    expect(read.error?.type, read.content).toBe('approval_denied');
+    expect(read.content).toContain('hard links');
   });
 });

@@ -19,7 +19,10 @@
  *   subagent, no tool of unknown behaviour). The first other call ends that for the rest of the
  *   run ({@link TurnPathCache.endCarry}, before it runs): from then on every turn starts empty, as
  *   before. A subagent's run never keeps answers across turns (its parent's commands may still
- *   run), and neither does a run whose sandbox is not a host sandbox (below).
+ *   run), and neither does a run whose sandbox is not a host sandbox (below), nor one whose
+ *   sandbox already holds a file `write_file` created (an earlier run of a chat: the file tools
+ *   read such a file even when hard-linked, so only a fresh `lstat` would show a hard link to an
+ *   outside file made since, which the policy asks about).
  * - **The harness itself.** Spill files, session logs and the `.gitignore` of `.harness-bench/`
  *   are created below the workspace (regular files and folders, never links), appended to or
  *   rewritten in place. That turns a missing component into an existing one and changes nothing
@@ -137,11 +140,6 @@ export class TurnPathCache implements PathLookup {
   /** A call that may leave the tree changing is about to run: no answer outlives a turn from now on. */
   endCarry(): void {
     this.quiet = false;
-  }
-
-  /** True while answers may still be kept across turns (no call of the run ended that). */
-  get carrying(): boolean {
-    return this.quiet;
   }
 
   /** Forgets every answer and resolution (a call that may have changed the tree ran). */
