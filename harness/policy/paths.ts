@@ -88,6 +88,16 @@ export function entrySync(file: string): PathEntry {
  */
 export interface PathLookup {
   entry(file: string): PathEntry | Promise<PathEntry>;
+  /**
+   * A whole resolution remembered by a cache with exactly the lifetime of its answers (it is a
+   * pure function of them), or undefined. The object is shared: callers must not mutate it.
+   */
+  recall?(workspace: string, requested: string): ResolvedPath | undefined;
+  /**
+   * Called with a resolution made only from answers `entry` gave synchronously. `durable`: no
+   * component it read was missing or unreadable.
+   */
+  remember?(workspace: string, requested: string, resolved: ResolvedPath, durable: boolean): void;
 }
 
 /** `lstat` and `readlink` of `node:fs/promises`, with retries. */
@@ -98,13 +108,17 @@ const NODE_LOOKUP: PathLookup = { entry };
  * `workspace` must already be a real path. Never throws: a missing file resolves to where it
  * would be created; a link loop (more than 40 hops, as Linux's `ELOOP`) resolves to the last
  * position reached and is reported as outside the workspace, so it is denied; an unreadable or
- * racing component sets `error`.
+ * racing component sets `error`. Through a lookup that remembers resolutions
+ * (`PathLookup.recall`), a repeated path is answered from memory: the result may then be a
+ * shared, frozen object (never mutate it; copy it).
  */
 export async function resolvePath(
   workspace: string,
   requested: string,
   lookup: PathLookup = NODE_LOOKUP,
 ): Promise<ResolvedPath> {
+  const known = lookup.recall?.(workspace, requested);
+  if (known !== undefined) return known;
   // Not path.join: it would apply `..` lexically before links are followed (`link/../x` must go where the link points).
   const start = path.isAbsolute(requested) ? requested : `${workspace}${path.sep}${requested}`;
   const queue = start.split(path.sep).filter((part) => part !== '');
@@ -114,6 +128,9 @@ export async function resolvePath(
   let loop = false;
   let links: number | undefined;
   let error: string | undefined;
+  // Whether every answer came synchronously (nothing else ran meanwhile) and none was of a missing component.
+  let waited = false;
+  let sawMissing = false;
   while (queue.length > 0) {
     const part = queue.shift()!;
     links = undefined;
@@ -133,7 +150,11 @@ export async function resolvePath(
     }
     // A per-turn cache answers synchronously: no await (and no microtask) per component then.
     const pending = lookup.entry(next);
-    const found = pending instanceof Promise ? await pending : pending;
+    let found: PathEntry;
+    if (pending instanceof Promise) {
+      waited = true;
+      found = await pending;
+    } else found = pending;
     if (found.kind === 'error') {
       error = found.message;
       current = next;
@@ -141,6 +162,7 @@ export async function resolvePath(
     }
     if (found.kind === 'missing') {
       missing = true;
+      sawMissing = true;
       current = next;
       continue;
     }
@@ -164,12 +186,16 @@ export async function resolvePath(
     error === undefined &&
     (relative === '' ||
       (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative)));
-  return {
+  const resolved: ResolvedPath = {
     requested,
     absolute: current,
     inside,
     relative: inside ? relative.split(path.sep).join('/') || '.' : current,
-    ...(links !== undefined && queue.length === 0 ? { links } : {}),
-    ...(error !== undefined ? { error } : {}),
   };
+  // Set after the others, as the spreads were (the same keys in the same order).
+  if (links !== undefined && queue.length === 0) resolved.links = links;
+  if (error !== undefined) resolved.error = error;
+  if (!waited && lookup.remember)
+    lookup.remember(workspace, requested, resolved, !sawMissing && error === undefined);
+  return resolved;
 }

@@ -46,7 +46,10 @@ export interface DispatchContext {
   notesPath?: string;
   /** The run's services for the memory tools (todos, skills, subagents), passed to every tool's context. */
   services?: RunServices;
-  /** Path lookups shared by the checks of one turn (`path-cache.ts`; the dispatcher clears it). Absent: `node:fs/promises` each time. */
+  /**
+   * Path lookups and resolutions shared by the checks of a run (`path-cache.ts`; the dispatcher
+   * starts, freshens and clears it by the rule there). Absent: `node:fs/promises` each time.
+   */
   lookup?: TurnPathCache;
   /**
    * Shapes a successful output for the model (window-relative cap, spill file; `context/spill.ts`).
