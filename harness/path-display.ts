@@ -23,13 +23,29 @@ export const WORKSPACE_LABEL = '$WS';
 export function showPath(absolute: string, labels: readonly PathLabel[]): string {
   let best: PathLabel | undefined;
   for (const label of labels) {
-    const root = label.path.length > 1 ? label.path.replace(/[\\/]+$/, '') : label.path;
+    const root = labelRoot(label.path);
     const under = absolute === root || absolute.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
     if (under && (!best || root.length > best.path.length)) best = { path: root, label: label.label };
   }
   if (!best) return absolute;
-  const rest = path.relative(best.path, absolute).split(path.sep).join('/');
+  if (absolute === best.path) return best.label;
+  // `root/rest` with every segment of `rest` a plain name: `rest` is what path.relative gives.
+  const tail = absolute.slice(best.path.length + (best.path.endsWith('/') ? 0 : 1));
+  const rest =
+    path.sep === '/' && best.path !== '' && !ODD_SEGMENT.test(tail)
+      ? tail
+      : path.relative(best.path, absolute).split(path.sep).join('/');
   return rest === '' ? best.label : `${best.label}/${rest}`;
+}
+
+/** An empty, `.` or `..` segment (or a leading or trailing `/`): path.relative would normalise it. */
+const ODD_SEGMENT = /(?:^|\/)\.{0,2}(?:\/|$)/;
+
+/** A label's folder without trailing separators (`/` stays `/`). */
+function labelRoot(folder: string): string {
+  if (folder.length <= 1) return folder;
+  const last = folder.charCodeAt(folder.length - 1);
+  return last === 47 || last === 92 ? folder.replace(/[\\/]+$/, '') : folder;
 }
 
 /** The labels of a run: the workspace as `$WS` first, then `extra` (a runner's `$OUTSIDE`, `$TMPDIR`). */
