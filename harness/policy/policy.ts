@@ -271,9 +271,12 @@ export function decide(input: PolicyInput, config: HarnessConfig): PolicyDecisio
   // A write to a sensitive path plants code that runs later (a git hook, a CI workflow, a
   // package-manager configuration): after untrusted content it needs a human like a call that runs
   // repository code, so auto mode cannot approve an injected hook (AgentDojo-style suite, I3).
-  const planted = parts.find(
-    (p) => p.kind === 'path' && p.access === 'write' && p.rule.startsWith('sensitive:'),
-  );
+  let planted: DecisionPart | undefined;
+  for (const p of parts)
+    if (p.kind === 'path' && p.access === 'write' && p.rule.startsWith('sensitive:')) {
+      planted = p;
+      break;
+    }
   const tainted =
     (input.taintedBy ?? []).length > 0 &&
     config.taint.enabled &&
@@ -328,28 +331,38 @@ export function decide(input: PolicyInput, config: HarnessConfig): PolicyDecisio
     parts.push({ subject: input.tool, kind: 'effect', action: 'deny', rule: 'mode:plan' });
 
   let decisive = parts[0]!;
-  for (const part of parts) if (STRICTNESS[part.action] > STRICTNESS[decisive.action]) decisive = part;
-  const outside = parts.find((part) => part.rule === 'workspace:outside');
+  let outside: DecisionPart | undefined;
+  for (const part of parts) {
+    if (STRICTNESS[part.action] > STRICTNESS[decisive.action]) decisive = part;
+    if (outside === undefined && part.rule === 'workspace:outside') outside = part;
+  }
   if (outside) decisive = outside;
 
-  const others = parts
-    .filter((p) => p !== decisive && p.action !== 'allow')
-    .map((p) => describePart(p, input));
+  // Loops, not filter/map/some closures: this runs once per call.
+  let others = '';
+  for (const p of parts)
+    if (p !== decisive && p.action !== 'allow')
+      others += `${others === '' ? '; also: ' : '; '}${describePart(p, input)}`;
   const guards = (input.guards ?? []).length > 0 ? `; note: ${input.guards!.join('; ')}` : '';
-  const reason = `${describePart(decisive, input)}${others.length > 0 ? `; also: ${others.join('; ')}` : ''}${guards}`;
-  const requiresHuman =
-    decisive.action === 'ask' &&
-    parts.some((p) => p.action === 'ask' && (p.kind === 'taint' || HUMAN_ONLY_RULES.has(p.rule)));
-  return {
-    action: decisive.action,
-    rule: decisive.rule,
-    reason,
-    ...(decisive.action === 'deny'
-      ? { errorType: decisive.rule === 'workspace:outside' ? 'path_outside_workspace' : 'policy_violation' }
-      : {}),
-    parts,
-    ...(requiresHuman ? { requiresHuman: true } : {}),
-  } as PolicyDecision;
+  const reason = `${describePart(decisive, input)}${others}${guards}`;
+  // Keys in the order of the decision's JSON: action, rule, reason, errorType, parts, requiresHuman.
+  const decision: PolicyDecision =
+    decisive.action === 'deny'
+      ? {
+          action: decisive.action,
+          rule: decisive.rule,
+          reason,
+          errorType: decisive.rule === 'workspace:outside' ? 'path_outside_workspace' : 'policy_violation',
+          parts,
+        }
+      : { action: decisive.action, rule: decisive.rule, reason, parts };
+  if (decisive.action === 'ask')
+    for (const p of parts)
+      if (p.action === 'ask' && (p.kind === 'taint' || HUMAN_ONLY_RULES.has(p.rule))) {
+        decision.requiresHuman = true;
+        break;
+      }
+  return decision;
 }
 
 /**
