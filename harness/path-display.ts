@@ -21,21 +21,26 @@ export const WORKSPACE_LABEL = '$WS';
  * @param absolute an absolute path, `/`-separated on POSIX
  */
 export function showPath(absolute: string, labels: readonly PathLabel[]): string {
-  let best: PathLabel | undefined;
+  let root: string | undefined;
+  let shown = '';
   for (const label of labels) {
-    const root = labelRoot(label.path);
-    const under = absolute === root || absolute.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
-    if (under && (!best || root.length > best.path.length)) best = { path: root, label: label.label };
+    const folder = labelRoot(label.path);
+    const under =
+      absolute === folder || absolute.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep);
+    if (under && (root === undefined || folder.length > root.length)) {
+      root = folder;
+      shown = label.label;
+    }
   }
-  if (!best) return absolute;
-  if (absolute === best.path) return best.label;
+  if (root === undefined) return absolute;
+  if (absolute === root) return shown;
   // `root/rest` with every segment of `rest` a plain name: `rest` is what path.relative gives.
-  const tail = absolute.slice(best.path.length + (best.path.endsWith('/') ? 0 : 1));
+  const tail = absolute.slice(root.length + (root.endsWith('/') ? 0 : 1));
   const rest =
-    path.sep === '/' && best.path !== '' && !ODD_SEGMENT.test(tail)
+    path.sep === '/' && root !== '' && !ODD_SEGMENT.test(tail)
       ? tail
-      : path.relative(best.path, absolute).split(path.sep).join('/');
-  return rest === '' ? best.label : `${best.label}/${rest}`;
+      : path.relative(root, absolute).split(path.sep).join('/');
+  return rest === '' ? shown : `${shown}/${rest}`;
 }
 
 /** An empty, `.` or `..` segment (or a leading or trailing `/`): path.relative would normalise it. */
