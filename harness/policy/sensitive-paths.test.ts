@@ -64,7 +64,10 @@ describe('sensitiveMatch memo', () => {
 
   it('gives the uncached answer, asked once or again, for the default list and arbitrary lists', () => {
     const entry = fc.record({
-      pattern: fc.oneof(fc.constantFrom('**/.env', '**/*.pem', 'src/**', '**/hooks/**'), fc.string({ minLength: 1 })),
+      pattern: fc.oneof(
+        fc.constantFrom('**/.env', '**/*.pem', 'src/**', '**/hooks/**'),
+        fc.string({ minLength: 1 }),
+      ),
       access: fc.constantFrom('read', 'write', 'any') as fc.Arbitrary<SensitivePath['access']>,
     });
     const lists = fc.oneof(fc.constant(DEFAULT_SENSITIVE_PATHS), fc.array(entry, { maxLength: 5 }));
