@@ -67,7 +67,8 @@ interface ListMatch {
 }
 const byList = new WeakMap<readonly SensitivePath[], Record<'read' | 'write', ListMatch>>();
 
-function matcherFor(pattern: string): (path: string) => boolean {
+/** The picomatch matcher (`dot: true`) of one glob, made once per pattern and kept. */
+export function globMatcher(pattern: string): (path: string) => boolean {
   let matcher = matchers.get(pattern);
   if (!matcher) {
     matcher = picomatch(pattern, { dot: true });
@@ -103,7 +104,8 @@ export function sensitiveMatch(
   if (known !== undefined) return known ?? undefined;
   const found = test(relative)
     ? list.find(
-        (entry) => (entry.access === 'any' || entry.access === access) && matcherFor(entry.pattern)(relative),
+        (entry) =>
+          (entry.access === 'any' || entry.access === access) && globMatcher(entry.pattern)(relative),
       )
     : undefined;
   if (memo.size >= SENSITIVE_MEMO_SIZE) memo.delete(memo.keys().next().value!);
