@@ -52,6 +52,48 @@ describe('showPath', () => {
   });
 });
 
+describe('showPath fast path', () => {
+  /** showPath as it was before the fast path: path.relative for every labelled path. */
+  const reference = (absolute: string, labels: readonly { path: string; label: string }[]): string => {
+    let best: { path: string; label: string } | undefined;
+    for (const label of labels) {
+      const root = label.path.length > 1 ? label.path.replace(/[\\/]+$/, '') : label.path;
+      const under =
+        absolute === root || absolute.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+      if (under && (!best || root.length > best.path.length)) best = { path: root, label: label.label };
+    }
+    if (!best) return absolute;
+    const rest = path.relative(best.path, absolute).split(path.sep).join('/');
+    return rest === '' ? best.label : `${best.label}/${rest}`;
+  };
+  const odd = fc.constantFrom('', '.', '..', '...', '.a', 'a.', '\\', ' ', '$WS');
+  const piece = fc.oneof(segment, odd);
+  const folder = fc.oneof(
+    fc.constantFrom('/', '//', '', '.', '..', 'rel', 'rel/x', '/tmp/', '/tmp//', '/tmp/ws\\', '\\'),
+    fc.array(piece, { minLength: 1, maxLength: 3 }).map((s) => `/${s.join('/')}`),
+  );
+
+  it('property: gives what path.relative gives, for odd folders and odd paths under them', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ path: folder, label: fc.constantFrom('$WS', '$OUTSIDE', '$TMPDIR') }), {
+          maxLength: 3,
+        }),
+        fc.nat(3),
+        fc.array(piece, { maxLength: 4 }),
+        fc.constantFrom('', '/', '//'),
+        (labels, pick, rest, end) => {
+          const base = labels.length > 0 ? labels[pick % labels.length]!.path : '/tmp';
+          const absolute = `${base}${rest.length > 0 ? `/${rest.join('/')}` : ''}${end}`;
+          expect(showPath(absolute, labels)).toBe(reference(absolute, labels));
+          expect(showPath(base, labels)).toBe(reference(base, labels));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe('describeSystemError', () => {
   it("drops the absolute path of Node's message, or shows it labelled", async () => {
     const ws = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-pd-')));

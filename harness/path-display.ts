@@ -21,15 +21,36 @@ export const WORKSPACE_LABEL = '$WS';
  * @param absolute an absolute path, `/`-separated on POSIX
  */
 export function showPath(absolute: string, labels: readonly PathLabel[]): string {
-  let best: PathLabel | undefined;
+  let root: string | undefined;
+  let shown = '';
   for (const label of labels) {
-    const root = label.path.length > 1 ? label.path.replace(/[\\/]+$/, '') : label.path;
-    const under = absolute === root || absolute.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
-    if (under && (!best || root.length > best.path.length)) best = { path: root, label: label.label };
+    const folder = labelRoot(label.path);
+    const under =
+      absolute === folder || absolute.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep);
+    if (under && (root === undefined || folder.length > root.length)) {
+      root = folder;
+      shown = label.label;
+    }
   }
-  if (!best) return absolute;
-  const rest = path.relative(best.path, absolute).split(path.sep).join('/');
-  return rest === '' ? best.label : `${best.label}/${rest}`;
+  if (root === undefined) return absolute;
+  if (absolute === root) return shown;
+  // `root/rest` with every segment of `rest` a plain name: `rest` is what path.relative gives.
+  const tail = absolute.slice(root.length + (root.endsWith('/') ? 0 : 1));
+  const rest =
+    path.sep === '/' && root !== '' && !ODD_SEGMENT.test(tail)
+      ? tail
+      : path.relative(root, absolute).split(path.sep).join('/');
+  return rest === '' ? shown : `${shown}/${rest}`;
+}
+
+/** An empty, `.` or `..` segment (or a leading or trailing `/`): path.relative would normalise it. */
+const ODD_SEGMENT = /(?:^|\/)\.{0,2}(?:\/|$)/;
+
+/** A label's folder without trailing separators (`/` stays `/`). */
+function labelRoot(folder: string): string {
+  if (folder.length <= 1) return folder;
+  const last = folder.charCodeAt(folder.length - 1);
+  return last === 47 || last === 92 ? folder.replace(/[\\/]+$/, '') : folder;
 }
 
 /** The labels of a run: the workspace as `$WS` first, then `extra` (a runner's `$OUTSIDE`, `$TMPDIR`). */

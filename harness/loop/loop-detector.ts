@@ -9,6 +9,9 @@
 /** What to do with a call. */
 export type LoopVerdict = { kind: 'run' } | { kind: 'warn'; count: number } | { kind: 'stop'; count: number };
 
+/** The verdict of a call that may run: one frozen object, not one per call. */
+const RUN: LoopVerdict = Object.freeze({ kind: 'run' });
+
 interface Entry {
   count: number;
   outcome: string | undefined;
@@ -19,17 +22,17 @@ export class LoopDetector {
   private readonly entries = new Map<string, Entry>();
   constructor(private readonly limits: { warnAt: number; stopAt: number }) {}
 
-  /** Called before a call runs. `key` is tool name + canonical arguments. */
+  /** Called before a call runs. `key` is tool name + canonical arguments. A `run` verdict is shared and frozen. */
   check(key: string): LoopVerdict {
     const entry = this.entries.get(key);
     if (!entry) {
       this.entries.set(key, { count: 1, outcome: undefined });
-      return { kind: 'run' };
+      return RUN;
     }
     entry.count += 1;
     if (entry.count >= this.limits.stopAt) return { kind: 'stop', count: entry.count };
     if (entry.count >= this.limits.warnAt) return { kind: 'warn', count: entry.count };
-    return { kind: 'run' };
+    return RUN;
   }
 
   /** Called after a call ran with its outcome (a hash or the result text). A changed outcome resets the count. */

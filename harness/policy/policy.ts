@@ -5,9 +5,9 @@
  * wins; the strictest part wins; a path outside the workspace is always denied and no approval
  * overrides it; sensitive paths ask at least; after untrusted content, irreversible and
  * network-reaching calls ask or are denied (`docs/architecture.md` §4–5; opencode
- * `permission/next.ts` uses the same findLast shape).
+ * `permission/next.ts` uses the same findLast shape). The parts of walked trees and of
+ * credentials sent to the network come from `tree-parts.ts`.
  */
-import picomatch from 'picomatch';
 import type { HarnessConfig } from '../config.ts';
 import { showPath, type PathLabel } from '../path-display.ts';
 import type { EffectClass } from '../tools/types.ts';
@@ -15,8 +15,11 @@ import { flagVariants } from './flag-variants.ts';
 import { matchCommandPattern } from './pattern.ts';
 import { HUMAN_ONLY_RULES } from './rules.ts';
 import type { ResolvedPath } from './paths.ts';
-import { sensitiveMatch } from './sensitive-paths.ts';
+import { globMatcher, sensitiveMatch } from './sensitive-paths.ts';
+import { exfiltration, type PolicyTree, treeParts } from './tree-parts.ts';
 import type { DecisionPart, FindingRuleId, PolicyAction, PolicyDecision, RuleId } from './types.ts';
+
+export type { PolicyTree };
 
 /** A path of a call, resolved, with its access and (for shell commands) the command that uses it. */
 export type PolicyPath = ResolvedPath & { access: 'read' | 'write'; via?: string };
@@ -54,23 +57,6 @@ export interface PolicyInput {
   pathLabels?: readonly PathLabel[];
 }
 
-/** A tree a command walks: workspace-relative paths of the files under it. */
-export interface PolicyTree {
-  root: string;
-  via: string;
-  access: 'read' | 'write';
-  /** The command reads the files' content (not only their names). */
-  content: boolean;
-  files: string[];
-  /** Files under it with more than one hard link. */
-  hardLinked: string[];
-  /** The walk stopped before the end (too many entries). */
-  truncated: boolean;
-}
-
-/** Sensitive files of one tree reported one by one at most (the reason names the rest by count). */
-const MAX_TREE_PARTS = 20;
-
 const STRICTNESS: Record<PolicyAction, number> = { allow: 0, ask: 1, deny: 2 };
 
 /** The stricter of two actions. */
@@ -78,15 +64,7 @@ export function stricter(a: PolicyAction, b: PolicyAction): PolicyAction {
   return STRICTNESS[a] >= STRICTNESS[b] ? a : b;
 }
 
-const matcherCache = new Map<string, (path: string) => boolean>();
-function globMatch(pattern: string, subject: string): boolean {
-  let matcher = matcherCache.get(pattern);
-  if (!matcher) {
-    matcher = picomatch(pattern, { dot: true });
-    matcherCache.set(pattern, matcher);
-  }
-  return matcher(subject);
-}
+const globMatch = (pattern: string, subject: string): boolean => globMatcher(pattern)(subject);
 
 /** The action of the last bash rule matching `command`, or undefined when none matches. */
 function lastMatch(
@@ -263,17 +241,20 @@ export function decide(input: PolicyInput, config: HarnessConfig): PolicyDecisio
     parts.push({ subject: f.subject, kind: 'command', action: f.action, rule: f.rule, reason: f.reason });
   for (const command of commands) parts.push(decideSimpleCommand(command, permissions.bash));
   for (const p of input.paths) parts.push(pathPart(p, config));
-  for (const tree of input.trees ?? []) parts.push(...treeParts(tree, config));
-  const secret = exfiltration(input, config);
+  for (const tree of input.trees ?? []) parts.push(...treeParts(tree, config.permissions.sensitivePaths));
+  const secret = exfiltration(input, config.permissions.sensitivePaths);
   // First, so the reason names it (a hard deny like the analysis's own exfiltration finding).
   if (secret) parts.unshift(secret);
 
   // A write to a sensitive path plants code that runs later (a git hook, a CI workflow, a
   // package-manager configuration): after untrusted content it needs a human like a call that runs
   // repository code, so auto mode cannot approve an injected hook (AgentDojo-style suite, I3).
-  const planted = parts.find(
-    (p) => p.kind === 'path' && p.access === 'write' && p.rule.startsWith('sensitive:'),
-  );
+  let planted: DecisionPart | undefined;
+  for (const p of parts)
+    if (p.kind === 'path' && p.access === 'write' && p.rule.startsWith('sensitive:')) {
+      planted = p;
+      break;
+    }
   const tainted =
     (input.taintedBy ?? []).length > 0 &&
     config.taint.enabled &&
@@ -328,28 +309,38 @@ export function decide(input: PolicyInput, config: HarnessConfig): PolicyDecisio
     parts.push({ subject: input.tool, kind: 'effect', action: 'deny', rule: 'mode:plan' });
 
   let decisive = parts[0]!;
-  for (const part of parts) if (STRICTNESS[part.action] > STRICTNESS[decisive.action]) decisive = part;
-  const outside = parts.find((part) => part.rule === 'workspace:outside');
+  let outside: DecisionPart | undefined;
+  for (const part of parts) {
+    if (STRICTNESS[part.action] > STRICTNESS[decisive.action]) decisive = part;
+    if (outside === undefined && part.rule === 'workspace:outside') outside = part;
+  }
   if (outside) decisive = outside;
 
-  const others = parts
-    .filter((p) => p !== decisive && p.action !== 'allow')
-    .map((p) => describePart(p, input));
+  // Loops, not filter/map/some closures: this runs once per call.
+  let others = '';
+  for (const p of parts)
+    if (p !== decisive && p.action !== 'allow')
+      others += `${others === '' ? '; also: ' : '; '}${describePart(p, input)}`;
   const guards = (input.guards ?? []).length > 0 ? `; note: ${input.guards!.join('; ')}` : '';
-  const reason = `${describePart(decisive, input)}${others.length > 0 ? `; also: ${others.join('; ')}` : ''}${guards}`;
-  const requiresHuman =
-    decisive.action === 'ask' &&
-    parts.some((p) => p.action === 'ask' && (p.kind === 'taint' || HUMAN_ONLY_RULES.has(p.rule)));
-  return {
-    action: decisive.action,
-    rule: decisive.rule,
-    reason,
-    ...(decisive.action === 'deny'
-      ? { errorType: decisive.rule === 'workspace:outside' ? 'path_outside_workspace' : 'policy_violation' }
-      : {}),
-    parts,
-    ...(requiresHuman ? { requiresHuman: true } : {}),
-  } as PolicyDecision;
+  const reason = `${describePart(decisive, input)}${others}${guards}`;
+  // Keys in the order of the decision's JSON: action, rule, reason, errorType, parts, requiresHuman.
+  const decision: PolicyDecision =
+    decisive.action === 'deny'
+      ? {
+          action: decisive.action,
+          rule: decisive.rule,
+          reason,
+          errorType: decisive.rule === 'workspace:outside' ? 'path_outside_workspace' : 'policy_violation',
+          parts,
+        }
+      : { action: decisive.action, rule: decisive.rule, reason, parts };
+  if (decisive.action === 'ask')
+    for (const p of parts)
+      if (p.action === 'ask' && (p.kind === 'taint' || HUMAN_ONLY_RULES.has(p.rule))) {
+        decision.requiresHuman = true;
+        break;
+      }
+  return decision;
 }
 
 /**
@@ -372,65 +363,4 @@ export function combineDecisions(decisions: readonly PolicyDecision[]): PolicyDe
           parts.push(p);
   const requiresHuman = winner.action === 'ask' && decisions.some((d) => d.requiresHuman);
   return { ...winner, parts, ...(requiresHuman ? { requiresHuman: true } : {}) };
-}
-
-/** The parts of a walked tree: sensitive files read (or written) through it, hard-linked files, a walk cut short. */
-function treeParts(tree: PolicyTree, config: HarnessConfig): DecisionPart[] {
-  const parts: DecisionPart[] = [];
-  const base = { kind: 'path' as const, access: tree.access, via: tree.via };
-  if (tree.truncated)
-    parts.push({
-      ...base,
-      subject: tree.root,
-      action: 'ask',
-      rule: 'path:tree-too-large',
-      reason: `${JSON.stringify(tree.root)} holds too many files to check one by one for links out of the workspace and sensitive files`,
-    });
-  // Names and sizes only (`ls -R`, `find`, `du`): neither another name of a file nor a sensitive file leaks.
-  if (!tree.content && tree.access === 'read') return parts;
-  let reported = 0;
-  for (const file of tree.hardLinked) {
-    if (reported >= MAX_TREE_PARTS) break;
-    reported += 1;
-    parts.push({
-      ...base,
-      subject: file,
-      action: tree.access === 'write' ? 'deny' : 'ask',
-      rule: 'path:hard-link',
-      reason: `${JSON.stringify(file)} (under ${JSON.stringify(tree.root)}) has more than one hard link: another name may be outside the workspace`,
-    });
-  }
-  for (const file of tree.files) {
-    if (reported >= MAX_TREE_PARTS) break;
-    const sensitive = sensitiveMatch(file, tree.access, config.permissions.sensitivePaths);
-    if (!sensitive) continue;
-    reported += 1;
-    parts.push({
-      ...base,
-      subject: file,
-      requested: file,
-      action: 'ask',
-      rule: `sensitive:${sensitive.pattern}`,
-      reason: `${JSON.stringify(file)} is a sensitive path, ${tree.access === 'read' ? 'read' : 'changed'} by a recursive walk of ${JSON.stringify(tree.root)} (it needs the approval a direct access needs)`,
-    });
-  }
-  return parts;
-}
-
-/** Credentials (a sensitive path of access `any`) read by a call that also reaches the network: a hard deny. */
-function exfiltration(input: PolicyInput, config: HarnessConfig): DecisionPart | undefined {
-  if (input.network !== true) return undefined;
-  const credential = (file: string) =>
-    config.permissions.sensitivePaths.some((e) => e.access === 'any' && globMatch(e.pattern, file));
-  const read =
-    input.paths.find((p) => p.access === 'read' && p.inside && credential(p.relative))?.relative ??
-    input.trees?.flatMap((t) => (t.content ? t.files : [])).find(credential);
-  if (read === undefined) return undefined;
-  return {
-    subject: input.tool,
-    kind: 'command',
-    action: 'deny',
-    rule: 'exfil:secret-to-network',
-    reason: `reads the credential ${JSON.stringify(read)} and reaches a network host in one call; a hard deny, not overridable by auto-approve, rules or approvals`,
-  };
 }

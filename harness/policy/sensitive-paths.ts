@@ -56,9 +56,19 @@ export const DEFAULT_SENSITIVE_PATHS: readonly SensitivePath[] = [
 ];
 
 const matchers = new Map<string, (path: string) => boolean>();
-const combined = new WeakMap<readonly SensitivePath[], Record<'read' | 'write', (path: string) => boolean>>();
 
-function matcherFor(pattern: string): (path: string) => boolean {
+/** Answers of {@link sensitiveMatch} kept per list and access (a list is one configuration's `sensitivePaths`). */
+export const SENSITIVE_MEMO_SIZE = 4096;
+
+/** One list's combined matcher per access and its memo of answers (`null`: not sensitive). */
+interface ListMatch {
+  test: (path: string) => boolean;
+  memo: Map<string, SensitivePath | null>;
+}
+const byList = new WeakMap<readonly SensitivePath[], Record<'read' | 'write', ListMatch>>();
+
+/** The picomatch matcher (`dot: true`) of one glob, made once per pattern and kept. */
+export function globMatcher(pattern: string): (path: string) => boolean {
   let matcher = matchers.get(pattern);
   if (!matcher) {
     matcher = picomatch(pattern, { dot: true });
@@ -67,27 +77,38 @@ function matcherFor(pattern: string): (path: string) => boolean {
   return matcher;
 }
 
+function listMatch(list: readonly SensitivePath[], access: 'read' | 'write'): ListMatch {
+  const patterns = list.filter((e) => e.access === 'any' || e.access === access).map((e) => e.pattern);
+  return { test: patterns.length > 0 ? picomatch(patterns, { dot: true }) : () => false, memo: new Map() };
+}
+
 /**
  * The first sensitive entry that `relative` (a workspace-relative, `/`-separated path) matches
  * for `access`, or undefined. One combined matcher per list and access answers the common case
- * (no match) in a single test.
+ * (no match) in a single test; answers are remembered per list and access (at most
+ * {@link SENSITIVE_MEMO_SIZE}, oldest dropped first), so a path checked again costs a lookup. The
+ * list is taken as immutable (a configuration's), like every cache keyed by it.
  */
 export function sensitiveMatch(
   relative: string,
   access: 'read' | 'write',
   list: readonly SensitivePath[],
 ): SensitivePath | undefined {
-  let any = combined.get(list);
-  if (!any) {
-    const forAccess = (a: 'read' | 'write') => {
-      const patterns = list.filter((e) => e.access === 'any' || e.access === a).map((e) => e.pattern);
-      return patterns.length > 0 ? picomatch(patterns, { dot: true }) : () => false;
-    };
-    any = { read: forAccess('read'), write: forAccess('write') };
-    combined.set(list, any);
+  let lists = byList.get(list);
+  if (!lists) {
+    lists = { read: listMatch(list, 'read'), write: listMatch(list, 'write') };
+    byList.set(list, lists);
   }
-  if (!any[access](relative)) return undefined;
-  return list.find(
-    (entry) => (entry.access === 'any' || entry.access === access) && matcherFor(entry.pattern)(relative),
-  );
+  const { test, memo } = lists[access];
+  const known = memo.get(relative);
+  if (known !== undefined) return known ?? undefined;
+  const found = test(relative)
+    ? list.find(
+        (entry) =>
+          (entry.access === 'any' || entry.access === access) && globMatcher(entry.pattern)(relative),
+      )
+    : undefined;
+  if (memo.size >= SENSITIVE_MEMO_SIZE) memo.delete(memo.keys().next().value!);
+  memo.set(relative, found ?? null);
+  return found;
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, mergeConfig } from '../config.ts';
 import type { ChatMessage } from '../model/types.ts';
@@ -26,6 +27,43 @@ describe('escapeReservedTags', () => {
       'no tags',
     ])
       expect(escapeReservedTags(text)).toBe(text);
+  });
+});
+
+describe('escapeReservedTags fast path', () => {
+  /** escapeReservedTags as it was before the tests ahead of each replace. */
+  const reference = (text: string): string => {
+    if (!/[<[]/.test(text)) return text;
+    return text
+      .replace(
+        /<(\/?)\s*(system(?:[-_](?:reminder|message|prompt|note))?|reminder|system-reminder|harness(?:[-_][a-z]+)?|tool_result|function_results|instructions)(\s[^<>]*)?\s*(\/?)>/g,
+        (match) => `&lt;${match.slice(1, -1)}&gt;`,
+      )
+      .replace(/<\|([a-z_]{2,30})\|>/g, (_, name: string) => `&lt;|${name}|&gt;`)
+      .replace(/\[(harness|system|reminder)\]/gi, (_, name: string) => `&#91;${name}&#93;`);
+  };
+  const fragment = fc.oneof(
+    fc.constantFrom('<', '>', '[', ']', '|', '/', ' ', 'system', 'SYSTEM', 'harness', 'Reminder', 'im_start'),
+    fc.constantFrom(
+      '<system>',
+      '</system-reminder >',
+      '<harness_x a="1"/>',
+      '<|im_end|>',
+      '[HARNESS]',
+      '[sys]',
+    ),
+    fc.string({ maxLength: 4 }),
+  );
+
+  it('property: gives the old answer on text made of tag, token and marker pieces, called again too', () => {
+    fc.assert(
+      fc.property(fc.array(fragment, { maxLength: 12 }), (pieces) => {
+        const text = pieces.join('');
+        expect(escapeReservedTags(text)).toBe(reference(text));
+        expect(escapeReservedTags(text)).toBe(reference(text));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 

@@ -49,16 +49,16 @@ export function recordTaint(
   provenance: readonly (string | undefined)[] = [],
 ): boolean {
   if (!config.taint.enabled) return false;
+  // A plain loop, no closure made per call (a named arrow costs a `__name` call under tsx).
   let changed = false;
-  const add = (source: string) => {
-    if (state.sources.includes(source)) return;
+  for (let i = 0; i < tools.length; i += 1) {
+    const tool = tools[i];
+    const source =
+      tool && isUntrusted(tool, config) ? tool.name : config.taint.untrustedFiles ? provenance[i] : undefined;
+    if (source === undefined || state.sources.includes(source)) continue;
     state.sources.push(source);
     changed = true;
-  };
-  tools.forEach((tool, i) => {
-    if (tool && isUntrusted(tool, config)) add(tool.name);
-    else if (config.taint.untrustedFiles && provenance[i] !== undefined) add(provenance[i]!);
-  });
+  }
   return changed;
 }
 
@@ -134,16 +134,26 @@ const RESERVED_TAG =
   /<(\/?)\s*(system(?:[-_](?:reminder|message|prompt|note))?|reminder|system-reminder|harness(?:[-_][a-z]+)?|tool_result|function_results|instructions)(\s[^<>]*)?\s*(\/?)>/g;
 const SPECIAL_TOKEN = /<\|([a-z_]{2,30})\|>/g;
 const RESERVED_MARKER = /\[(harness|system|reminder)\]/gi;
+// The same patterns without `g`, to test before replacing: most tool output has none of them.
+const HAS_RESERVED_TAG = new RegExp(RESERVED_TAG.source);
+const HAS_SPECIAL_TOKEN = new RegExp(SPECIAL_TOKEN.source);
+const HAS_RESERVED_MARKER = new RegExp(RESERVED_MARKER.source, 'i');
 
 /**
  * Escapes reserved tags and markers in tool output, so text from a tool cannot pose as harness
  * or system text: `<system>` → `&lt;system&gt;`, `<|im_start|>` → `&lt;|im_start|&gt;`,
- * `[harness]` → `&#91;harness&#93;`. Everything else is left as it is.
+ * `[harness]` → `&#91;harness&#93;`. Everything else is left as it is. Each pattern is tested
+ * (without `g`, so no `lastIndex` state) before it replaces: text without any is returned as it is.
  */
 export function escapeReservedTags(text: string): string {
-  if (!/[<[]/.test(text)) return text;
-  return text
-    .replace(RESERVED_TAG, (match) => `&lt;${match.slice(1, -1)}&gt;`)
-    .replace(SPECIAL_TOKEN, (_, name: string) => `&lt;|${name}|&gt;`)
-    .replace(RESERVED_MARKER, (_, name: string) => `&#91;${name}&#93;`);
+  let out = text;
+  if (out.includes('<')) {
+    if (HAS_RESERVED_TAG.test(out))
+      out = out.replace(RESERVED_TAG, (match) => `&lt;${match.slice(1, -1)}&gt;`);
+    if (HAS_SPECIAL_TOKEN.test(out))
+      out = out.replace(SPECIAL_TOKEN, (_, name: string) => `&lt;|${name}|&gt;`);
+  }
+  if (out.includes('[') && HAS_RESERVED_MARKER.test(out))
+    out = out.replace(RESERVED_MARKER, (_, name: string) => `&#91;${name}&#93;`);
+  return out;
 }

@@ -69,6 +69,67 @@ describe('canonicalJson (property)', () => {
   });
 });
 
+describe('canonicalJson fast path (property)', () => {
+  const isPlain = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
+  /** Canonical JSON by its definition: keys sorted with Array.prototype.sort, every leaf through JSON.stringify. */
+  const reference = (v: unknown): string =>
+    Array.isArray(v)
+      ? `[${v.map(reference).join(',')}]`
+      : isPlain(v)
+        ? `{${Object.keys(v)
+            .sort()
+            .map((k) => `${JSON.stringify(k)}:${reference(v[k])}`)
+            .join(',')}}`
+        : (JSON.stringify(v) ?? 'null');
+  const text = fc.oneof(
+    fc.string(),
+    fc.string({ unit: 'binary' }),
+    fc.constantFrom(
+      '\ud800',
+      '\udfff',
+      '\ud83d\ude00',
+      'a"b',
+      '\\',
+      '\u2028',
+      '\u007f',
+      '\u001f',
+      '__proto__',
+      '10',
+      '2',
+    ),
+  );
+  const leaf = fc.oneof(
+    text,
+    fc.double(),
+    fc.integer(),
+    fc.boolean(),
+    fc.constantFrom(null, undefined, -0, Number.NaN, Number.POSITIVE_INFINITY, 1e21, 5e-7),
+    fc.constant(() => 1),
+    fc.constant(Symbol('s')),
+  );
+  const flat = fc.oneof(
+    fc.dictionary(text, leaf, { maxKeys: 8 }),
+    fc.dictionary(text, leaf, { minKeys: 17, maxKeys: 40 }),
+  );
+
+  it('equals the definition on flat objects of odd keys and values, and on nested ones', () => {
+    fc.assert(
+      fc.property(fc.oneof(flat, fc.dictionary(text, fc.oneof(leaf, flat, fc.array(leaf)))), (value) => {
+        expect(canonicalJson(value)).toBe(reference(value));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(canonicalJson(JSON.parse('{"b":1,"__proto__":2,"10":3,"2":4}'))).toBe(
+      '{"10":3,"2":4,"__proto__":2,"b":1}',
+    );
+  });
+
+  it('throws on a BigInt as JSON.stringify does', () => {
+    expect(() => canonicalJson({ a: 1n })).toThrow(TypeError);
+  });
+});
+
 describe('parseArguments (property)', () => {
   it('never throws; ok results hold text that JSON.parses to an object deep-equal to args', () => {
     fc.assert(

@@ -237,15 +237,50 @@ class Literal {
   constructor(readonly text: string) {}
 }
 
-/** The canonical JSON of an object whose values are all primitives (most tool arguments), else undefined. */
+/** Characters JSON.stringify escapes in a string (any surrogate, so a lone one is never missed). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** `JSON.stringify(text)`, without the call for text that needs no escape (most keys and values). */
+function jsonString(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
+
+/** Keys at most this many are sorted in place by insertion (no comparator call per pair). */
+const INSERTION_SORT_MAX = 16;
+
+/** `keys` sorted as `Array.prototype.sort` sorts strings: by UTF-16 code units. */
+function sortKeys(keys: string[]): string[] {
+  if (keys.length > INSERTION_SORT_MAX) return keys.sort();
+  for (let i = 1; i < keys.length; i += 1) {
+    const key = keys[i]!;
+    let j = i - 1;
+    for (; j >= 0 && keys[j]! > key; j -= 1) keys[j + 1] = keys[j]!;
+    keys[j + 1] = key;
+  }
+  return keys;
+}
+
+/**
+ * The canonical JSON of an object whose values are all primitives (most tool arguments), else
+ * undefined. Each value is written as JSON.stringify writes it (a value JSON cannot hold as
+ * `null`, a BigInt throws), with the calls saved for plain strings, finite numbers, booleans
+ * and null.
+ */
 function flatObjectJson(value: unknown): string | undefined {
   if (!isObject(value)) return undefined;
-  const keys = Object.keys(value).sort();
+  const keys = sortKeys(Object.keys(value));
   let out = '{';
   for (let i = 0; i < keys.length; i += 1) {
-    const item = value[keys[i]!];
-    if (typeof item === 'object' && item !== null) return undefined;
-    out += `${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:${JSON.stringify(item) ?? 'null'}`;
+    const key = keys[i]!;
+    const item = value[key];
+    let text: string;
+    if (typeof item === 'string') text = jsonString(item);
+    else if (typeof item === 'number') text = Number.isFinite(item) ? String(item) : 'null';
+    else if (typeof item === 'boolean') text = item ? 'true' : 'false';
+    else if (item === null) text = 'null';
+    else if (typeof item === 'object') return undefined;
+    else text = JSON.stringify(item) ?? 'null';
+    out += i > 0 ? `,${jsonString(key)}:${text}` : `${jsonString(key)}:${text}`;
   }
   return `${out}}`;
 }

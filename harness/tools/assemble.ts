@@ -47,19 +47,26 @@ export function assembleCalls(
   // Per model id, the calls kept so far in this turn by signature: a re-emitted call (same id,
   // name and arguments as any earlier call of the turn) is a stream artifact and is dropped.
   const seenInTurn = new Map<string, Map<string, AssembledCall>>();
-  for (const item of raw) {
+  for (let index = 0; index < raw.length; index += 1) {
+    const item = raw[index];
     const call = typeof item === 'object' && item !== null ? item : {};
     const fn = typeof call.function === 'object' && call.function !== null ? call.function : {};
     const name = typeof fn.name === 'string' ? fn.name : '';
     const rawArguments = fn.arguments;
-    const signature = `${name}\u0000${typeof rawArguments === 'string' ? rawArguments : canonicalJson(rawArguments)}`;
+    // Built only when a call of the turn is looked up or kept under it (the last call of a turn is not).
+    let signature =
+      typeof rawArguments === 'string' ? undefined : `${name}\u0000${canonicalJson(rawArguments)}`;
     const normalisations: string[] = [];
     const modelId = typeof call.id === 'string' && call.id.trim() !== '' ? call.id : undefined;
-    const kept = modelId !== undefined ? seenInTurn.get(modelId)?.get(signature) : undefined;
-    if (modelId !== undefined && kept) {
-      dropped.push(modelId);
-      kept.normalisations.push('duplicate_dropped');
-      continue;
+    const sameId = modelId !== undefined ? seenInTurn.get(modelId) : undefined;
+    if (sameId) {
+      signature ??= `${name}\u0000${rawArguments as string}`;
+      const kept = sameId.get(signature);
+      if (kept) {
+        dropped.push(modelId!);
+        kept.normalisations.push('duplicate_dropped');
+        continue;
+      }
     }
     let callId: string;
     let originalId: string | null | undefined;
@@ -78,26 +85,38 @@ export function assembleCalls(
 
     const tool = options.registry.get(name);
     const parsed = parseArguments(rawArguments, tool ? tool.noRequired : true);
-    normalisations.push(...parsed.normalisations);
+    for (const step of parsed.normalisations) normalisations.push(step);
     const replayed = parsed.ok ? parsed.text : '{}';
     if (!parsed.ok) normalisations.push('invalid_arguments_replaced_by_placeholder');
-    const assembled: AssembledCall = {
-      callId,
-      ...(originalId !== undefined ? { originalId } : {}),
-      name,
-      rawArguments,
-      parsed,
-      normalisations,
-      position: calls.length,
-      truncated: options.truncated,
-      wire: { id: callId, type: 'function', function: { name, arguments: replayed } },
-      loopKey: `${name}\u0000${parsed.ok ? canonicalJson(parsed.args) : String(typeof rawArguments === 'string' ? rawArguments : canonicalJson(rawArguments))}`,
-    };
+    const wire: WireToolCall = { id: callId, type: 'function', function: { name, arguments: replayed } };
+    const loopKey = `${name}\u0000${parsed.ok ? canonicalJson(parsed.args) : String(typeof rawArguments === 'string' ? rawArguments : canonicalJson(rawArguments))}`;
+    const position = calls.length;
+    const { truncated } = options;
+    // Two literals, not a spread: `originalId` second when set, as the events and ledger show it.
+    const assembled: AssembledCall =
+      originalId !== undefined
+        ? {
+            callId,
+            originalId,
+            name,
+            rawArguments,
+            parsed,
+            normalisations,
+            position,
+            truncated,
+            wire,
+            loopKey,
+          }
+        : { callId, name, rawArguments, parsed, normalisations, position, truncated, wire, loopKey };
     calls.push(assembled);
-    if (modelId !== undefined) {
-      const bySignature = seenInTurn.get(modelId) ?? new Map<string, AssembledCall>();
+    if (modelId !== undefined && index < raw.length - 1) {
+      signature ??= `${name}\u0000${rawArguments as string}`;
+      let bySignature = seenInTurn.get(modelId);
+      if (!bySignature) {
+        bySignature = new Map<string, AssembledCall>();
+        seenInTurn.set(modelId, bySignature);
+      }
       bySignature.set(signature, assembled);
-      seenInTurn.set(modelId, bySignature);
     }
   }
   return { calls, dropped };
