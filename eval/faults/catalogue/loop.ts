@@ -16,8 +16,8 @@ export const LOOP_FAULTS: Fault[] = [
       {
         file: 'harness/tools/assemble.ts',
         search:
-          "loopKey: `${name}\\u0000${parsed.ok ? canonicalJson(parsed.args) : String(typeof rawArguments === 'string' ? rawArguments : canonicalJson(rawArguments))}`,",
-        replace: 'loopKey: name,',
+          "const loopKey = `${name}\\u0000${parsed.ok ? canonicalJson(parsed.args) : String(typeof rawArguments === 'string' ? rawArguments : canonicalJson(rawArguments))}`;",
+        replace: 'const loopKey = name;',
       },
     ],
   },

@@ -27,8 +27,7 @@ export const PERMISSIONS_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/policy/policy.ts',
-        search:
-          'for (const part of parts) if (STRICTNESS[part.action] > STRICTNESS[decisive.action]) decisive = part;',
+        search: 'if (STRICTNESS[part.action] > STRICTNESS[decisive.action]) decisive = part;',
         replace: '',
       },
     ],

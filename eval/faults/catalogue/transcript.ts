@@ -28,8 +28,8 @@ export const TRANSCRIPT_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/tools/assemble.ts',
-        search: 'seenInTurn.get(modelId)?.get(signature)',
-        replace: '[...(seenInTurn.get(modelId)?.values() ?? [])][0]',
+        search: 'const kept = sameId.get(signature);',
+        replace: 'const kept = [...sameId.values()][0];',
       },
     ],
   },
@@ -40,8 +40,8 @@ export const TRANSCRIPT_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/tools/assemble.ts',
-        search: 'if (modelId !== undefined && kept) {',
-        replace: 'if (modelId !== undefined && kept && (false as boolean)) {',
+        search: 'if (kept) {\n        dropped.push(modelId!);',
+        replace: 'if (kept && (false as boolean)) {\n        dropped.push(modelId!);',
       },
     ],
   },
@@ -115,9 +115,9 @@ export const TRANSCRIPT_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/tools/dispatch.ts',
-        search: "for (const call of calls) {\n    context.emit({\n      type: 'tool_call_start',",
+        search: 'for (const call of calls) {\n      const args = call.wire.function.arguments;',
         replace:
-          "for (const call of calls) {\n    if (stop) break;\n    context.emit({\n      type: 'tool_call_start',",
+          'for (const call of calls) {\n      if (turn.stop) break;\n      const args = call.wire.function.arguments;',
       },
     ],
   },
