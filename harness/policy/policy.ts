@@ -160,8 +160,28 @@ function pathPart(p: PolicyPath, config: HarnessConfig): DecisionPart {
     p,
     p.relative,
     action,
-    matched ? `paths:${matched.access}:${matched.pattern}` : `effects:${p.access}`,
+    matched ? `paths:${matched.access}:${matched.pattern}` : EFFECT_RULE[p.access],
   );
+}
+
+/** The default rule of a path access, one string each (a decision of every call keeps its rule). */
+const EFFECT_RULE = { read: 'effects:read', write: 'effects:write' } as const;
+
+/** Reasons remembered at most; the table is emptied when full (the text is the same either way). */
+const REASONS_KEPT = 4096;
+const reasons = new Map<string, string>();
+
+/**
+ * One string per distinct reason text: a run that makes the same decision call after call (a
+ * read loop) keeps one flat copy instead of a tree of concatenated pieces per decision, which
+ * every event keeps for the rest of the run. Same text, so nothing downstream can tell.
+ */
+function internReason(text: string): string {
+  const known = reasons.get(text);
+  if (known !== undefined) return known;
+  if (reasons.size >= REASONS_KEPT) reasons.clear();
+  reasons.set(text, text);
+  return text;
 }
 
 /**
@@ -322,7 +342,7 @@ export function decide(input: PolicyInput, config: HarnessConfig): PolicyDecisio
     if (p !== decisive && p.action !== 'allow')
       others += `${others === '' ? '; also: ' : '; '}${describePart(p, input)}`;
   const guards = (input.guards ?? []).length > 0 ? `; note: ${input.guards!.join('; ')}` : '';
-  const reason = `${describePart(decisive, input)}${others}${guards}`;
+  const reason = internReason(`${describePart(decisive, input)}${others}${guards}`);
   // Keys in the order of the decision's JSON: action, rule, reason, errorType, parts, requiresHuman.
   const decision: PolicyDecision =
     decisive.action === 'deny'
