@@ -6,7 +6,12 @@
  */
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { appendHarnessFile, checkHarnessFile, present } from '../sandbox/harness-files.ts';
+import {
+  appendHarnessFile,
+  appendHarnessFileSync,
+  checkHarnessFile,
+  present,
+} from '../sandbox/harness-files.ts';
 import { HarnessBenchError } from '../errors.ts';
 import type { ChatMessage } from '../model/types.ts';
 import { encodeRecord, SESSION_FORMAT_VERSION, type SessionRecord } from './session-format.ts';
@@ -41,14 +46,18 @@ export interface SessionInfo {
  * writes every message object of `history` it has not written (or been told about) before, so
  * a caller can hand it the working conversation before every model call.
  *
- * Writes are chained appends, one per call (`sync` writes its new messages in one), each through
+ * Writes are appends, one per call (`sync` writes its new messages in one), each through
  * `appendHarnessFile` (below the workspace without following links, `sandbox/harness-files.ts`),
- * so they land in order. The first write error is kept and raised by {@link SessionWriter.flush};
- * the returned promises never reject, so callers may `void` them.
+ * in order: synchronously when nothing is in flight and the file allows it (below the workspace
+ * on Linux, `appendHarnessFileSync`: the same opens and checks without a thread-pool round trip
+ * per record), else chained. The first write error is kept and raised by
+ * {@link SessionWriter.flush}; the returned promises never reject, so callers may `void` them.
  */
 export class SessionWriter {
   private readonly known = new WeakSet<object>();
   private chain: Promise<void> = Promise.resolve();
+  /** Chained appends not finished yet: while any is, later ones are chained too (order). */
+  private inFlight = 0;
   private failure: Error | undefined;
 
   /** @param root the workspace when the file lives below it: written without following links (`sandbox/harness-files.ts`). */
@@ -66,10 +75,21 @@ export class SessionWriter {
 
   private write(lines: string): Promise<void> {
     if (lines === '') return this.chain;
+    if (this.inFlight === 0)
+      try {
+        if (appendHarnessFileSync(this.root, this.file, lines)) return this.chain;
+      } catch (error) {
+        this.failure ??= error as Error;
+        return this.chain;
+      }
+    this.inFlight += 1;
     this.chain = this.chain
       .then(() => appendHarnessFile(this.root, this.file, lines))
       .catch((error: Error) => {
         this.failure ??= error;
+      })
+      .finally(() => {
+        this.inFlight -= 1;
       });
     return this.chain;
   }

@@ -31,7 +31,7 @@ const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY, O_APPEND, 
 export const DESCRIPTOR_PATHS = process.platform === 'linux' && existsSync('/proc/self/fd');
 
 /** A Node-style error with a code. */
-function failure(code: string, message: string): NodeJS.ErrnoException {
+export function failure(code: string, message: string): NodeJS.ErrnoException {
   return Object.assign(new Error(message), { code });
 }
 
@@ -50,7 +50,7 @@ export class HardLinkError extends Error {
 }
 
 /** The components of `file` below `root`, or an error when it is not below it. */
-function componentsBelow(root: string, file: string): string[] {
+export function componentsBelow(root: string, file: string): string[] {
   // The common case, a plain absolute path below the root, without path.resolve and path.relative.
   if (
     path.sep === '/' &&
@@ -298,7 +298,8 @@ function readSmall(fd: number, size: number): string {
   return scratch.toString('utf8', 0, read);
 }
 
-function isLinkSync(file: string): boolean {
+/** True when `file` is a symbolic link (false when it cannot be read). */
+export function isLinkSync(file: string): boolean {
   try {
     return lstatSync(file).isSymbolicLink();
   } catch {

@@ -9,6 +9,7 @@
 import { appendFile, lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readBeneath, writeBeneath } from './beneath.ts';
+import { appendBeneathSync } from './beneath-append.ts';
 
 /** True when `file` is below `root`. */
 export function isBelow(root: string, file: string): boolean {
@@ -32,6 +33,17 @@ export async function appendHarnessFile(root: string | undefined, file: string, 
   }
   await mkdir(path.dirname(file), { recursive: true });
   await appendFile(file, text, 'utf8');
+}
+
+/**
+ * {@link appendHarnessFile} with synchronous calls when it can (a file below `root` on Linux, a
+ * text of at most `SYNC_APPEND_MAX_CHARS`): the same opens and checks (`beneath-append.ts`).
+ * Returns false, having written nothing, when the caller must append asynchronously.
+ * @throws as {@link appendHarnessFile}
+ */
+export function appendHarnessFileSync(root: string | undefined, file: string, text: string): boolean {
+  if (root === undefined || !isBelow(root, file)) return false;
+  return appendBeneathSync(root, file, text);
 }
 
 /** Checks that a harness file below `root` is reached without a link (it is opened and closed). @throws `ELOOP`, `EMLINK`, `ENOENT` */
