@@ -7,11 +7,10 @@
  * bench with session persistence on, issue 14). Linux only (`DESCRIPTOR_PATHS`); elsewhere, and
  * for large texts, the caller appends asynchronously as before.
  */
-import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import path from 'node:path';
-import { componentsBelow, DESCRIPTOR_PATHS, failure, HardLinkError, isLinkSync } from './beneath.ts';
+import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
+import { componentsBelow, DESCRIPTOR_PATHS, failure, HardLinkError, openParentSync } from './beneath.ts';
 
-const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY, O_APPEND, O_NONBLOCK } = constants;
+const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_APPEND, O_NONBLOCK } = constants;
 
 /** The last component's open: no link followed, and a FIFO (or device) refuses at once instead of blocking the thread. */
 const APPEND = O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK;
@@ -32,31 +31,8 @@ export function appendBeneathSync(root: string, file: string, text: string): boo
   if (!DESCRIPTOR_PATHS || text.length > SYNC_APPEND_MAX_CHARS) return false;
   const parts = componentsBelow(root, file);
   if (parts.length === 0) return false;
-  let dir = openSync(root, O_RDONLY | O_DIRECTORY);
-  let dirPath = root;
+  const dir = openParentSync(root, parts, true);
   try {
-    for (let i = 0; i < parts.length - 1; i += 1) {
-      const part = parts[i]!;
-      const at = `/proc/self/fd/${dir}/${part}`;
-      let next: number;
-      try {
-        next = openSync(at, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOTDIR' && isLinkSync(path.join(dirPath, part)))
-          throw failure('ELOOP', `${path.join(dirPath, part)} is a symbolic link`);
-        if (code !== 'ENOENT') throw error;
-        try {
-          mkdirSync(at);
-        } catch (made) {
-          if ((made as NodeJS.ErrnoException).code !== 'EEXIST') throw made;
-        }
-        next = openSync(at, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-      }
-      closeSync(dir);
-      dir = next;
-      dirPath = path.join(dirPath, part);
-    }
     const at = `/proc/self/fd/${dir}/${parts[parts.length - 1]!}`;
     // The file usually exists (an append-only log): open it first, create it when it is missing
     // (a failed open throws, and a thrown error costs more than the open).

@@ -18,6 +18,7 @@ import {
   existsSync,
   fstatSync,
   lstatSync,
+  mkdirSync,
   openSync,
   readFileSync,
   readSync,
@@ -230,23 +231,8 @@ function readSmallBeneathSync(
     }
     if (fd !== undefined) return readOpened(fd, file, allowHardLinks);
   }
-  let dir = openSync(root, O_RDONLY | O_DIRECTORY);
-  let dirPath = root;
+  const dir = openParentSync(root, parts, false);
   try {
-    for (let i = 0; i < parts.length - 1; i += 1) {
-      const part = parts[i]!;
-      let next: number;
-      try {
-        next = openSync(`/proc/self/fd/${dir}/${part}`, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOTDIR' && isLinkSync(path.join(dirPath, part)))
-          throw failure('ELOOP', `${path.join(dirPath, part)} is a symbolic link`);
-        throw error;
-      }
-      closeSync(dir);
-      dir = next;
-      dirPath = path.join(dirPath, part);
-    }
     const fd = openSync(
       `/proc/self/fd/${dir}/${parts[parts.length - 1]!}`,
       O_RDONLY | O_NOFOLLOW | O_NONBLOCK,
@@ -254,6 +240,45 @@ function readSmallBeneathSync(
     return readOpened(fd, file, allowHardLinks);
   } finally {
     closeSync(dir);
+  }
+}
+
+/**
+ * The descriptor of the folder holding the last of `parts` below `root`, each component opened
+ * relative to its parent's descriptor with `O_NOFOLLOW` (`/proc/self/fd/N/name`); with `create`,
+ * a missing folder is made the same way. Linux only (`DESCRIPTOR_PATHS`). The caller closes it.
+ * @throws `ELOOP` (a link as a component), `ENOENT` (missing, without `create`), `ENOTDIR`, Node's other codes
+ */
+export function openParentSync(root: string, parts: readonly string[], create: boolean): number {
+  let dir = openSync(root, O_RDONLY | O_DIRECTORY);
+  let dirPath = root;
+  try {
+    for (let i = 0; i < parts.length - 1; i += 1) {
+      const part = parts[i]!;
+      const at = `/proc/self/fd/${dir}/${part}`;
+      let next: number;
+      try {
+        next = openSync(at, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOTDIR' && isLinkSync(path.join(dirPath, part)))
+          throw failure('ELOOP', `${path.join(dirPath, part)} is a symbolic link`);
+        if (code !== 'ENOENT' || !create) throw error;
+        try {
+          mkdirSync(at);
+        } catch (made) {
+          if ((made as NodeJS.ErrnoException).code !== 'EEXIST') throw made;
+        }
+        next = openSync(at, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+      }
+      closeSync(dir);
+      dir = next;
+      dirPath = path.join(dirPath, part);
+    }
+    return dir;
+  } catch (error) {
+    closeSync(dir);
+    throw error;
   }
 }
 
@@ -298,8 +323,7 @@ function readSmall(fd: number, size: number): string {
   return scratch.toString('utf8', 0, read);
 }
 
-/** True when `file` is a symbolic link (false when it cannot be read). */
-export function isLinkSync(file: string): boolean {
+function isLinkSync(file: string): boolean {
   try {
     return lstatSync(file).isSymbolicLink();
   } catch {
