@@ -1,15 +1,21 @@
 /**
- * Per-step overhead of every system of `systems.ts` on the workload of `workload.ts`, measured
- * with tinybench in interleaved rounds: each round runs every step count, and within a step
- * count every system in turn (the order rotates by round), so a busy machine slows them all
- * alike and the ratios hold. Each sample is one whole run (N tool steps and the final answer)
- * divided by N, in µs per step, as wall time (tinybench's latency) and as the process's CPU time
- * (user + system, all threads: on a machine other work keeps busy, wall time is mostly waiting
- * for a core, CPU time is the work); a system's figure is the median of its samples over all
- * rounds. No collection is forced between systems: a full GC before a run made the run after
- * it several times slower (a shrunk heap, code discarded), which measured the GC, not the loop.
+ * Per-step overhead of every system of `systems.ts` on the workload of `workload.ts`, in
+ * interleaved rounds: each round runs every step count, and within a step count every system in
+ * turn (the order rotates by round), so a busy machine slows them all alike and the ratios hold.
+ * Each system runs in a process of its own (`per-step-child.ts`, forked once and warmed up), and
+ * only one system runs at a time: a system's samples never include collecting another system's
+ * garbage. (In one shared process they did: the AI SDK's ~900 MB of garbage at N = 1,000 was
+ * collected during whoever ran next, and even the bare floor loop grew 1.55× from N = 10 to
+ * N = 1,000; JMH forks a JVM per benchmark for the same reason.) Each sample is one whole run
+ * (N tool steps and the final answer) divided by N, in µs per step, as wall time (tinybench's
+ * latency, in the child) and as the child's CPU time (user + system, all its threads: on a
+ * machine other work keeps busy, wall time is mostly waiting for a core, CPU time is the work); a
+ * system's figure is the median of its samples over all rounds. No collection is forced: a full
+ * GC before a run made the run after it several times slower (a shrunk heap, code discarded),
+ * which measured the GC, not the loop.
  */
-import { Bench } from 'tinybench';
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import {
   aiSdk,
   floor,
@@ -19,7 +25,7 @@ import {
   type System,
   type SystemName,
 } from './systems.ts';
-import { benchWorkspace } from './workload.ts';
+import type { ChildReply, ChildRequest } from './per-step-child.ts';
 
 /** One measured system (a harness configuration is a system of its own). */
 export interface Contender {
@@ -60,63 +66,83 @@ export interface PerStepOptions {
   budgetMs: number;
   /** Warm-up per system before the rounds (runs of 50 steps, at least 5), so every system is measured with its code optimised. ms. */
   warmupMs: number;
+  /** The systems to measure (`label`s such as `floor` or `harness-bench (default)`); all of {@link CONTENDERS} when absent. */
+  only?: readonly string[];
   /** Called after each round of one step count. */
   onProgress?: (message: string) => void;
 }
 
-const label = (c: Contender) => (c.config ? `${c.system} (${c.config})` : c.system);
+/** A contender's name in rows and progress: the system, and the configuration in parentheses. */
+export const label = (c: Contender) => (c.config ? `${c.system} (${c.config})` : c.system);
 
-/** Runs the interleaved rounds and returns one row per system and step count. */
+/** A forked contender: one request at a time, the reply awaited. */
+interface Child {
+  ask(request: ChildRequest): Promise<ChildReply & { kind: 'warm' | 'samples' }>;
+  close(): void;
+}
+
+function forkChild(index: number, name: string): Child {
+  const child: ChildProcess = fork(
+    fileURLToPath(new URL('./per-step-child.ts', import.meta.url)),
+    [String(index)],
+    {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
+  return {
+    ask: (request) =>
+      new Promise((resolve, reject) => {
+        const onExit = (code: number | null) =>
+          reject(new Error(`${name}: the measuring process exited (${code})`));
+        child.once('exit', onExit);
+        child.once('message', (reply: ChildReply) => {
+          child.off('exit', onExit);
+          if (reply.kind === 'error') reject(new Error(`${name}: ${reply.message}`));
+          else resolve(reply);
+        });
+        child.send(request);
+      }),
+    close: () => child.disconnect(),
+  };
+}
+
+/**
+ * Runs the interleaved rounds, each contender in its own process, and returns one row per system
+ * and step count. @throws when a contender fails (wrong step count, a stop other than the final
+ * answer) or its process dies.
+ */
 export async function measurePerStep(options: PerStepOptions): Promise<PerStepRow[]> {
-  const workspace = benchWorkspace();
   const samples = new Map<string, number[]>();
   const cpu = new Map<string, number[]>();
+  const measured = CONTENDERS.map((c, index) => ({ c, index })).filter(
+    ({ c }) => !options.only || options.only.includes(label(c)) || options.only.includes(c.system),
+  );
+  const children = measured.map(({ c, index }) => forkChild(index, label(c)));
   try {
     // Unmeasured runs of each until the JIT has optimised its code (a first run is many times slower).
-    for (const c of CONTENDERS) {
-      const started = performance.now();
-      for (let runs = 0; runs < 5 || performance.now() - started < options.warmupMs; runs += 1)
-        await c.run(50, workspace.dir);
+    for (const [i, { c }] of measured.entries()) {
+      await children[i]!.ask({ kind: 'warmup', warmupMs: options.warmupMs });
       options.onProgress?.(`warmed up ${label(c)}`);
     }
     for (let round = 0; round < options.rounds; round += 1) {
       for (const steps of options.steps) {
-        const bench = new Bench({
-          time: options.budgetMs,
-          iterations: 1,
-          warmup: false,
-          retainSamples: true,
-          throws: true,
-        });
-        const order = CONTENDERS.map((_, i) => CONTENDERS[(i + round) % CONTENDERS.length]!);
-        for (const c of order) {
-          const key = `${label(c)} ${steps}`;
-          const list = cpu.get(key) ?? [];
-          cpu.set(key, list);
-          bench.add(key, async () => {
-            const before = process.cpuUsage();
-            await c.run(steps, workspace.dir);
-            const used = process.cpuUsage(before);
-            list.push((used.user + used.system) / steps);
-          });
-        }
-        await bench.run();
-        for (const task of bench.tasks) {
-          const result = task.result;
-          if (!result || !('latency' in result)) throw new Error(`${task.name}: no result`);
-          const key = task.name;
-          const list = samples.get(key) ?? [];
-          for (const ms of result.latency.samples ?? []) list.push((ms * 1000) / steps);
-          samples.set(key, list);
+        for (let k = 0; k < measured.length; k += 1) {
+          const i = (k + round) % measured.length;
+          const key = `${label(measured[i]!.c)} ${steps}`;
+          const reply = await children[i]!.ask({ kind: 'measure', steps, budgetMs: options.budgetMs });
+          if (reply.kind !== 'samples') throw new Error(`${key}: no samples`);
+          samples.set(key, [...(samples.get(key) ?? []), ...reply.wall]);
+          cpu.set(key, [...(cpu.get(key) ?? []), ...reply.cpu]);
         }
         options.onProgress?.(`round ${round + 1}/${options.rounds}, ${steps} steps`);
       }
     }
   } finally {
-    workspace.dispose();
+    for (const child of children) child.close();
   }
   const rows: PerStepRow[] = [];
-  for (const c of CONTENDERS)
+  for (const { c } of measured)
     for (const steps of options.steps) {
       const key = `${label(c)} ${steps}`;
       const list = [...(samples.get(key) ?? [])].sort((a, b) => a - b);

@@ -16,7 +16,8 @@
  *   npm run bench -- --rounds 7
  *   npm run bench -- --quick --steps 10,50 --per-step-only --out /tmp/b.json   (iterating on the loop)
  *
- * `--steps` picks step counts of the per-step table, `--per-step-only` skips everything after it,
+ * `--steps` picks step counts of the per-step table, `--systems floor,harness-bench (default)`
+ * measures only those (a system name takes all its configurations), `--per-step-only` skips everything after it,
  * `--out` writes the results elsewhere than `bench/results/latest.json`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -25,7 +26,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Table from 'cli-table3';
 import { Bench } from 'tinybench';
-import { CONTENDERS, measurePerStep, type PerStepRow } from './per-step.ts';
+import { CONTENDERS, label, measurePerStep, type PerStepRow } from './per-step.ts';
 import { addPolicyBenchmarks, decisionsPerSecond } from './policy.bench.ts';
 import { replayThroughput } from './replay.ts';
 import { peakRss, type RssRow } from './rss.ts';
@@ -46,9 +47,21 @@ const steps = stepsFlag
   : quick
     ? STEP_COUNTS.filter((n) => n <= 200)
     : [...STEP_COUNTS];
-if (steps.some((n) => !Number.isInteger(n) || n < 1))
-  throw new Error(`--steps ${stepsFlag}: a comma-separated list of positive integers`);
+if (steps.some((n) => !Number.isInteger(n) || n < 1)) {
+  process.stderr.write(`--steps ${stepsFlag}: a comma-separated list of positive integers\n`);
+  process.exit(2);
+}
 const perStepOnly = args.includes('--per-step-only');
+const systemsFlag = flag('--systems');
+const only = systemsFlag?.split(',').map((s) => s.trim());
+const known = CONTENDERS.flatMap((c) => [c.system, label(c)]);
+const unknown = only?.filter((s) => !known.includes(s)) ?? [];
+if (unknown.length > 0) {
+  process.stderr.write(
+    `--systems: unknown ${unknown.join(', ')}; known: ${[...new Set(known)].join(', ')}\n`,
+  );
+  process.exit(2);
+}
 const outFlag = flag('--out');
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
@@ -58,6 +71,7 @@ const perStep = await measurePerStep({
   rounds,
   budgetMs: 300,
   warmupMs: quick ? 1000 : 2000,
+  ...(only ? { only } : {}),
   onProgress: log,
 });
 
@@ -100,10 +114,13 @@ function ratiosOn(measure: Measure) {
   }));
   const growth = round2(ours(last) / ours(first));
   const at50 = perN.find((r) => r.steps === 50);
+  // null: not measured in this run (a step count or a system left out with --steps / --systems).
+  const verdict = (ratio: number | undefined, met: (x: number) => boolean) =>
+    ratio === undefined || Number.isNaN(ratio) ? null : met(ratio);
   const targets = {
-    'at N=50, at least 10x below the faster peer': at50 ? at50.fasterPeerOverOurs >= 10 : null,
-    'at N=50, within 5x of the floor': at50 ? at50.oursOverFloor <= 5 : null,
-    [`grows at most 1.2x from N=${first} to N=${last}`]: growth <= 1.2,
+    'at N=50, at least 10x below the faster peer': verdict(at50?.fasterPeerOverOurs, (x) => x >= 10),
+    'at N=50, within 5x of the floor': verdict(at50?.oursOverFloor, (x) => x <= 5),
+    [`grows at most 1.2x from N=${first} to N=${last}`]: verdict(growth, (x) => x <= 1.2),
   };
   return { perN, growth, targets };
 }
@@ -129,6 +146,8 @@ const results = {
     sample: 'one whole run divided by N (µs per step); usPerStep is the median over all samples',
     rounds,
     interleaved: 'every round runs every system at every N, the order rotating by round',
+    isolation:
+      "each system in a process of its own (forked once, warmed up, one system running at a time), so no system pays for collecting another system's garbage",
     harnessConfigs:
       'default: DEFAULT_CONFIG with budgets raised so N steps fit; session: the same with session.enabled',
   },
@@ -149,7 +168,7 @@ writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
 
 const name = (r: { system: string; config?: string }) => (r.config ? `${r.system} (${r.config})` : r.system);
 const table = new Table({ head: ['µs per step: wall median / min / CPU median', ...steps.map(String)] });
-for (const c of CONTENDERS)
+for (const c of CONTENDERS.filter((c) => perStep.some((r) => r.system === c.system && r.config === c.config)))
   table.push([
     name(c),
     ...steps.map((n) => {
@@ -163,9 +182,10 @@ table.push(['faster peer ÷ ours (wall / CPU)', ...both((r) => r.fasterPeerOverO
 table.push(['ours ÷ floor (wall / CPU)', ...both((r) => r.oursOverFloor)]);
 console.log(table.toString());
 console.log(`growth of ours, N=${last} ÷ N=${first}: ${wall.growth}× wall, ${cpuRatios.growth}× CPU`);
+const said = (met: boolean | null) => (met === null ? 'not measured' : met ? 'met' : 'missed');
 for (const [target, met] of Object.entries(wall.targets))
   console.log(
-    `${met ? 'met   ' : 'missed'} (wall) ${target}; ${cpuRatios.targets[target] ? 'met' : 'missed'} on CPU time`,
+    `${said(met).padEnd(6)} (wall) ${target}; ${said(cpuRatios.targets[target] ?? null)} on CPU time`,
   );
 console.log(
   `bash policy decisions per second: ${policy.coldPerSecond} cold, ${policy.cachedPerSecond} cached`,

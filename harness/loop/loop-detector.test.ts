@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { LoopDetector } from './loop-detector.ts';
 
 /** Runs `key` through check (and record, when the call runs) and returns the verdict kinds. */
-function play(detector: LoopDetector, calls: [key: string, outcome: string][]): string[] {
-  return calls.map(([key, outcome]) => {
+function play(detector: LoopDetector, calls: [key: string, outcome: string, ok?: boolean][]): string[] {
+  return calls.map(([key, outcome, ok = true]) => {
     const verdict = detector.check(key);
-    if (verdict.kind === 'run') detector.record(key, outcome);
+    if (verdict.kind === 'run') detector.record(key, ok, outcome);
     return verdict.kind === 'run' ? 'run' : `${verdict.kind}:${verdict.count}`;
   });
 }
@@ -16,10 +16,7 @@ describe('LoopDetector', () => {
     expect(
       play(
         detector,
-        Array.from(
-          { length: 6 },
-          () => ['bash\0{"command":"cat notes.txt"}', 'ok:hello'] as [string, string],
-        ),
+        Array.from({ length: 6 }, () => ['bash\0{"command":"cat notes.txt"}', 'hello'] as [string, string]),
       ),
     ).toEqual(['run', 'run', 'run', 'warn:4', 'stop:5', 'stop:6']);
   });
@@ -54,6 +51,24 @@ describe('LoopDetector', () => {
     ).toEqual(['run', 'warn:3']);
   });
 
+  it('a success and a failure with the same text are different outcomes', () => {
+    const detector = new LoopDetector({ warnAt: 3, stopAt: 4 });
+    expect(
+      play(detector, [
+        ['k', 'timeout:slow', true],
+        ['k', 'timeout:slow', false],
+        ['k', 'timeout:slow', true],
+        ['k', 'timeout:slow', false],
+      ]),
+    ).toEqual(['run', 'run', 'run', 'run']);
+    expect(
+      play(detector, [
+        ['k', 'timeout:slow', false],
+        ['k', 'timeout:slow', false],
+      ]),
+    ).toEqual(['run', 'warn:3']);
+  });
+
   it('counts per key: A-B-A-B interleaving still reaches the limits for each key', () => {
     const detector = new LoopDetector({ warnAt: 3, stopAt: 4 });
     const ab: [string, string][] = [];
@@ -74,7 +89,7 @@ describe('LoopDetector', () => {
 
   it('record for a key never checked is ignored', () => {
     const detector = new LoopDetector({ warnAt: 2, stopAt: 3 });
-    detector.record('never', 'x');
+    detector.record('never', true, 'x');
     expect(detector.check('never')).toEqual({ kind: 'run' });
   });
 });

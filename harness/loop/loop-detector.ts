@@ -14,7 +14,9 @@ const RUN: LoopVerdict = Object.freeze({ kind: 'run' });
 
 interface Entry {
   count: number;
-  outcome: string | undefined;
+  /** Whether the last outcome was a success, and its text (the data, or `type:message` of a failure); `text` undefined before the first. */
+  ok: boolean;
+  text: string | undefined;
 }
 
 /** Tracks identical calls within one run. */
@@ -26,7 +28,7 @@ export class LoopDetector {
   check(key: string): LoopVerdict {
     const entry = this.entries.get(key);
     if (!entry) {
-      this.entries.set(key, { count: 1, outcome: undefined });
+      this.entries.set(key, { count: 1, ok: false, text: undefined });
       return RUN;
     }
     entry.count += 1;
@@ -35,11 +37,17 @@ export class LoopDetector {
     return RUN;
   }
 
-  /** Called after a call ran with its outcome (a hash or the result text). A changed outcome resets the count. */
-  record(key: string, outcome: string): void {
+  /**
+   * Called after a call ran with its outcome: `ok` and its text (a success's data, or a failure's
+   * `type:message`). A changed outcome resets the count. The text is kept as given, never joined
+   * to a prefix: a success's data is the tool result the history holds anyway, so the detector
+   * keeps no second copy of it (a `ok:`-prefixed string was a rope kept per distinct call).
+   */
+  record(key: string, ok: boolean, text: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
-    if (entry.outcome !== undefined && entry.outcome !== outcome) entry.count = 1;
-    entry.outcome = outcome;
+    if (entry.text !== undefined && (entry.ok !== ok || entry.text !== text)) entry.count = 1;
+    entry.ok = ok;
+    entry.text = text;
   }
 }

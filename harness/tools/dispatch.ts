@@ -204,7 +204,8 @@ class Turn {
     if (outcome.recordLoop)
       context.loop.record(
         call.loopKey,
-        result.ok ? `ok:${result.data}` : `${result.error_type}:${result.message}`,
+        result.ok,
+        result.ok ? result.data : `${result.error_type}:${result.message}`,
       );
     const durationMs = context.deps.now() - started;
     // One fixed-shape literal per outcome, with the stamp's slots (events.ts).

@@ -16,7 +16,7 @@ export const LOOP_FAULTS: Fault[] = [
       {
         file: 'harness/tools/assemble.ts',
         search:
-          "const loopKey = `${name}\\u0000${parsed.ok ? canonicalJson(parsed.args) : String(typeof rawArguments === 'string' ? rawArguments : canonicalJson(rawArguments))}`;",
+          "const loopKey = flatString( `${name}\\u0000${parsed.ok ? canonicalJson(parsed.args) : String(typeof rawArguments === 'string' ? rawArguments : canonicalJson(rawArguments))}`, );",
         replace: 'const loopKey = name;',
       },
     ],
@@ -41,7 +41,7 @@ export const LOOP_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/loop/loop-detector.ts',
-        search: 'if (entry.outcome !== undefined && entry.outcome !== outcome) entry.count = 1;',
+        search: 'if (entry.text !== undefined && (entry.ok !== ok || entry.text !== text)) entry.count = 1;',
         replace: '',
       },
     ],
@@ -53,8 +53,8 @@ export const LOOP_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/tools/dispatch.ts',
-        search: '`ok:${',
-        replace: '`ok:` || `${',
+        search: 'result.ok ? result.data :',
+        replace: "result.ok ? 'ok' :",
       },
     ],
   },
