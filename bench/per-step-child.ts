@@ -2,23 +2,13 @@
  * One contender of the per-step table in a process of its own (`per-step.ts` forks one per
  * contender): its heap holds only its own objects, so the collections it pays for are of its own
  * garbage, never another system's. Started as `node --import tsx bench/per-step-child.ts <index>`
- * (`index` into `CONTENDERS`) with an IPC channel, it answers the messages of {@link ChildRequest}
- * with a {@link ChildReply} each, in order.
+ * (`index` into `CONTENDERS`) with an IPC channel, it answers the messages of `ChildRequest`
+ * (`child-protocol.ts`) with a `ChildReply` each, in order.
  */
 import { Bench } from 'tinybench';
+import type { ChildReply, ChildRequest } from './child-protocol.ts';
 import { CONTENDERS } from './per-step.ts';
 import { benchWorkspace } from './workload.ts';
-
-/** What the parent asks: warm up for `warmupMs` (runs of 50 steps, at least 5), or measure N steps for `budgetMs` (at least one run). */
-export type ChildRequest =
-  | { kind: 'warmup'; warmupMs: number }
-  | { kind: 'measure'; steps: number; budgetMs: number };
-
-/** The answer: samples in µs per step (wall from tinybench's latency, CPU from `process.cpuUsage`), or the error that ended the work. */
-export type ChildReply =
-  | { kind: 'warm'; runs: number }
-  | { kind: 'samples'; wall: number[]; cpu: number[] }
-  | { kind: 'error'; message: string };
 
 const contender = CONTENDERS[Number(process.argv[2])];
 const send = (reply: ChildReply) => process.send?.(reply);

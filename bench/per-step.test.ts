@@ -8,6 +8,7 @@ describe('measurePerStep', () => {
       steps: [2, 3],
       rounds: 1,
       budgetMs: 1,
+      passes: 2,
       warmupMs: 1,
       only: ['floor', 'harness-bench (default)'],
       onProgress: (m) => progress.push(m),

@@ -1,7 +1,8 @@
 /**
  * Per-step overhead of every system of `systems.ts` on the workload of `workload.ts`, in
  * interleaved rounds: each round runs every step count, and within a step count every system in
- * turn (the order rotates by round), so a busy machine slows them all alike and the ratios hold.
+ * turn (the order rotates by round; a round's budget per system is spent in `passes` slices that
+ * alternate between the systems), so a busy machine slows them all alike and the ratios hold.
  * Each system runs in a process of its own (`per-step-child.ts`, forked once and warmed up), and
  * only one system runs at a time: a system's samples never include collecting another system's
  * garbage. (In one shared process they did: the AI SDK's ~900 MB of garbage at N = 1,000 was
@@ -25,7 +26,7 @@ import {
   type System,
   type SystemName,
 } from './systems.ts';
-import type { ChildReply, ChildRequest } from './per-step-child.ts';
+import type { ChildReply, ChildRequest } from './child-protocol.ts';
 
 /** One measured system (a harness configuration is a system of its own). */
 export interface Contender {
@@ -64,6 +65,8 @@ export interface PerStepOptions {
   rounds: number;
   /** Time budget per system, step count and round, ms (at least one run each). */
   budgetMs: number;
+  /** Slices each round's budget is spent in, alternating between the systems (default 1). */
+  passes?: number;
   /** Warm-up per system before the rounds (runs of 50 steps, at least 5), so every system is measured with its code optimised. ms. */
   warmupMs: number;
   /** The systems to measure (`label`s such as `floor` or `harness-bench (default)`); all of {@link CONTENDERS} when absent. */
@@ -125,16 +128,29 @@ export async function measurePerStep(options: PerStepOptions): Promise<PerStepRo
       await children[i]!.ask({ kind: 'warmup', warmupMs: options.warmupMs });
       options.onProgress?.(`warmed up ${label(c)}`);
     }
+    const passes = options.passes ?? 1;
     for (let round = 0; round < options.rounds; round += 1) {
       for (const steps of options.steps) {
-        for (let k = 0; k < measured.length; k += 1) {
-          const i = (k + round) % measured.length;
-          const key = `${label(measured[i]!.c)} ${steps}`;
-          const reply = await children[i]!.ask({ kind: 'measure', steps, budgetMs: options.budgetMs });
-          if (reply.kind !== 'samples') throw new Error(`${key}: no samples`);
-          samples.set(key, [...(samples.get(key) ?? []), ...reply.wall]);
-          cpu.set(key, [...(cpu.get(key) ?? []), ...reply.cpu]);
-        }
+        // The round's budget per system, spent in `passes` slices that alternate between the
+        // systems: a burst of other work on the machine then falls on all of them alike. A
+        // system whose one run outlasts its slices (a peer at N = 1,000) runs in the first pass
+        // only, once its budget is spent.
+        const usedMs = measured.map(() => 0);
+        for (let pass = 0; pass < passes; pass += 1)
+          for (let k = 0; k < measured.length; k += 1) {
+            const i = (k + round + pass) % measured.length;
+            if (usedMs[i]! >= options.budgetMs) continue;
+            const key = `${label(measured[i]!.c)} ${steps}`;
+            const reply = await children[i]!.ask({
+              kind: 'measure',
+              steps,
+              budgetMs: options.budgetMs / passes,
+            });
+            if (reply.kind !== 'samples') throw new Error(`${key}: no samples`);
+            for (const us of reply.wall) usedMs[i]! += (us * steps) / 1000;
+            samples.set(key, [...(samples.get(key) ?? []), ...reply.wall]);
+            cpu.set(key, [...(cpu.get(key) ?? []), ...reply.cpu]);
+          }
         options.onProgress?.(`round ${round + 1}/${options.rounds}, ${steps} steps`);
       }
     }

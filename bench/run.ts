@@ -70,6 +70,7 @@ const perStep = await measurePerStep({
   steps,
   rounds,
   budgetMs: 300,
+  passes: 6,
   warmupMs: quick ? 1000 : 2000,
   ...(only ? { only } : {}),
   onProgress: log,
@@ -145,7 +146,8 @@ const results = {
       'scripted read_file loop: N calls with distinct arguments on a 100-line file, then a final answer; every system runs the same tool body except harness-bench, which runs its own read_file through its sandbox',
     sample: 'one whole run divided by N (µs per step); usPerStep is the median over all samples',
     rounds,
-    interleaved: 'every round runs every system at every N, the order rotating by round',
+    interleaved:
+      "every round runs every system at every N, the order rotating by round; a round's 300 ms per system is spent in 6 slices alternating between the systems (a system whose run outlasts its budget runs once)",
     isolation:
       "each system in a process of its own (forked once, warmed up, one system running at a time), so no system pays for collecting another system's garbage",
     harnessConfigs:

@@ -1,0 +1,12 @@
+/** The messages between `per-step.ts` and the process of one contender (`per-step-child.ts`). */
+
+/** What the parent asks: warm up for `warmupMs` (runs of 50 steps, at least 5), or measure N steps for `budgetMs` (at least one run). */
+export type ChildRequest =
+  | { kind: 'warmup'; warmupMs: number }
+  | { kind: 'measure'; steps: number; budgetMs: number };
+
+/** The answer: samples in µs per step (wall from tinybench's latency, CPU from `process.cpuUsage`), or the error that ended the work. */
+export type ChildReply =
+  | { kind: 'warm'; runs: number }
+  | { kind: 'samples'; wall: number[]; cpu: number[] }
+  | { kind: 'error'; message: string };
