@@ -148,8 +148,8 @@ export async function measurePerStep(options: PerStepOptions): Promise<PerStepRo
             });
             if (reply.kind !== 'samples') throw new Error(`${key}: no samples`);
             for (const us of reply.wall) usedMs[i]! += (us * steps) / 1000;
-            samples.set(key, [...(samples.get(key) ?? []), ...reply.wall]);
-            cpu.set(key, [...(cpu.get(key) ?? []), ...reply.cpu]);
+            append(samples, key, reply.wall);
+            append(cpu, key, reply.cpu);
           }
         options.onProgress?.(`round ${round + 1}/${options.rounds}, ${steps} steps`);
       }
@@ -174,6 +174,13 @@ export async function measurePerStep(options: PerStepOptions): Promise<PerStepRo
       });
     }
   return rows;
+}
+
+/** Appends `values` to the list of `key` (created empty), without copying the list. */
+function append(lists: Map<string, number[]>, key: string, values: readonly number[]): void {
+  let list = lists.get(key);
+  if (!list) lists.set(key, (list = []));
+  for (const v of values) list.push(v);
 }
 
 /** The median of sorted numbers. */
