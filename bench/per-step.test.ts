@@ -25,5 +25,9 @@ describe('measurePerStep', () => {
       expect(row.cpuUsPerStep).toBeGreaterThanOrEqual(0);
     }
     expect(progress).toContain('warmed up harness-bench (default)');
+    // The last line says how much CPU each process used while another one was measured.
+    expect(progress.at(-1)).toMatch(
+      /^CPU used by the other processes during a system's slices: floor \d+ ms, harness-bench \(default\) \d+ ms$/,
+    );
   }, 60_000);
 });

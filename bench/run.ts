@@ -149,7 +149,7 @@ const results = {
     interleaved:
       "every round runs every system at every N, the order rotating by round; a round's 300 ms per system is spent in 6 slices alternating between the systems (a system whose run outlasts its budget runs once)",
     isolation:
-      "each system in a process of its own (forked once, warmed up, one system running at a time), so no system pays for collecting another system's garbage",
+      "each system in a process of its own (forked once, warmed up, one system running at a time, no memory reducer), so no system pays for collecting another system's garbage; a slice starts with one unmeasured run when a run is shorter than the slice, and ends when the process's background threads are quiet",
     harnessConfigs:
       'default: DEFAULT_CONFIG with budgets raised so N steps fit; session: the same with session.enabled',
   },
@@ -178,8 +178,10 @@ for (const c of CONTENDERS.filter((c) => perStep.some((r) => r.system === c.syst
       return row ? `${row.usPerStep} / ${row.minUsPerStep} / ${row.cpuUsPerStep}` : '';
     }),
   ]);
+/** A ratio as `3.7×`, or `—` when a system it needs was not measured (`--systems`). */
+const times = (x: number) => (Number.isFinite(x) ? `${x}×` : '—');
 const both = (pick: (r: (typeof wall.perN)[number]) => number) =>
-  steps.map((_, i) => `${pick(wall.perN[i]!)}× / ${pick(cpuRatios.perN[i]!)}×`);
+  steps.map((_, i) => `${times(pick(wall.perN[i]!))} / ${times(pick(cpuRatios.perN[i]!))}`);
 table.push(['faster peer ÷ ours (wall / CPU)', ...both((r) => r.fasterPeerOverOurs)]);
 table.push(['ours ÷ floor (wall / CPU)', ...both((r) => r.oursOverFloor)]);
 console.log(table.toString());
@@ -189,12 +191,15 @@ for (const [target, met] of Object.entries(wall.targets))
   console.log(
     `${said(met).padEnd(6)} (wall) ${target}; ${said(cpuRatios.targets[target] ?? null)} on CPU time`,
   );
-console.log(
-  `bash policy decisions per second: ${policy.coldPerSecond} cold, ${policy.cachedPerSecond} cached`,
-);
-console.log(
-  `replay: ${replay.casesPerSecond} cases per second (${replay.cassettes} recordings, ${replay.cases} cases, ${replay.failed} not passing)`,
-);
+if (perStepOnly) console.log('policy decisions and replay throughput: not measured (--per-step-only)');
+else {
+  console.log(
+    `bash policy decisions per second: ${policy.coldPerSecond} cold, ${policy.cachedPerSecond} cached`,
+  );
+  console.log(
+    `replay: ${replay.casesPerSecond} cases per second (${replay.cassettes} recordings, ${replay.cases} cases, ${replay.failed} not passing)`,
+  );
+}
 if (rss.length > 0) {
   const mem = new Table({ head: ['peak RSS at 1,000 steps (MB)', 'before the run', 'peak'] });
   for (const r of rss) mem.push([name(r), r.baselineMb, r.peakMb]);
