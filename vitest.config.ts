@@ -4,9 +4,10 @@ import { defineConfig } from 'vitest/config';
 // The fault library's per-tag tests (eval/faults/<tag>.test.ts) apply 123 harness faults to
 // temporary copies of the repository and run each tag's scenarios on every one: about 10 CPU
 // minutes. They run in CI as their own step (`npm run test:faults`, .ci/run), so `npm test` stays
-// well under its time budget; catalogue.test.ts (every patch still applies) stays in `npm test`.
+// well under its time budget; catalogue.test.ts (every patch still applies) and library.test.ts
+// (which cases a fault runs) stay in `npm test`.
 const faultTagTests = readdirSync(new URL('./eval/faults/', import.meta.url))
-  .filter((f) => f.endsWith('.test.ts') && f !== 'catalogue.test.ts')
+  .filter((f) => f.endsWith('.test.ts') && f !== 'catalogue.test.ts' && f !== 'library.test.ts')
   .map((f) => `eval/faults/${f}`);
 const withFaults = process.env.HARNESS_BENCH_FAULTS === '1';
 

@@ -15,7 +15,10 @@ import { outcomeOf, runInCopy, WorkbenchRunError, type CaseOutcome, type Workben
 /** The cases of one tag: scenario files tagged with it (and, for `replay`, the cassettes listed). */
 export interface TagInputs {
   tag: FaultTag;
+  /** Absolute paths of the scenario files, sorted. */
   scenarios: string[];
+  /** The case id of each scenario file, by absolute path. */
+  scenarioIds: Map<string, string>;
   recordings: string[];
 }
 
@@ -26,12 +29,11 @@ async function allScenarios(root: string) {
 
 /** The inputs of `tag` in the repository at `root` (default: this package). */
 export async function inputsForTag(tag: FaultTag, root: string = PACKAGE_ROOT): Promise<TagInputs> {
-  const scenarios = (await allScenarios(root))
-    .filter(({ scenario }) => scenario.tags?.includes(tag))
-    .map((s) => s.absolutePath)
-    .sort();
+  const tagged = (await allScenarios(root)).filter(({ scenario }) => scenario.tags?.includes(tag));
+  const scenarios = tagged.map((s) => s.absolutePath).sort();
+  const scenarioIds = new Map(tagged.map((s) => [s.absolutePath, s.scenario.id]));
   const recordings = tag === 'replay' ? REPLAY_RECORDINGS.map((file) => path.join(root, file)) : [];
-  return { tag, scenarios, recordings };
+  return { tag, scenarios, scenarioIds, recordings };
 }
 
 /** Runs the inputs on the harness of this process under `configs/default.json`. */
@@ -74,12 +76,14 @@ export async function judgeFault(
   const passed = new Set(baseline.filter((o) => o.status === 'pass').map(key));
   if (passed.size === 0)
     return { fault, caughtBy: [], unjudged: `no ${fault.tag} case passed here (all skipped?)` };
+  // Only the scenarios that passed on the baseline run patched. One skipped there (its sandbox
+  // missing on this machine) could not catch the fault anyway, and patched it could run what its
+  // prerequisite guards: with `sandbox/missing-runs-unboxed` on a machine without bubblewrap,
+  // the patched probe succeeds and the escape scenarios' scripts would write to /etc and $HOME.
+  const scenarios = scenariosToJudge(inputs, baseline);
   bench.apply(fault);
   try {
-    const outcomes = await runInCopy(bench.root, {
-      scenarios: inputs.scenarios,
-      recordings: inputs.recordings,
-    });
+    const outcomes = await runInCopy(bench.root, { scenarios, recordings: inputs.recordings });
     if (outcomes.length === 0) throw new WorkbenchRunError('the patched run reported no case');
     // A case that passed unpatched and no longer passes caught the fault: failed, errored, or
     // skipped because the patched harness made its prerequisite look missing (a box the
@@ -89,6 +93,15 @@ export async function judgeFault(
   } finally {
     bench.reset();
   }
+}
+
+/**
+ * The scenario files of `inputs` to run on a patched copy: those whose case passed on `baseline`
+ * (in any configuration), in their order. A skipped, failed or errored case is left out.
+ */
+export function scenariosToJudge(inputs: TagInputs, baseline: readonly CaseOutcome[]): string[] {
+  const passedIds = new Set(baseline.filter((o) => o.status === 'pass').map((o) => o.id));
+  return inputs.scenarios.filter((file) => passedIds.has(inputs.scenarioIds.get(file) ?? ''));
 }
 
 /** The faults of `tag`. */
