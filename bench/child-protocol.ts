@@ -6,12 +6,11 @@ export type ChildRequest =
   | { kind: 'measure'; steps: number; budgetMs: number };
 
 /**
- * The answer: samples in µs per step (wall from tinybench's latency, CPU from `process.cpuUsage`);
- * `settleMs`, how long the process then waited for its background threads to go quiet;
- * `idleCpuMs`, the CPU it used between its last reply and this request (while another system was
+ * The answer: samples in µs per step (wall from tinybench's latency, CPU from `process.cpuUsage`),
+ * sent once the process's background threads are quiet; `idleCpuMs`, the CPU it used between its last reply and this request (while another system was
  * measured); or the error that ended the work.
  */
 export type ChildReply =
   | { kind: 'warm'; runs: number }
-  | { kind: 'samples'; wall: number[]; cpu: number[]; settleMs: number; idleCpuMs: number }
+  | { kind: 'samples'; wall: number[]; cpu: number[]; idleCpuMs: number }
   | { kind: 'error'; message: string };

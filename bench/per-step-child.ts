@@ -59,12 +59,11 @@ async function answer(request: ChildRequest, idleCpuMs: number): Promise<ChildRe
   await bench.run();
   const result = bench.tasks[0]?.result;
   if (!result || !('latency' in result)) throw new Error('no result');
-  const settleMs = await settle();
+  await settle();
   return {
     kind: 'samples',
     wall: (result.latency.samples ?? []).map((ms) => (ms * 1000) / steps),
     cpu,
-    settleMs,
     idleCpuMs,
   };
 }
@@ -80,17 +79,15 @@ function cpuSinceReply(): number {
  * Waits until this process's background threads (concurrent marking and sweeping, the freeing
  * of pages) are done with what the slice left: until a 10 ms window uses under 0.5 ms of CPU, or
  * 5 s. The next slice, another system's, then runs on a quiet machine.
- * @returns the time waited (ms)
  */
-async function settle(): Promise<number> {
+async function settle(): Promise<void> {
   const started = performance.now();
   for (;;) {
     const before = process.cpuUsage();
     await new Promise((resolve) => setTimeout(resolve, 10));
     const used = process.cpuUsage(before);
-    if (used.user + used.system < 500 || performance.now() - started > 5000) break;
+    if (used.user + used.system < 500 || performance.now() - started > 5000) return;
   }
-  return Math.round(performance.now() - started);
 }
 
 // One request at a time: the parent waits for each reply before it sends the next.
