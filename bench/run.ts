@@ -114,6 +114,9 @@ function ratiosOn(measure: Measure) {
     oursOverFloor: round2(ours(n) / at(measure, 'floor', n)),
   }));
   const growth = round2(ours(last) / ours(first));
+  // The bare loop's growth in the same run: what a longer run costs on this machine with almost
+  // nothing kept (one message per step), beside which ours is read.
+  const floorGrowth = round2(at(measure, 'floor', last) / at(measure, 'floor', first));
   const at50 = perN.find((r) => r.steps === 50);
   // null: not measured in this run (a step count or a system left out with --steps / --systems).
   const verdict = (ratio: number | undefined, met: (x: number) => boolean) =>
@@ -123,7 +126,7 @@ function ratiosOn(measure: Measure) {
     'at N=50, within 5x of the floor': verdict(at50?.oursOverFloor, (x) => x <= 5),
     [`grows at most 1.2x from N=${first} to N=${last}`]: verdict(growth, (x) => x <= 1.2),
   };
-  return { perN, growth, targets };
+  return { perN, growth, floorGrowth, targets };
 }
 const wall = ratiosOn('usPerStep');
 const cpuRatios = ratiosOn('cpuUsPerStep');
@@ -155,7 +158,14 @@ const results = {
   },
   perStep: perStep satisfies PerStepRow[],
   ratios: { wall: wall.perN, cpu: cpuRatios.perN },
-  growth: { from: first, to: last, wall: wall.growth, cpu: cpuRatios.growth },
+  growth: {
+    from: first,
+    to: last,
+    wall: wall.growth,
+    cpu: cpuRatios.growth,
+    floorWall: wall.floorGrowth,
+    floorCpu: cpuRatios.floorGrowth,
+  },
   targets: { wall: wall.targets, cpu: cpuRatios.targets },
   policy,
   replay,
@@ -185,7 +195,9 @@ const both = (pick: (r: (typeof wall.perN)[number]) => number) =>
 table.push(['faster peer ÷ ours (wall / CPU)', ...both((r) => r.fasterPeerOverOurs)]);
 table.push(['ours ÷ floor (wall / CPU)', ...both((r) => r.oursOverFloor)]);
 console.log(table.toString());
-console.log(`growth of ours, N=${last} ÷ N=${first}: ${wall.growth}× wall, ${cpuRatios.growth}× CPU`);
+console.log(
+  `growth of ours, N=${last} ÷ N=${first}: ${times(wall.growth)} wall, ${times(cpuRatios.growth)} CPU (the floor's in this run: ${times(wall.floorGrowth)} wall, ${times(cpuRatios.floorGrowth)} CPU)`,
+);
 const said = (met: boolean | null) => (met === null ? 'not measured' : met ? 'met' : 'missed');
 for (const [target, met] of Object.entries(wall.targets))
   console.log(
