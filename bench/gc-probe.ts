@@ -13,21 +13,13 @@
  * @throws on an unknown system
  */
 import { constants, PerformanceObserver } from 'node:perf_hooks';
-import { aiSdk, floor, HARNESS_CONFIGS, harness, openaiAgents, type System } from './systems.ts';
+import { systemNamed } from './systems.ts';
 import { benchWorkspace } from './workload.ts';
 
 const steps = Number(process.argv[2] ?? 1000);
 const runs = Number(process.argv[3] ?? 20);
 const which = process.argv[4] ?? 'default';
-const systems: Record<string, System> = {
-  default: harness(HARNESS_CONFIGS.default),
-  session: harness(HARNESS_CONFIGS.session),
-  floor,
-  'ai-sdk': aiSdk,
-  'openai-agents': openaiAgents,
-};
-const system = systems[which];
-if (!system) throw new Error(`unknown system ${which}: one of ${Object.keys(systems).join(', ')}`);
+const system = systemNamed(which);
 const KIND: Record<number, string> = {
   [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
   [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',

@@ -14,22 +14,14 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { aiSdk, floor, HARNESS_CONFIGS, harness, openaiAgents, type System } from './systems.ts';
+import { systemNamed } from './systems.ts';
 import { benchWorkspace } from './workload.ts';
 
 const steps = Number(process.argv[2] ?? 50);
 const runs = Number(process.argv[3] ?? 400);
 const which = process.argv[4] ?? 'default';
 const out = process.argv[5];
-const systems: Record<string, System> = {
-  default: harness(HARNESS_CONFIGS.default),
-  session: harness(HARNESS_CONFIGS.session),
-  floor,
-  'ai-sdk': aiSdk,
-  'openai-agents': openaiAgents,
-};
-const system = systems[which];
-if (!system) throw new Error(`unknown system ${which}: one of ${Object.keys(systems).join(', ')}`);
+const system = systemNamed(which);
 
 const workspace = benchWorkspace();
 try {

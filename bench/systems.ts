@@ -242,3 +242,21 @@ export const openaiAgents: System = async (steps, workspace) => {
   if (result.finalOutput !== 'done') throw new Error('openai-agents: no final output');
   expectSteps('openai-agents', made, steps);
 };
+
+/**
+ * A system by its short name, for the command-line drivers (`profile.ts`, `gc-probe.ts`):
+ * `default` or `session` (harness-bench configurations), `floor`, `ai-sdk`, `openai-agents`.
+ * @throws on any other name, listing the known ones
+ */
+export function systemNamed(name: string): System {
+  const systems: Record<string, System> = {
+    default: harness(HARNESS_CONFIGS.default),
+    session: harness(HARNESS_CONFIGS.session),
+    floor,
+    'ai-sdk': aiSdk,
+    'openai-agents': openaiAgents,
+  };
+  const system = systems[name];
+  if (!system) throw new Error(`unknown system ${name}: one of ${Object.keys(systems).join(', ')}`);
+  return system;
+}
