@@ -4,7 +4,7 @@
  * `configs/naive.json`, run under the baseline's name) with a message naming the case, the
  * configuration and the check.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Ajv } from 'ajv';
@@ -139,5 +139,39 @@ describe('run --baseline', () => {
     const missing = await run('--baseline', path.join(dir, 'none.json'));
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/cannot read the baseline: ENOENT/);
+  });
+
+  it('refuses a damaged baseline before any case runs, with each schema problem named', async () => {
+    const dir = temp();
+    const base = path.join(dir, 'base.json');
+    await run('--json', base);
+    const damaged = JSON.parse(readFileSync(base, 'utf8')) as Record<string, unknown>;
+    (damaged.cases as Record<string, unknown>[])[0]!.usage = null;
+    delete damaged.summary;
+    writeFileSync(base, JSON.stringify(damaged));
+    const r = await run('--baseline', base);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${base}: /cases/0/usage: must be object`);
+    expect(r.err).toContain("must have required property 'summary'");
+    // Refused up front: no case ran (a run prints [i/n] per case).
+    expect(r.err).not.toMatch(/\[1\/\d+\]/);
+  });
+
+  it('leaves no out folder behind when the gate refuses after the run (nothing written half-way)', async () => {
+    const dir = temp();
+    const base = path.join(dir, 'base.json');
+    await run('--json', base);
+    const out = path.join(dir, 'out');
+    const r = await run('--baseline', base, '--tolerance', 'nosuch=5', '--out', out);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/no metric is named "nosuch"/);
+    expect(existsSync(out)).toBe(false);
+    // An out folder that existed keeps what it held and gets no staging folder.
+    const kept = path.join(dir, 'kept');
+    await run('--out', kept);
+    const before = readFileSync(path.join(kept, 'results.json'), 'utf8');
+    expect((await run('--baseline', base, '--tolerance', 'nosuch=5', '--out', kept)).code).toBe(2);
+    expect(readFileSync(path.join(kept, 'results.json'), 'utf8')).toBe(before);
+    expect(readdirSync(kept).filter((f) => f.startsWith('.cases-'))).toEqual([]);
   });
 });

@@ -124,15 +124,24 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
       else io.stderr(`${line}\n`);
     },
   };
-  const results = await runRepeated(suite, Number(flags.repeat ?? 1), io);
-  if (trace && tracing) io.stderr(`${describeTracing(trace, await tracing.close())}\n`);
-  if (results.shard)
-    io.stderr(
-      `shard ${results.shard.index}/${results.shard.count}: ${results.shard.assigned} of ${results.shard.planCases} cases${results.shard.assigned === 0 ? ' (none hash to this shard)' : ''}\n`,
-    );
+  // Until the sidecars are committed, a failure (a case run that throws, a baseline that cannot
+  // be compared) leaves the out folder as it was: nothing written half-way.
+  let results: Awaited<ReturnType<typeof runRepeated>>;
+  let gate: ReturnType<typeof runGate>;
+  try {
+    results = await runRepeated(suite, Number(flags.repeat ?? 1), io);
+    if (trace && tracing) io.stderr(`${describeTracing(trace, await tracing.close())}\n`);
+    if (results.shard)
+      io.stderr(
+        `shard ${results.shard.index}/${results.shard.count}: ${results.shard.assigned} of ${results.shard.planCases} cases${results.shard.assigned === 0 ? ' (none hash to this shard)' : ''}\n`,
+      );
+    gate = runGate(results, compare.prepared);
+  } catch (error) {
+    stage?.discard();
+    throw error;
+  }
   const envColumns = Number(io.env.COLUMNS);
   const width = io.columns ?? (Number.isInteger(envColumns) && envColumns > 0 ? envColumns : undefined);
-  const gate = runGate(results, compare.prepared);
   if (harness.kind !== 'ours') io.stdout(`${harnessHeader(results)}\n`);
   io.stdout(`${renderRun(results, { color, ...(width ? { width } : {}) }, flags)}\n`);
   if (results.repeats) io.stdout(`${renderRepeats(results, color)}\n`);

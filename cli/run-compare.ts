@@ -17,6 +17,7 @@ import { metricValues } from '../eval/compare/deltas.ts';
 import { repeatSummary } from '../eval/compare/repeat.ts';
 import type { NamedConfig } from '../eval/config-load.ts';
 import { InputError, parseJsonInput, type InputProblem } from '../eval/errors.ts';
+import { checkResultsShape } from '../eval/merge.ts';
 import type { ResultsFile } from '../eval/results.ts';
 import { runSuite, type SuiteOptions } from '../eval/suite.ts';
 import type { CliIo } from './io.ts';
@@ -43,7 +44,7 @@ export interface PreparedCompare {
 
 /**
  * Checks the comparison flags before anything runs: `--reference` names a configuration,
- * `--tolerance name=value` pairs parse, the baseline file is readable JSON.
+ * `--tolerance name=value` pairs parse, the baseline file is readable JSON of the results schema.
  * @returns problems (exit 2) or what the gate needs after the run.
  */
 export function prepareCompare(
@@ -85,7 +86,10 @@ export function prepareCompare(
   if (flags.baseline) {
     const file = path.resolve(cwd, flags.baseline);
     try {
-      baseline = { file: flags.baseline, json: parseJsonInput(readFileSync(file, 'utf8'), flags.baseline) };
+      const json = parseJsonInput(readFileSync(file, 'utf8'), flags.baseline);
+      // Its shape now, before any case runs (a damaged baseline used to fail after the run).
+      checkResultsShape(json, flags.baseline);
+      baseline = { file: flags.baseline, json };
     } catch (error) {
       if (error instanceof InputError) problems.push(...error.problems);
       else

@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { InputError } from '../eval/errors.ts';
+import { InputError, parseJsonInput } from '../eval/errors.ts';
+import { checkResultsShape } from '../eval/merge.ts';
 import { discoverProjectConfig } from '../eval/project-config.ts';
 import { describeFailure, type CaseResult, type ResultsFile } from '../eval/results.ts';
 import { isFailedCheck } from '../eval/expect/check.ts';
@@ -26,12 +27,15 @@ export interface ShowFlags {
   results?: string;
 }
 
-/** Reads `results.json` of a run folder (or the file itself). @throws InputError */
+/**
+ * Reads `results.json` of a run folder (or the file itself) and checks it against the results
+ * schema. @throws InputError (unreadable, not JSON, or each schema problem with its JSON path)
+ */
 export function readResults(where: string): { file: string; dir: string; results: ResultsFile } {
   const file = /\.json$/i.test(where) ? where : path.join(where, 'results.json');
-  let results: ResultsFile;
+  let text: string;
   try {
-    results = JSON.parse(readFileSync(file, 'utf8')) as ResultsFile;
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new InputError([
       {
@@ -41,9 +45,9 @@ export function readResults(where: string): { file: string; dir: string; results
       },
     ]);
   }
-  if (results?.format !== 'harness-bench.results' || !Array.isArray(results.cases))
-    throw new InputError([{ file, path: '/format', reason: 'not a harness-bench results file' }]);
-  return { file, dir: path.dirname(file), results };
+  // The whole shape, not only the format: a damaged file is refused here (exit 2) instead of
+  // failing in the renderers.
+  return { file, dir: path.dirname(file), results: checkResultsShape(parseJsonInput(text, file), file) };
 }
 
 /**

@@ -1,5 +1,13 @@
 /** `run --out` sidecars, `show CASE`, `report --format` and `run --verbose`, driven through `main`. */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -158,6 +166,32 @@ describe('report --format', () => {
     expect(folder.err).toMatch(/--out .*is a folder; --out takes a file name/);
     expect(folder.err).not.toMatch(/internal error|EISDIR/);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('refuses a damaged results file with each schema problem named (exit 2), in report and show alike', async () => {
+    const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    const cases = results.cases as Record<string, unknown>[];
+    cases[0]!.usage = null;
+    cases[1]!.status = 'weird';
+    delete results.summary;
+    const damaged = path.join(dir, 'damaged.json');
+    writeFileSync(damaged, JSON.stringify(results));
+    for (const args of [
+      ['report', damaged],
+      ['report', damaged, '--format', 'html', '--out', path.join(dir, 'damaged.html')],
+      ['show', String(cases[0]!.id), '--results', damaged],
+    ]) {
+      const r = await run(...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err).toContain(`${damaged}: /cases/0/usage: must be object`);
+      expect(r.err).toContain(`${damaged}: /cases/1/status: must be one of`);
+      expect(r.err).toContain("must have required property 'summary'");
+      expect(r.err).not.toMatch(/internal error|TypeError/);
+    }
+    expect(existsSync(path.join(dir, 'damaged.html'))).toBe(false);
   });
 });
 

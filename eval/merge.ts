@@ -49,8 +49,19 @@ export function readResultsFile(file: string, shown = file): MergeInput {
       },
     ]);
   }
-  const value = parseJsonInput(text, shown) as { format?: unknown };
-  if (value?.format !== 'harness-bench.results')
+  return { file: shown, results: checkResultsShape(parseJsonInput(text, shown), shown) };
+}
+
+/**
+ * Checks parsed JSON against the results schema (`results-schema.ts`): the format first, then
+ * every field, so a damaged file is refused with each problem named instead of failing later in
+ * whatever reads it (`report`, `show`, `run --baseline`, `merge`).
+ * @param shown the file as messages name it
+ * @returns the value as a results file
+ * @throws InputError naming `shown`, the JSON path and the reason of each problem
+ */
+export function checkResultsShape(value: unknown, shown: string): ResultsFile {
+  if ((value as { format?: unknown } | null)?.format !== 'harness-bench.results')
     throw new InputError([
       {
         file: shown,
@@ -59,7 +70,7 @@ export function readResultsFile(file: string, shown = file): MergeInput {
       },
     ]);
   if (!validateResults(value)) throw new InputError(problemsFromAjv(shown, validateResults.errors));
-  return { file: shown, results: value as unknown as ResultsFile };
+  return value as unknown as ResultsFile;
 }
 
 /**

@@ -5,7 +5,7 @@
  * run that dies half-way leaves the previous one intact. Memory stays flat: nothing is kept but the
  * relative paths.
  */
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { CaseResult, ResultsFile } from '../eval/results.ts';
 import type { RunResult } from '../harness/ledger.ts';
@@ -17,12 +17,30 @@ export class CaseFileStage {
   readonly #staging: string;
   /** `config\u0000id` → sidecar path relative to the out folder. */
   readonly #written = new Map<string, string>();
+  /** Whether the out folder existed before this stage (else {@link discard} removes it when empty). */
+  readonly #outExisted: boolean;
 
   /** @param outDir the run's `--out` folder (created when the first sidecar is written) */
   constructor(outDir: string) {
     this.#dir = outDir;
     this.#staging = path.join(outDir, `.cases-${process.pid}.tmp`);
+    this.#outExisted = existsSync(outDir);
     rmSync(this.#staging, { recursive: true, force: true });
+  }
+
+  /**
+   * Drops the staged sidecars (the run failed before {@link commit}, e.g. a baseline that cannot
+   * be compared): the out folder is left as it was, and removed when this stage created it and
+   * nothing else is in it. Never throws.
+   */
+  discard(): void {
+    try {
+      rmSync(this.#staging, { recursive: true, force: true });
+      if (!this.#outExisted && existsSync(this.#dir) && readdirSync(this.#dir).length === 0)
+        rmdirSync(this.#dir);
+    } catch {
+      // Best effort: the failure being reported matters more than the leftover.
+    }
   }
 
   /** Writes the sidecar of one finished case. @throws the file system's error */
