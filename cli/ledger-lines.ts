@@ -24,7 +24,11 @@ const cut = (text: string, width: number) => {
   return line.length > width ? `${line.slice(0, width - 3)}...` : line;
 };
 
-/** One line per top-level turn and one per call of that turn; arguments cut to 60 characters. */
+/**
+ * One line per top-level turn and one per call of that turn; arguments cut to 60 characters, as
+ * the model sent them (`rawArguments`) when the harness repaired or replaced them, with the
+ * replayed form on a line of its own in `detail` mode.
+ */
 export function ledgerLines(
   ledger: Ledger,
   c: ReturnType<typeof palette>,
@@ -40,12 +44,21 @@ export function ledgerLines(
     if (options.detail && text) out.push(`  model: ${JSON.stringify(cut(text, width))}`);
     for (const call of ledger.calls.filter((x) => x.turn === turn.turn && x.scope.length === 0)) {
       const outcome = call.ok ? c.green('ok') : c.red(call.errorType ?? 'error');
-      const args =
-        call.arguments.length > width ? `${call.arguments.slice(0, width - 3)}...` : call.arguments;
+      // What the model sent, when the harness had to repair or replace it (broken JSON, a
+      // non-object): the line shows the mistake, not the `{}` replayed in its place.
+      const sent =
+        call.rawArguments === undefined
+          ? call.arguments
+          : typeof call.rawArguments === 'string'
+            ? call.rawArguments
+            : JSON.stringify(call.rawArguments);
+      const args = sent.length > width ? `${sent.slice(0, width - 3)}...` : sent;
       const rule = options.detail && call.policy ? ` (rule ${call.policy.rule})` : '';
       out.push(
         `  ${call.callId} ${call.tool}(${args}) verdict ${call.verdict}${rule}, ${call.executed ? 'executed' : 'not executed'}, ${outcome}`,
       );
+      if (options.detail && sent !== call.arguments)
+        out.push(`    replayed to the model as: ${cut(call.arguments, width)}`);
       if (options.detail) out.push(`    result: ${JSON.stringify(cut(call.content, width))}`);
     }
   }

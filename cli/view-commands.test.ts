@@ -207,3 +207,15 @@ describe('run --verbose', () => {
     expect(verbose.err).toContain('── bad-json/braces-inside-strings (tight): fail');
   }, 90_000);
 });
+
+describe('show: a repaired tool call', () => {
+  it('shows the arguments as the model sent them, and what was replayed in their place', async () => {
+    const shown = await run('show', 'bad-json/missing-colon', '--results', out, '-c', 'default');
+    expect(shown.code, shown.err).toBe(0);
+    expect(shown.out).toContain(
+      'read_file({"path" "src/index.ts"}) verdict none, not executed, invalid_json',
+    );
+    expect(shown.out).toContain('replayed to the model as: {}');
+    expect(shown.out).not.toContain('read_file({}) verdict');
+  });
+});
