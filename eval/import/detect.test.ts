@@ -56,6 +56,11 @@ describe('detectRecording: by content, whatever the file is called', () => {
     expect(reason('[{"url": "https://x"}]')).toContain('a JSON list of 1 item (the first has key "url")');
     expect(reason('{"log": {"version": "1.2"}}')).toContain('"log" (key "version") but no "log.entries"');
     expect(reason('# Real recordings\n\nSome: [text\n')).toContain('neither JSON nor YAML');
+    // Why it is neither: the parser's own position, JSON for a file that opens like JSON.
+    expect(reason('# Real recordings\n\nSome: [text\n')).toMatch(
+      /YAML that does not parse \(.*line \d+, column \d+/,
+    );
+    expect(reason('{"a": [1, 2')).toMatch(/JSON that does not parse \(.*position \d+/);
     expect(reason('just some words')).toContain('text starting with "just some words"');
     expect(reason('  \n\n')).toBe('empty recording');
   });

@@ -60,11 +60,11 @@ function unknown(file: string, saw: string): InputError {
   ]);
 }
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   try {
     return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
   }
 }
 
@@ -124,10 +124,13 @@ export function detectRecording(text: string, file: string): DetectedRecording {
           reason: `a recording by its "${key}:" key, but ${why.replace(/:$/, '') || 'not valid YAML'}`,
         },
       ]);
-    throw unknown(
-      file,
-      `text that is neither JSON nor YAML, starting with ${JSON.stringify(lines[0]!.slice(0, 40))}`,
-    );
+    // Say why it parses as neither: a file that opens like JSON is read as broken JSON (with
+    // the parser's position), anything else as broken YAML.
+    const start = JSON.stringify(lines[0]!.slice(0, 40));
+    const broken = /^\s*[[{]/.test(body)
+      ? `JSON that does not parse (${json.ok ? '' : json.error})`
+      : `YAML that does not parse (${why.replace(/:$/, '') || 'not valid YAML'})`;
+    throw unknown(file, `text that is neither JSON nor YAML, starting with ${start}: ${broken}`);
   }
   if (isRubyVcrDocument(doc)) return { format: 'ruby-vcr-yaml', doc };
   if (isVcrDocument(doc)) {
