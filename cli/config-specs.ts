@@ -46,6 +46,12 @@ export function resolveConfigSpec(
     const value = resolveConfigSpec(named[2]!, cwd, project);
     return 'reason' in value ? { ...value, file: `-c ${spec}` } : { name: named[1]!, file: value.file };
   }
+  if (spec.startsWith('='))
+    return {
+      file: `-c ${spec}`,
+      path: '',
+      reason: `the name before "=" is empty: -c NAME=FILE, e.g. -c tight${spec}`,
+    };
   if (named)
     return {
       file: `-c ${spec}`,

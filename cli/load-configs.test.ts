@@ -20,4 +20,16 @@ describe('loadConfigs', () => {
   it('two configurations with one name are bad input', () => {
     expect(() => loadConfigs(['strict.json', 'strict=strict.json'], dir)).toThrow(InputError);
   });
+
+  it('an empty name before "=" is said to be the problem (the file itself exists)', () => {
+    try {
+      loadConfigs(['=strict.json'], dir);
+      expect.unreachable('an empty name was accepted');
+    } catch (error) {
+      expect((error as InputError).problems[0]).toMatchObject({
+        file: '-c =strict.json',
+        reason: expect.stringContaining('the name before "=" is empty'),
+      });
+    }
+  });
 });
