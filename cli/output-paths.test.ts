@@ -58,6 +58,16 @@ function unwritableFolder(): string | undefined {
   return ['/proc/1', '/sys/kernel'].find((d) => existsSync(d) && !canWriteIn(d));
 }
 
+describe('canWriteIn', () => {
+  it('creates nothing that stays, and refuses what the kernel refuses even to root (/proc, /sys)', () => {
+    const dir = tempDir();
+    expect(canWriteIn(dir)).toBe(true);
+    expect(readdirSync(dir)).toEqual([]);
+    for (const special of ['/proc', '/sys'])
+      if (existsSync(special)) expect(canWriteIn(special), special).toBe(false);
+  });
+});
+
 describe('run checks every output path before any case runs (exit 2, nothing written, no stack trace)', () => {
   const cases: [string, (dir: string) => string[]][] = [
     ['--out names a file', () => ['--out', 'taken.txt']],

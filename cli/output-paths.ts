@@ -4,7 +4,7 @@
  * `InputError` (exit 2, nothing written), so a run of ten minutes never dies at the last step
  * on `EISDIR`. Shared by every command that writes (`run`, `merge`, `import`, `export`, `init`).
  */
-import { accessSync, constants, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmdirSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { InputError, type InputProblem } from '../eval/errors.ts';
 
@@ -26,10 +26,15 @@ export interface OutputTarget {
 /** How writability is asked; injected in tests (as root every `access` succeeds). */
 export type WritableCheck = (dir: string) => boolean;
 
-/** True when the current user may create entries in `dir` (write and search permission). */
+/**
+ * True when the current user may create entries in `dir`: write and search permission by
+ * `access(2)`, then an empty folder created and removed at once (`.hb-probe-XXXXXX`). The probe
+ * is what catches the places `access` passes for root: a read-only file system, `/proc`, `/sys`.
+ */
 export const canWriteIn: WritableCheck = (dir) => {
   try {
     accessSync(dir, constants.W_OK | constants.X_OK);
+    rmdirSync(mkdtempSync(path.join(dir, '.hb-probe-')));
     return true;
   } catch {
     return false;
@@ -56,7 +61,11 @@ export function outputProblems(
 ): InputProblem[] {
   const file = `${target.flag} ${target.value}`;
   const absolute = path.resolve(cwd, target.value);
-  const shown = (p: string) => path.relative(cwd, p) || p;
+  // Relative to the working folder when inside it, else absolute (`/sys`, not `../../sys`).
+  const shown = (p: string) => {
+    const relative = path.relative(cwd, p);
+    return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : p;
+  };
   const problem = (reason: string): InputProblem[] => [{ file, path: '', reason }];
   const self = statOrUndefined(absolute);
   if (self) {
