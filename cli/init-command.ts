@@ -31,11 +31,12 @@ configurations:
 # Where results.json, report.md and junit.xml are written.
 out: reports/harness-bench
 
-# What the comparison of configurations reports, and how much a metric may move before
-# \`--baseline\` calls it a regression (in the metric's unit).
-# scorers: [passRate, attackSuccessRate, tokens]
+# Metric names (passRate, tokensPerCase, … or a dotted path of summary.metrics): scorers are
+# checked but not read by any command yet; tolerances say how far a metric may worsen before
+# \`--baseline\` calls it a regression (in the metric's unit; -c files and --tolerance win).
+# scorers: [passRate, attackSuccessRate, tokensPerCase]
 # tolerances:
-#   tokens: 100
+#   tokensPerCase: 100
 `;
 
 /** The example scenario `init` writes: a read, then an answer, with what must hold afterwards. */

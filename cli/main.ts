@@ -132,10 +132,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   program
     .command('merge')
     .description(
-      'Join the results files of a sharded run (run --shard i/n) into the unsharded results; re-render report.md and junit.xml.',
+      'Join the results files of a sharded run (run --shard i/n) into the unsharded results; re-render report.md, junit.xml and report.html.',
     )
     .argument('<files...>', "every shard's results.json")
-    .option('-o, --out <dir>', 'write results.json, report.md and junit.xml into this folder')
+    .option(
+      '-o, --out <dir>',
+      "write results.json, report.md, junit.xml, report.html and each shard's cases/ into this folder",
+    )
     .option('--json <file>', 'write the merged results JSON to this file')
     .action(async (files: string[], options) => {
       exitCode = await mergeCommand(files, options, io);

@@ -105,3 +105,19 @@ describe('run --shard and merge', () => {
     expect(noOut.err).toMatch(/say where to write: --out DIR and\/or --json FILE/);
   });
 });
+
+describe('merge --help', () => {
+  it('names every report merge writes, report.html included', async () => {
+    let out = '';
+    const code = await main(['node', 'harness-bench', 'merge', '--help'], {
+      stdout: (t) => (out += t),
+      stderr: (t) => (out += t),
+      cwd: PACKAGE_ROOT,
+      env: { NO_COLOR: '1' },
+      isTTY: false,
+    });
+    expect(code).toBe(0);
+    expect(out.replace(/\s+/g, ' ')).toContain('re-render report.md, junit.xml and report.html');
+    expect(out.replace(/\s+/g, ' ')).toContain('write results.json, report.md, junit.xml, report.html');
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * `harness-bench merge a.json b.json … --out DIR`: joins the results files of a sharded run
- * (`run --shard i/n`) into the results file of the unsharded run and renders `report.md` and
- * `junit.xml` from it (`eval/merge.ts`). Every input is read and checked before anything is
+ * (`run --shard i/n`) into the results file of the unsharded run and renders `report.md`,
+ * `junit.xml` and `report.html` from it (`eval/merge.ts`, `reports/write.ts` writeReportDir). Every input is read and checked before anything is
  * written: a bad input is exit 2 with every problem named. Exit 1 when a merged case failed or
  * errored, as `run` would have.
  */

@@ -9,12 +9,11 @@
  * `--workspace DIR` runs on a copy of DIR (the folder is left as it was) unless `--in-place`.
  * Needs no API key and never reaches the network (nock: loopback only).
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import nock from 'nock';
-import { parse as parseYaml } from 'yaml';
-import { ScriptedModel, type ScriptedTurn } from '../harness/model/scripted-model.ts';
+import { ScriptedModel } from '../harness/model/scripted-model.ts';
 import { loadCassette } from '../eval/cassette/load.ts';
 import { InputError } from '../eval/errors.ts';
 import type { MatchMode } from '../eval/replay/http-replay.ts';
@@ -22,6 +21,7 @@ import { formatConfigChange } from '../eval/replay/config-diff.ts';
 import { formatLedgerDifference } from '../eval/replay/ledger-diff.ts';
 import { formatDivergence } from '../eval/replay/request-diff.ts';
 import { isOwnRecording } from '../eval/replay/replay-recorded.ts';
+import { loadScriptedTurns } from '../eval/replay/scripted-turns.ts';
 import { runRecording, isImported } from '../eval/run-recording.ts';
 import { findingsNote } from '../reports/findings-note.ts';
 import { loadSidecar } from '../eval/replay/tool-effects.ts';
@@ -37,44 +37,8 @@ export interface ReplayFlags {
   /** With `workspace`: the tools change that folder itself instead of a copy. */
   inPlace?: boolean;
   match?: MatchMode;
-  /** Counterfactual: a JSON or YAML file of scripted turns (an array, or a scenario whose `model` is used). */
+  /** Counterfactual: a JSON or YAML file of scripted turns (an array, or a scenario whose `model` is used), checked by `eval/replay/scripted-turns.ts`. */
   then?: string;
-}
-
-/**
- * Reads scripted turns for a counterfactual hand-over: a JSON or YAML array of turns in the
- * scenario `model` format, or an object with such a `model` array (a scenario file).
- * @throws InputError when the file is unreadable or holds no list of turn objects.
- */
-function loadScriptedTurns(file: string): ScriptedTurn[] {
-  let value: unknown;
-  try {
-    const text = readFileSync(file, 'utf8');
-    value = /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text);
-  } catch (error) {
-    throw new InputError([
-      { file, path: '', reason: `cannot read the scripted turns: ${(error as Error).message}` },
-    ]);
-  }
-  const turns = Array.isArray(value) ? value : (value as { model?: unknown } | null)?.model;
-  if (!Array.isArray(turns) || turns.length === 0)
-    throw new InputError([
-      {
-        file,
-        path: '',
-        reason: 'must be a non-empty array of scripted turns, or a scenario with a "model" array',
-      },
-    ]);
-  const bad = turns.findIndex((t) => typeof t !== 'object' || t === null || Array.isArray(t));
-  if (bad >= 0)
-    throw new InputError([
-      {
-        file,
-        path: `/${bad}`,
-        reason: 'a scripted turn must be an object ({ content } or { tool_calls } or { error })',
-      },
-    ]);
-  return turns as ScriptedTurn[];
 }
 
 /** Runs `replay`; resolves with the exit code. @throws InputError (exit 2) */
@@ -87,7 +51,9 @@ export async function replayCommand(file: string, flags: ReplayFlags, io: CliIo)
       { file: '(flags)', path: '--then', reason: 'only applies with --match counterfactual' },
     ]);
   const then = flags.then
-    ? new ScriptedModel(loadScriptedTurns(path.resolve(io.cwd, flags.then)), { name: 'counterfactual' })
+    ? new ScriptedModel(loadScriptedTurns(path.resolve(io.cwd, flags.then), flags.then), {
+        name: 'counterfactual',
+      })
     : undefined;
   const own = isOwnRecording(cassette);
   if (flags.match === 'counterfactual' && !own)

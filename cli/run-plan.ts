@@ -1,6 +1,6 @@
 /**
  * Everything `run` decides before a case runs: the project configuration (found from the working
- * folder), the configurations (`-c`), the scenarios and recordings (`-s`, `-r`, the project's, or
+ * folder), the configurations (`-c`, with the project's tolerances), the scenarios and recordings (`-s`, `-r`, the project's, or
  * the package's bundled suite), the selection (`--filter`, `--tag`), and the output paths
  * (`--out`, `--json`, `--trace-file`), all checked first. Every problem of every input is
  * collected into one `InputError` (exit 2), so nothing runs and nothing is written.
@@ -83,6 +83,23 @@ export function runOutputTargets(
 }
 
 /**
+ * The configurations with the project's `tolerances` (the baseline gate) under each one's own
+ * `baseline.tolerances`: a configuration file's tolerance for a metric wins over the project's,
+ * and `--tolerance` wins over both (`cli/run-compare.ts` prepareCompare).
+ */
+export function withProjectTolerances(configs: NamedConfig[], project?: ProjectConfig): NamedConfig[] {
+  const shared = project?.tolerances;
+  if (!shared || Object.keys(shared).length === 0) return configs;
+  return configs.map((c) => ({
+    ...c,
+    bench: {
+      ...c.bench,
+      baseline: { tolerances: { ...shared, ...(c.bench?.baseline?.tolerances ?? {}) } },
+    },
+  }));
+}
+
+/**
  * Loads and checks everything a run needs (see the module comment). With neither `-s` nor `-r`,
  * the project configuration's scenarios and recordings run; without a project configuration,
  * the package's bundled `scenarios/` and `recordings/`. A run that selects no case is bad input:
@@ -93,7 +110,10 @@ export async function prepareRun(flags: RunPlanFlags, cwd: string): Promise<Prep
   const problems: InputProblem[] = [];
   const project = await collect(problems, undefined, () => discoverProjectConfig(cwd));
   if (!flags.list) problems.push(...outputPathProblems(runOutputTargets(flags, project, cwd), cwd));
-  const configs = await collect(problems, [], () => loadConfigs(flags.config, cwd, project));
+  const configs = withProjectTolerances(
+    await collect(problems, [], () => loadConfigs(flags.config, cwd, project)),
+    project,
+  );
   const harness = await collect<HarnessChoice>(problems, { kind: 'ours', name: 'ours' }, () =>
     resolveHarness(flags.harness, cwd),
   );

@@ -5,6 +5,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_FILE_SCHEMA } from './config-file-schema.ts';
 import { loadConfig, PACKAGE_ROOT } from './config-load.ts';
+import { InputError } from './errors.ts';
 
 const validate = new Ajv({ allErrors: true, strict: false }).compile(CONFIG_FILE_SCHEMA);
 
@@ -39,7 +40,7 @@ describe('the configuration file schema (scenarios/schema/config.schema.json)', 
       ['5 %x', false],
     ] as const) {
       const file = path.join(dir, 'c.json');
-      const value = { baseline: { tolerances: { tokens: tolerance } } };
+      const value = { baseline: { tolerances: { tokensPerCase: tolerance } } };
       writeFileSync(file, JSON.stringify(value));
       const loads = (() => {
         try {
@@ -51,6 +52,29 @@ describe('the configuration file schema (scenarios/schema/config.schema.json)', 
       })();
       expect([JSON.stringify(tolerance), loads]).toEqual([JSON.stringify(tolerance), accepted]);
       expect([JSON.stringify(tolerance), validate(value)]).toEqual([JSON.stringify(tolerance), accepted]);
+    }
+  });
+
+  it('refuses a tolerance that names no metric, as --tolerance does, with path and did-you-mean', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hb-config-schema-'));
+    const file = path.join(dir, 'c.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        baseline: { tolerances: { tokensPerCase: 1, tokens: 100, 'permissions.needlessAsks': 0 } },
+      }),
+    );
+    expect(() => loadConfig(file)).toThrow(InputError);
+    try {
+      loadConfig(file);
+    } catch (error) {
+      expect((error as InputError).problems).toEqual([
+        {
+          file,
+          path: '/baseline/tolerances/tokens',
+          reason: expect.stringMatching(/^no metric is named "tokens" \(did you mean "tokensPerCase"\?\)/),
+        },
+      ]);
     }
   });
 });

@@ -16,6 +16,8 @@ import {
 import { parseTolerance, type Tolerance } from './compare/baseline.ts';
 import { InputError, parseJsonInput, problemsFromAjv, type InputProblem } from './errors.ts';
 import { checkInputSize } from './input-limits.ts';
+import { unknownMetricReason } from './metric-names.ts';
+import { pointerChild } from './scenario/json-pointer.ts';
 import { SANDBOX_UNAVAILABLE } from './unavailable-sandbox.ts';
 
 /** The package root (where `configs/` and `scenarios/` live), whatever the working directory. */
@@ -53,7 +55,8 @@ export interface NamedConfig {
 /**
  * Splits a parsed configuration file into the harness part and the bench part
  * ({@link BenchOptions}): a string `sandbox` is the bench's (it must be `"unavailable"`), and so
- * is `scorers` (an object of module paths).
+ * are `scorers` (an object of module paths) and `baseline.tolerances` (each naming a metric,
+ * `eval/metric-names.ts`, with a tolerance value).
  * @throws InputError naming each bad bench key.
  */
 function splitBenchKeys(value: unknown, file: string): { harness: unknown; bench: BenchOptions } {
@@ -105,6 +108,9 @@ function splitBenchKeys(value: unknown, file: string): { harness: unknown; bench
     else {
       const parsed: Record<string, Tolerance> = {};
       for (const [metric, v] of Object.entries(tolerances)) {
+        const unknown = unknownMetricReason(metric);
+        if (unknown)
+          problems.push({ file, path: pointerChild('/baseline/tolerances', metric), reason: unknown });
         try {
           parsed[metric] = parseTolerance(v);
         } catch (error) {
@@ -135,7 +141,7 @@ function configProblems(file: string, value: unknown, prefix = '') {
  * the file name without `.json`); bench-only keys
  * ({@link BenchOptions}) go to `bench`.
  * @throws InputError when the file is unreadable, over the size limit (`input-limits.ts`), not
- *   JSON, or fails the schema.
+ *   JSON, fails the schema, or names no metric in `baseline.tolerances`.
  */
 export function loadConfig(file: string = DEFAULT_CONFIG_FILE, name?: string): NamedConfig {
   checkInputSize(file, 'config');

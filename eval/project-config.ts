@@ -1,7 +1,8 @@
 /**
  * The project configuration, `harness-bench.config.yaml`: which scenarios and recordings a
- * user's project has, its harness configurations by name, where reports go, and what the
- * comparison reads (scorers, tolerances). Found by walking up from the working folder to the
+ * user's project has, its harness configurations by name, where reports go, the tolerances of
+ * the baseline gate and the metrics it names as scorers (both checked against the metric names,
+ * `eval/metric-names.ts`). Found by walking up from the working folder to the
  * file-system root, the nearest file winning, as vitest and ESLint find theirs; created by
  * `harness-bench init`. Paths in it are relative to the folder that holds it.
  */
@@ -9,8 +10,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { parseDocument } from 'yaml';
-import { InputError, problemsFromAjv } from './errors.ts';
+import { InputError, problemsFromAjv, type InputProblem } from './errors.ts';
 import { checkInputSize } from './input-limits.ts';
+import { unknownMetricReason } from './metric-names.ts';
+import { pointerChild } from './scenario/json-pointer.ts';
 
 /** The file names looked for in each folder, in this order. */
 export const PROJECT_CONFIG_NAMES: readonly string[] = [
@@ -35,9 +38,18 @@ export interface ProjectConfig {
   configurations: Record<string, string>;
   /** Folder for `results.json` and the reports, relative to `dir`, when set. */
   out?: string;
-  /** Names of the scorers (metrics) the comparison reports; absent: all of them. */
+  /**
+   * Metric names (`eval/metric-names.ts`: `passRate`, `tokensPerCase`, a dotted path of
+   * `summary.metrics`). Checked, an unknown name being bad input, but not read by any command
+   * yet: the comparison and the reports show every metric whatever this says. Custom scorers
+   * (modules) are registered in a JSON configuration's or a scenario's `scorers` instead.
+   */
   scorers?: string[];
-  /** Tolerances by metric name (a number in the metric's unit: a rate, tokens, USD, ms). */
+  /**
+   * Tolerances of the baseline gate (`run --baseline`) by metric name (`eval/metric-names.ts`),
+   * a number in the metric's unit (a rate, tokens, USD, ms): they apply to every configuration,
+   * under a configuration file's own `baseline.tolerances` and `--tolerance` (both win).
+   */
   tolerances?: Record<string, number>;
 }
 
@@ -64,8 +76,16 @@ export const PROJECT_CONFIG_SCHEMA = {
       additionalProperties: { type: 'string', minLength: 1 },
     },
     out: { type: 'string', minLength: 1, description: 'folder for results.json and the reports' },
-    scorers: { type: 'array', items: { type: 'string', minLength: 1 } },
-    tolerances: { type: 'object', additionalProperties: { type: 'number', minimum: 0 } },
+    scorers: {
+      type: 'array',
+      items: { type: 'string', minLength: 1 },
+      description: 'metric names (passRate, tokensPerCase, …); checked, not read by any command yet',
+    },
+    tolerances: {
+      type: 'object',
+      additionalProperties: { type: 'number', minimum: 0 },
+      description: 'baseline gate (run --baseline): metric name → how far it may worsen, in its unit',
+    },
   },
 } as const;
 
@@ -91,7 +111,8 @@ export function findProjectConfigFile(cwd: string): string | undefined {
 /**
  * Reads and validates a project configuration file.
  * @throws InputError (file, path, reason) when it cannot be read, is over the size limit, is not
- *   YAML, is not a mapping, or fails the schema (unknown keys say "did you mean").
+ *   YAML, is not a mapping, fails the schema (unknown keys say "did you mean"), or names a
+ *   metric that does not exist in `tolerances` or `scorers` (`/tolerances/NAME`, `/scorers/I`).
  */
 export function loadProjectConfig(file: string): ProjectConfig {
   checkInputSize(file, 'config');
@@ -117,6 +138,16 @@ export function loadProjectConfig(file: string): ProjectConfig {
     tolerances?: Record<string, number>;
   };
   const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+  const unknown: InputProblem[] = [];
+  for (const name of Object.keys(raw.tolerances ?? {})) {
+    const reason = unknownMetricReason(name);
+    if (reason) unknown.push({ file, path: pointerChild('/tolerances', name), reason });
+  }
+  (raw.scorers ?? []).forEach((name, i) => {
+    const reason = unknownMetricReason(name);
+    if (reason) unknown.push({ file, path: `/scorers/${i}`, reason });
+  });
+  if (unknown.length > 0) throw new InputError(unknown);
   const scenarios = list(raw.scenarios);
   const recordings = list(raw.recordings);
   if (scenarios.length === 0 && recordings.length === 0)
