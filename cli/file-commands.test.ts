@@ -3,7 +3,7 @@
  * (never the glob), walks folders and says what a file is not; `import` and `export` refuse to
  * overwrite without `--force`; `replay -w DIR` leaves DIR as it was unless `--in-place`.
  */
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../eval/config-load.ts';
@@ -162,7 +162,11 @@ describe('replay -w DIR', () => {
       /--in-place: only applies with --workspace/,
     );
     expect((await cli(dir, ['replay', cassette, '-w', 'nope'])).err).toMatch(
-      /--workspace nope: is not a folder/,
+      /--workspace nope: does not exist/,
+    );
+    writeFileSync(path.join(dir, 'a-file'), 'x');
+    expect((await cli(dir, ['replay', cassette, '-w', 'a-file'])).err).toMatch(
+      /--workspace a-file: is a file; --workspace takes a folder/,
     );
   });
 });

@@ -75,11 +75,12 @@ describe('run checks every output path before any case runs (exit 2, nothing wri
     ['--out is under a file', () => ['--out', 'taken.txt/reports']],
     ['--json is under a file', () => ['--json', 'taken.txt/r.json']],
     ['--trace-file names a folder', () => ['--trace-file', 'folder']],
+    ['--out holds a folder named report.html', () => ['--out', 'o']],
   ];
   for (const [name, flags] of cases)
     it(name, async () => {
       const dir = tempDir();
-      put(dir, { 's.json': scenario('a'), 'taken.txt': 'x', 'folder/keep': '' });
+      put(dir, { 's.json': scenario('a'), 'taken.txt': 'x', 'folder/keep': '', 'o/report.html/keep': '' });
       const before = readdirSync(dir).sort();
       const result = await cli(dir, ['run', '-s', 's.json', ...flags(dir)]);
       expect(result.code).toBe(2);

@@ -121,4 +121,4 @@ export function outputPathProblems(
 }
 
 /** The files `--out DIR` of `run` and `merge` writes (reports/write.ts, `writeReportDir`). */
-export const REPORT_FILES: readonly string[] = ['results.json', 'report.md', 'junit.xml'];
+export const REPORT_FILES: readonly string[] = ['results.json', 'report.md', 'junit.xml', 'report.html'];

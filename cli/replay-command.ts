@@ -79,11 +79,18 @@ export async function replayCommand(file: string, flags: ReplayFlags, io: CliIo)
 
 /**
  * The folder the replay's tools work in: `dir` itself with `--in-place`, else a fresh copy of it
- * (links copied as links). @throws InputError when `dir` is not a folder.
+ * (links copied as links). @throws InputError when `dir` does not exist or is a file.
  */
 function workspaceFor(dir: string, flags: ReplayFlags): string {
-  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
-    throw new InputError([{ file: `--workspace ${flags.workspace}`, path: '', reason: 'is not a folder' }]);
+  const info = statSync(dir, { throwIfNoEntry: false });
+  if (!info?.isDirectory())
+    throw new InputError([
+      {
+        file: `--workspace ${flags.workspace}`,
+        path: '',
+        reason: info ? 'is a file; --workspace takes a folder' : 'does not exist',
+      },
+    ]);
   if (flags.inPlace) return dir;
   const copy = mkdtempSync(path.join(tmpdir(), 'hb-replay-ws-'));
   cpSync(dir, copy, { recursive: true, verbatimSymlinks: true });
