@@ -2,6 +2,7 @@
  * Bad user input: a broken scenario, cassette or config file. The CLI prints
  * `file: path: reason` lines and exits with code 2, writing nothing.
  */
+import { readFileSync } from 'node:fs';
 import { HarnessBenchError } from '../harness/errors.ts';
 import { scanJson } from '../harness/tools/arguments.ts';
 import { knownKeysAt, unknownKeyReason } from './did-you-mean.ts';
@@ -60,6 +61,25 @@ export function problemsFromAjv(
       reason = `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     return { file, path: error.instancePath || '/', reason };
   });
+}
+
+/**
+ * The text of an input file (UTF-8).
+ * @param shown the file as messages name it; `what` says what it holds (`the results file`).
+ * @throws InputError `cannot read WHAT: ENOENT` (the error code, else its message), path `''`
+ */
+export function readInputText(file: string, shown: string, what: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new InputError([
+      {
+        file: shown,
+        path: '',
+        reason: `cannot read ${what}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      },
+    ]);
+  }
 }
 
 /**

@@ -8,9 +8,8 @@
  * shard count and plan fingerprint, each shard once. Anything else is refused with every problem
  * named (exit 2), and nothing is written.
  */
-import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
-import { InputError, parseJsonInput, problemsFromAjv, type InputProblem } from './errors.ts';
+import { InputError, parseJsonInput, problemsFromAjv, readInputText, type InputProblem } from './errors.ts';
 import { RESULTS_SCHEMA } from './results-schema.ts';
 import { summarise, type CaseResult, type ResultsFile } from './results.ts';
 import { compareConfigs } from './compare/index.ts';
@@ -37,18 +36,7 @@ const validateResults = new Ajv({ allErrors: true, strict: false }).compile(RESU
  * @throws InputError naming the file and each problem (unreadable, not JSON, schema).
  */
 export function readResultsFile(file: string, shown = file): MergeInput {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new InputError([
-      {
-        file: shown,
-        path: '',
-        reason: `cannot read the results file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      },
-    ]);
-  }
+  const text = readInputText(file, shown, 'the results file');
   return { file: shown, results: checkResultsShape(parseJsonInput(text, shown), shown) };
 }
 

@@ -9,7 +9,7 @@
  * are judged from the edit calls alone.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import type { RunResult } from '../../harness/ledger.ts';
 import type { Cassette } from '../cassette/types.ts';
 import type { NamedConfig } from '../config-load.ts';
@@ -18,6 +18,7 @@ import { describeFailure, type CaseResult } from '../results.ts';
 import { expectationsFor } from '../scenario/check.ts';
 import { describeSchemaErrors } from '../scenario/schema-errors.ts';
 import { SCENARIO_SCHEMA } from '../scenario/schema.ts';
+import { compileScenarioSchema } from '../scenario/validate.ts';
 import type { Expectations, LoadedScenario } from '../scenario/types.ts';
 import type { Check } from './check.ts';
 import { runExpectations } from './registry.ts';
@@ -57,12 +58,7 @@ function blockValidator(): ValidateFunction {
     properties,
     ...rest
   } = SCENARIO_SCHEMA;
-  validator ??= new Ajv({
-    allErrors: true,
-    strict: true,
-    strictRequired: false,
-    allowUnionTypes: true,
-  }).compile({
+  validator ??= compileScenarioSchema({
     ...rest,
     required: ['expect'],
     properties: {

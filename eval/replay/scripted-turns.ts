@@ -5,24 +5,19 @@
  * Checked against the scenario schema's own turn definition, so `--then` accepts exactly what a
  * scenario's `model` accepts, with the same readable messages (unknown keys say "did you mean").
  */
-import { readFileSync } from 'node:fs';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { parseDocument } from 'yaml';
 import type { ScriptedTurn } from '../../harness/model/scripted-model.ts';
-import { InputError, parseJsonInput, type InputProblem } from '../errors.ts';
+import { InputError, parseJsonInput, readInputText, type InputProblem } from '../errors.ts';
 import { describeSchemaErrors } from '../scenario/schema-errors.ts';
 import { SCENARIO_SCHEMA } from '../scenario/schema.ts';
+import { compileScenarioSchema } from '../scenario/validate.ts';
 
 let validator: ValidateFunction | undefined;
 
 /** `{ model: [turn, …] }` against the scenario schema's `model` (compiled once per process). */
 function modelValidator(): ValidateFunction {
-  validator ??= new Ajv({
-    allErrors: true,
-    strict: true,
-    strictRequired: false,
-    allowUnionTypes: true,
-  }).compile({
+  validator ??= compileScenarioSchema({
     type: 'object',
     required: ['model'],
     properties: { model: SCENARIO_SCHEMA.properties.model },
@@ -53,18 +48,7 @@ export function scriptedTurnProblems(turns: unknown, file: string, prefix = ''):
  *   not JSON or YAML, holds no non-empty list of turns, or a turn is not a `ScriptedTurn`.
  */
 export function loadScriptedTurns(file: string, shown: string = file): ScriptedTurn[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new InputError([
-      {
-        file: shown,
-        path: '',
-        reason: `cannot read the scripted turns: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      },
-    ]);
-  }
+  const text = readInputText(file, shown, 'the scripted turns');
   let value: unknown;
   if (/\.ya?ml$/i.test(file)) {
     const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });

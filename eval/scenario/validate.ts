@@ -34,14 +34,19 @@ export const BUILTIN_TOOL_NAMES: readonly string[] = [
 export const MAX_CONTENT_CHARS = 64 * 1024 * 1024;
 let validator: ValidateFunction | undefined;
 
+/**
+ * A validator compiled with the options of the scenario schema (every error, strict, unions of
+ * types allowed), for the schema itself or a part of it (`expect` files, `--then` turns).
+ */
+export function compileScenarioSchema(schema: object): ValidateFunction {
+  return new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }).compile(
+    schema,
+  );
+}
+
 /** The compiled scenario validator (compiled once per process). */
 export function scenarioValidator(): ValidateFunction {
-  validator ??= new Ajv({
-    allErrors: true,
-    strict: true,
-    strictRequired: false,
-    allowUnionTypes: true,
-  }).compile(SCENARIO_SCHEMA);
+  validator ??= compileScenarioSchema(SCENARIO_SCHEMA);
   return validator;
 }
 
