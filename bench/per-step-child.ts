@@ -36,7 +36,7 @@ async function answer(request: ChildRequest, idleCpuMs: number): Promise<ChildRe
     warmMsPerStep = (performance.now() - started) / runs / 50;
     return { kind: 'warm', runs };
   }
-  const { steps } = request;
+  const { steps, runs } = request;
   // One unmeasured run of N steps first, when it is short beside the slice: the slice before
   // ran another system, whose work left this process's code and data out of the CPU caches, so
   // a slice of one run (ours at N = 1,000) would always be measured cold and a slice of a
@@ -50,11 +50,11 @@ async function answer(request: ChildRequest, idleCpuMs: number): Promise<ChildRe
     retainSamples: true,
     throws: true,
   });
-  bench.add('run', async () => {
+  bench.add('sample', async () => {
     const before = process.cpuUsage();
-    await contender!.run(steps, workspace.dir);
+    for (let run = 0; run < runs; run += 1) await contender!.run(steps, workspace.dir);
     const used = process.cpuUsage(before);
-    cpu.push((used.user + used.system) / steps);
+    cpu.push((used.user + used.system) / (steps * runs));
   });
   await bench.run();
   const result = bench.tasks[0]?.result;
@@ -62,7 +62,7 @@ async function answer(request: ChildRequest, idleCpuMs: number): Promise<ChildRe
   await settle();
   return {
     kind: 'samples',
-    wall: (result.latency.samples ?? []).map((ms) => (ms * 1000) / steps),
+    wall: (result.latency.samples ?? []).map((ms) => (ms * 1000) / (steps * runs)),
     cpu,
     idleCpuMs,
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { measurePerStep } from './per-step.ts';
+import { measurePerStep, runsPerSample } from './per-step.ts';
 
 describe('measurePerStep', () => {
   it('measures each contender in a process of its own and returns one row per system and step count', async () => {
@@ -10,14 +10,15 @@ describe('measurePerStep', () => {
       budgetMs: 1,
       passes: 2,
       warmupMs: 1,
+      sampleSteps: 6,
       only: ['floor', 'harness-bench (default)'],
       onProgress: (m) => progress.push(m),
     });
-    expect(rows.map((r) => [r.system, r.config, r.steps])).toEqual([
-      ['floor', undefined, 2],
-      ['floor', undefined, 3],
-      ['harness-bench', 'default', 2],
-      ['harness-bench', 'default', 3],
+    expect(rows.map((r) => [r.system, r.config, r.steps, r.runsPerSample])).toEqual([
+      ['floor', undefined, 2, 3],
+      ['floor', undefined, 3, 2],
+      ['harness-bench', 'default', 2, 3],
+      ['harness-bench', 'default', 3, 2],
     ]);
     for (const row of rows) {
       expect(row.samples).toBeGreaterThan(0);
@@ -30,4 +31,13 @@ describe('measurePerStep', () => {
       /^CPU used by the other processes during a system's slices: floor \d+ ms, harness-bench \(default\) \d+ ms$/,
     );
   }, 60_000);
+});
+
+describe('runsPerSample', () => {
+  it('covers the sample steps with whole runs, at least one', () => {
+    expect(runsPerSample(10, 1000)).toBe(100);
+    expect(runsPerSample(300, 1000)).toBe(4);
+    expect(runsPerSample(1000, 1000)).toBe(1);
+    expect(runsPerSample(5000, 1000)).toBe(1);
+  });
 });

@@ -1,14 +1,15 @@
 /**
  * Per-step overhead of every system of `systems.ts` on the workload of `workload.ts`, in
- * interleaved rounds: each round runs every step count, and within a step count every system in
- * turn (the order rotates by round; a round's budget per system is spent in `passes` slices that
+ * interleaved rounds: each round runs every step count (their order rotating by round), and
+ * within a step count every system in turn (the order rotates by round; a round's budget per system is spent in `passes` slices that
  * alternate between the systems), so a busy machine slows them all alike and the ratios hold.
  * Each system runs in a process of its own (`per-step-child.ts`, forked once and warmed up), and
  * only one system runs at a time: a system's samples never include collecting another system's
  * garbage. (In one shared process they did: the AI SDK's ~900 MB of garbage at N = 1,000 was
  * collected during whoever ran next, and even the bare floor loop grew 1.55× from N = 10 to
- * N = 1,000; JMH forks a JVM per benchmark for the same reason.) Each sample is one whole run
- * (N tool steps and the final answer) divided by N, in µs per step, as wall time (tinybench's
+ * N = 1,000; JMH forks a JVM per benchmark for the same reason.) Each sample is as many whole
+ * runs (N tool steps and the final answer) as cover {@link SAMPLE_STEPS} steps, back to back,
+ * divided by their steps, in µs per step, as wall time (tinybench's
  * latency, in the child) and as the child's CPU time (user + system, all its threads: on a
  * machine other work keeps busy, wall time is mostly waiting for a core, CPU time is the work); a
  * system's figure is the median of its samples over all rounds. No collection is forced: a full
@@ -27,6 +28,7 @@ import {
   type SystemName,
 } from './systems.ts';
 import type { ChildReply, ChildRequest } from './child-protocol.ts';
+import { SAMPLE_STEPS } from './workload.ts';
 
 /** One measured system (a harness configuration is a system of its own). */
 export interface Contender {
@@ -50,6 +52,8 @@ export interface PerStepRow {
   system: SystemName;
   config?: string;
   steps: number;
+  /** Back-to-back runs of N steps in each sample ({@link runsPerSample}). */
+  runsPerSample: number;
   /** Median over every sample of every round. */
   usPerStep: number;
   /** The fastest sample (the least disturbed by other work on the machine). */
@@ -71,6 +75,8 @@ export interface PerStepOptions {
   warmupMs: number;
   /** The systems to measure (`label`s such as `floor` or `harness-bench (default)`); all of {@link CONTENDERS} when absent. */
   only?: readonly string[];
+  /** Steps a sample covers at least (back-to-back runs of N steps); default {@link SAMPLE_STEPS}. */
+  sampleSteps?: number;
   /** Called after each round of one step count. */
   onProgress?: (message: string) => void;
 }
@@ -135,7 +141,12 @@ export async function measurePerStep(options: PerStepOptions): Promise<PerStepRo
     /** CPU each process used while another system was measured (ms): how well the slices were kept apart. */
     const idle = measured.map(() => 0);
     for (let round = 0; round < options.rounds; round += 1) {
-      for (const steps of options.steps) {
+      // The step counts in an order that rotates by round, like the systems: a system's process
+      // would otherwise always come to N = 1,000 after the same N = 200 slices, at the same
+      // point of the round.
+      const shift = round % options.steps.length;
+      for (const steps of [...options.steps.slice(shift), ...options.steps.slice(0, shift)]) {
+        const runs = runsPerSample(steps, options.sampleSteps ?? SAMPLE_STEPS);
         // The round's budget per system, spent in `passes` slices that alternate between the
         // systems: a burst of other work on the machine then falls on all of them alike. A
         // system whose one run outlasts its slices (a peer at N = 1,000) runs in the first pass
@@ -149,10 +160,11 @@ export async function measurePerStep(options: PerStepOptions): Promise<PerStepRo
             const reply = await children[i]!.ask({
               kind: 'measure',
               steps,
+              runs,
               budgetMs: options.budgetMs / passes,
             });
             if (reply.kind !== 'samples') throw new Error(`${key}: no samples`);
-            for (const us of reply.wall) usedMs[i]! += (us * steps) / 1000;
+            for (const us of reply.wall) usedMs[i]! += (us * steps * runs) / 1000;
             append(samples, key, reply.wall);
             append(cpu, key, reply.cpu);
             idle[i]! += reply.idleCpuMs;
@@ -176,6 +188,7 @@ export async function measurePerStep(options: PerStepOptions): Promise<PerStepRo
         system: c.system,
         ...(c.config ? { config: c.config } : {}),
         steps,
+        runsPerSample: runsPerSample(steps, options.sampleSteps ?? SAMPLE_STEPS),
         usPerStep: round1(median(list)),
         minUsPerStep: round1(list[0] ?? Number.NaN),
         cpuUsPerStep: round1(median(cpuList)),
@@ -190,6 +203,11 @@ function append(lists: Map<string, number[]>, key: string, values: readonly numb
   let list = lists.get(key);
   if (!list) lists.set(key, (list = []));
   for (const v of values) list.push(v);
+}
+
+/** Runs of `steps` steps in one sample: enough to cover `sampleSteps` steps, at least one. */
+export function runsPerSample(steps: number, sampleSteps: number): number {
+  return Math.max(1, Math.ceil(sampleSteps / steps));
 }
 
 /** The median of sorted numbers. */

@@ -31,7 +31,7 @@ import { addPolicyBenchmarks, decisionsPerSecond } from './policy.bench.ts';
 import { replayThroughput } from './replay.ts';
 import { peakRss, type RssRow } from './rss.ts';
 import { runTokenBench } from './tokens.bench.ts';
-import { STEP_COUNTS } from './workload.ts';
+import { SAMPLE_STEPS, STEP_COUNTS } from './workload.ts';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -147,10 +147,10 @@ const results = {
   method: {
     workload:
       'scripted read_file loop: N calls with distinct arguments on a 100-line file, then a final answer; every system runs the same tool body except harness-bench, which runs its own read_file through its sandbox',
-    sample: 'one whole run divided by N (µs per step); usPerStep is the median over all samples',
+    sample: `as many whole runs of N steps back to back as cover ${SAMPLE_STEPS} steps (${SAMPLE_STEPS / 10} runs at N = 10, one at N = 1,000), divided by their steps (µs per step), so every sample holds its share of the collector's periodic work; usPerStep is the median over all samples`,
     rounds,
     interleaved:
-      "every round runs every system at every N, the order rotating by round; a round's 300 ms per system is spent in 6 slices alternating between the systems (a system whose run outlasts its budget runs once)",
+      "every round runs every system at every N, the order of the systems and of the step counts rotating by round; a round's 300 ms per system is spent in 6 slices alternating between the systems (a system whose run outlasts its budget runs once)",
     isolation:
       "each system in a process of its own (forked once, warmed up, one system running at a time, no memory reducer), so no system pays for collecting another system's garbage; a slice starts with one unmeasured run when a run is shorter than the slice, and ends when the process's background threads are quiet",
     harnessConfigs:

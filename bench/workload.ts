@@ -13,6 +13,16 @@ import path from 'node:path';
 /** Step counts of the per-step table. */
 export const STEP_COUNTS = [10, 50, 200, 1000] as const;
 
+/**
+ * Steps one sample of the per-step table covers at least: a sample is as many back-to-back runs
+ * of N steps as make this many (100 runs at N = 10, one at N = 1,000). The collector works in
+ * periods (a scavenge every few hundred steps of this workload); a sample of one 10-step run
+ * (0.3 ms) almost never holds one, so the median of such samples left the collector's work out
+ * at small N and kept it at N = 1,000. With samples of equal work every N pays its share alike
+ * (JMH's "operations per invocation" batching, for the same reason).
+ */
+export const SAMPLE_STEPS = 1000;
+
 /** Lines of each file the loop reads. */
 export const FILE_LINES = 105;
 
