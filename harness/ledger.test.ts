@@ -1,0 +1,95 @@
+import { writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { deterministicDeps } from './deps.ts';
+import { buildLedger, type RunResult } from './ledger.ts';
+import { runHarness } from './loop/run.ts';
+import { ScriptedModel } from './model/scripted-model.ts';
+import { messageOrigins } from './policy/taint.ts';
+import { LocalSandbox } from './sandbox/local.ts';
+import { testConfig, tempWorkspace } from './testing/scripted-runs.ts';
+import { FILE_TOOLS } from './tools/builtin/files.ts';
+
+const space = tempWorkspace();
+afterAll(() => space.dispose());
+
+/** A run of two reads and an answer, its result as `runHarness` returns it (not spread). */
+function twoReads(): Promise<RunResult> {
+  writeFileSync(`${space.ws}/a.txt`, 'alpha\n');
+  return runHarness({
+    task: 'read a.txt',
+    config: testConfig(),
+    model: new ScriptedModel([
+      { tool_calls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } }] },
+      { tool_calls: [{ id: 'c2', name: 'read_file', arguments: { path: 'missing.txt' } }] },
+      { content: 'done' },
+    ]),
+    tools: [FILE_TOOLS.read_file!],
+    sandbox: new LocalSandbox({ allowExec: false }),
+    workspace: space.ws,
+    deps: deterministicDeps(),
+  });
+}
+
+describe('a run result’s derived fields (ledger, provenance)', () => {
+  it('read as the ledger and provenance of the run, in the usual key order, in JSON too', async () => {
+    const result = await twoReads();
+    expect(Object.keys(result)).toEqual([
+      'runId',
+      'stopReason',
+      'finalAnswer',
+      'messages',
+      'requests',
+      'events',
+      'ledger',
+      'provenance',
+      'taintedBy',
+      'usage',
+    ]);
+    const ledger = buildLedger(result.events);
+    expect(result.ledger).toEqual(ledger);
+    expect(result.ledger.calls.map((c) => [c.callId, c.ok])).toEqual([
+      ['c1', true],
+      ['c2', false],
+    ]);
+    expect(result.provenance).toEqual(messageOrigins(result.messages, () => false));
+    const eager = { ...result, ledger, provenance: messageOrigins(result.messages, () => false) };
+    expect(JSON.stringify(result)).toBe(JSON.stringify(eager));
+  });
+
+  it('are computed once, then plain data properties', async () => {
+    const result = await twoReads();
+    const first = result.ledger;
+    expect(result.ledger).toBe(first);
+    expect(Object.getOwnPropertyDescriptor(result, 'ledger')).toMatchObject({
+      value: first,
+      writable: true,
+      enumerable: true,
+    });
+  });
+
+  it('can be replaced before they are read', async () => {
+    const result = await twoReads();
+    const empty = { turns: [], calls: [], stopReason: null };
+    result.ledger = empty;
+    expect(result.ledger).toBe(empty);
+    result.provenance = [];
+    expect(result.provenance).toEqual([]);
+  });
+
+  it('show the run as it ended, even when the caller goes on using its lists', async () => {
+    const result = await twoReads();
+    const events = result.events.length;
+    const messages = result.messages.length;
+    result.messages.push({ role: 'user', content: 'and then?' });
+    result.events.push({ ...result.events.at(-1)!, seq: events });
+    expect(result.provenance).toHaveLength(messages);
+    expect(result.ledger).toEqual(buildLedger(result.events.slice(0, events)));
+  });
+
+  it('share one getter across results (fresh closures per result made each a dictionary and deoptimised the loop)', async () => {
+    const a = Object.getOwnPropertyDescriptor(await twoReads(), 'ledger');
+    const b = Object.getOwnPropertyDescriptor(await twoReads(), 'ledger');
+    expect(a?.get).toBeTypeOf('function');
+    expect(a?.get).toBe(b?.get);
+  });
+});
