@@ -3,7 +3,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CompactionEvent } from '../events.ts';
 import { expectRunConsistent, expectTranscriptInvariants, runScript, tempWorkspace } from '../testing.ts';
-import type { ChatMessage } from '../model/types.ts';
+import type { ChatMessage, ModelRequest, ModelResponse } from '../model/types.ts';
+import { ScriptedModel } from '../model/scripted-model.ts';
+import { deterministicDeps } from '../deps.ts';
 import { FILE_TOOLS } from '../tools/builtin/files.ts';
 import { writeTodosTool } from '../tools/builtin/memory-tools.ts';
 import type { ToolDefinition } from '../tools/types.ts';
@@ -130,6 +132,65 @@ describe('the late reminder', () => {
       config: { context: { layers: { reminder: false } } },
     });
     expect(off.requests[0]!.messages.at(-1)).toEqual({ role: 'user', content: 'do the task' });
+  });
+});
+
+describe('the reminder’s git branch as the run goes on', () => {
+  const head = () => path.join(space.ws, '.git', 'HEAD');
+  const branchIn = (request: { messages: readonly ChatMessage[] }) =>
+    /Git branch: (\S+)/.exec(contentText(request.messages.at(-1)!.content))?.[1];
+  /** A tool of unknown behaviour that checks out `branch` (rewrites .git/HEAD). */
+  const checkout: ToolDefinition = {
+    name: 'checkout',
+    description: 'Switch branches.',
+    effect: 'write',
+    parameters: { type: 'object', properties: { branch: { type: 'string' } }, required: ['branch'] },
+    execute: async (args) => {
+      writeFileSync(head(), `ref: refs/heads/${(args as { branch: string }).branch}\n`);
+      return { ok: true, content: 'switched' };
+    },
+  };
+
+  it('shows the run’s own checkout at the next turn', async () => {
+    mkdirSync(path.join(space.ws, '.git'));
+    writeFileSync(head(), 'ref: refs/heads/main\n');
+    const result = await runScript(
+      space.ws,
+      [{ tool_calls: [{ id: 'c', name: 'checkout', arguments: '{"branch":"topic"}' }] }, { content: 'ok' }],
+      { tools: [...tools, checkout], config: { permissions: { mode: 'auto' } } },
+    );
+    expect(result.requests.map(branchIn)).toEqual(['main', 'topic']);
+  });
+
+  it('in a run of reads, shows a checkout made by someone else once a second of the run clock has passed', async () => {
+    mkdirSync(path.join(space.ws, '.git'));
+    writeFileSync(path.join(space.ws, 'a.txt'), 'a\n');
+    /** Someone checks out `other` while the model answers the first request. */
+    class CheckoutDuringFirstTurn extends ScriptedModel {
+      private first = true;
+      override async generate(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
+        if (this.first) writeFileSync(head(), 'ref: refs/heads/other\n');
+        this.first = false;
+        return super.generate(request, signal);
+      }
+    }
+    const reads = (stepMs: number) => {
+      writeFileSync(head(), 'ref: refs/heads/main\n');
+      return runScript(
+        space.ws,
+        new CheckoutDuringFirstTurn([
+          read('r1', 'a.txt'),
+          read('r2', 'a.txt'),
+          read('r3', 'a.txt'),
+          { content: 'ok' },
+        ]),
+        { deps: deterministicDeps({ stepMs }) },
+      );
+    };
+    // The default test clock moves 1 ms a read: this run is over long before a second has passed.
+    expect((await reads(1)).requests.map(branchIn)).toEqual(['main', 'main', 'main', 'main']);
+    // A clock of 400 ms a read: a turn reads it a few times, so the second turn looks again.
+    expect((await reads(400)).requests.map(branchIn)).toEqual(['main', 'other', 'other', 'other']);
   });
 });
 

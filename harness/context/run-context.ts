@@ -72,6 +72,12 @@ export interface OpenRunContextArgs {
   runId: string;
   events: HarnessEvent[];
   emit: (event: UnstampedEvent) => void;
+  /**
+   * Whether no tool call that may change the tree (a command, a write, a subagent, a tool of
+   * unknown behaviour) has run yet: the dispatcher's path cache knows (`tools/path-cache.ts`).
+   * The reminder's branch is looked up less often while it holds (`BranchWatch`); absent: never.
+   */
+  quiet?: () => boolean;
 }
 
 /**
@@ -227,14 +233,18 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
     if (writer) void writer.sync(messages);
     const layers = config.context.layers;
     const list = todos.list();
-    const reminder = layers.reminder
-      ? buildReminder({
-          nowMs: deps.now(),
-          todos: list,
-          changedFiles: [...pins.changed],
-          ...(await branchOf()),
-        })
-      : undefined;
+    let reminder: UserMessage | undefined;
+    if (layers.reminder) {
+      const nowMs = deps.now();
+      const changedFiles = [...pins.changed];
+      const branch = await git.current({ nowMs, quiet: args.quiet?.() ?? false });
+      reminder = buildReminder({
+        nowMs,
+        todos: list,
+        changedFiles,
+        ...(branch !== undefined ? { branch } : {}),
+      });
+    }
     const out = await runLayers({
       history: messages,
       stubScan,
@@ -295,10 +305,6 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
   };
 
   const git = new BranchWatch(options.sandbox, options.workspace);
-  const branchOf = async (): Promise<{ branch?: string }> => {
-    const branch = await git.current();
-    return branch !== undefined ? { branch } : {};
-  };
 
   return {
     ...(initialMessages ? { initialMessages } : {}),

@@ -66,8 +66,19 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
   const runId = deps.newId('run_');
   const startedMs = deps.now();
   const signal = options.signal ?? new AbortController().signal;
+  // Path lookups of the run's checks (tools/path-cache.ts); it also knows whether the run is quiet.
+  const lookup = new TurnPathCache();
   // Context and memory: session resume, skills, todos, the context stage (context/run-context.ts).
-  const ctx = await openRunContext({ options, config, deps, registry, runId, events, emit });
+  const ctx = await openRunContext({
+    options,
+    config,
+    deps,
+    registry,
+    runId,
+    events,
+    emit,
+    quiet: () => lookup.isQuiet,
+  });
   const messages: ChatMessage[] =
     ctx.initialMessages ??
     (options.initialMessages && options.initialMessages.length > 0
@@ -85,7 +96,7 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
     ...(options.taint ? { taint: options.taint } : {}),
     ...(options.grants ? { grants: options.grants } : {}),
   });
-  const run = wire(options, registry, state, ctx, emit, signal);
+  const run = wire(options, registry, state, ctx, emit, signal, lookup);
   const task = options.task || contentText(messages.find((m) => m.role === 'user')?.content);
   emit({ type: 'run_start', runId, task, tools: registry.names(), ...ctx.runStart });
 
@@ -152,6 +163,7 @@ function wire(
   ctx: RunContext,
   emit: (event: UnstampedEvent) => void,
   signal: AbortSignal,
+  lookup: TurnPathCache,
 ): Run {
   const { config, deps } = options;
   const parent: SpawnParent = {
@@ -206,7 +218,7 @@ function wire(
       ...(options.allowedTools ? { allowedTools: options.allowedTools } : {}),
       services,
       shapeOutput: ctx.shapeOutput,
-      lookup: new TurnPathCache(),
+      lookup,
     },
   };
 }

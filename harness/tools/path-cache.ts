@@ -142,6 +142,11 @@ export class TurnPathCache implements PathLookup {
     this.quiet = false;
   }
 
+  /** True until {@link endCarry}: every call so far was a read by a tool known to change nothing. */
+  get isQuiet(): boolean {
+    return this.quiet;
+  }
+
   /** Forgets every answer and resolution (a call that may have changed the tree ran). */
   clear(): void {
     this.kept.clear();
