@@ -22,6 +22,9 @@ describe('measurePerStep', () => {
     ]);
     for (const row of rows) {
       expect(row.samples).toBeGreaterThan(0);
+      // One median per round, each a median of that round's samples.
+      expect(row.roundMedians).toHaveLength(1);
+      expect(row.roundMedians[0]).toBeGreaterThan(0);
       expect(row.usPerStep).toBeGreaterThan(0);
       expect(row.cpuUsPerStep).toBeGreaterThanOrEqual(0);
     }

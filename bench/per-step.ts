@@ -61,6 +61,12 @@ export interface PerStepRow {
   /** Median CPU time of the process per step (user + system, every thread). */
   cpuUsPerStep: number;
   samples: number;
+  /**
+   * The median of each round's samples, round by round (wall, µs per step): ratios of two rows
+   * taken round by round compare measurements made minutes apart at most, so a machine that
+   * slows down or speeds up during the run moves both sides of each ratio alike.
+   */
+  roundMedians: number[];
 }
 
 /** Options of {@link measurePerStep}. */
@@ -127,6 +133,8 @@ function forkChild(index: number, name: string): Child {
 export async function measurePerStep(options: PerStepOptions): Promise<PerStepRow[]> {
   const samples = new Map<string, number[]>();
   const cpu = new Map<string, number[]>();
+  /** Per key, the samples of each round. */
+  const byRound = new Map<string, number[][]>();
   const measured = CONTENDERS.map((c, index) => ({ c, index })).filter(
     ({ c }) => !options.only || options.only.includes(label(c)) || options.only.includes(c.system),
   );
@@ -166,6 +174,10 @@ export async function measurePerStep(options: PerStepOptions): Promise<PerStepRo
             if (reply.kind !== 'samples') throw new Error(`${key}: no samples`);
             for (const us of reply.wall) usedMs[i]! += (us * steps * runs) / 1000;
             append(samples, key, reply.wall);
+            let rounds = byRound.get(key);
+            if (!rounds) byRound.set(key, (rounds = []));
+            const inRound = (rounds[round] ??= []);
+            for (const us of reply.wall) inRound.push(us);
             append(cpu, key, reply.cpu);
             idle[i]! += reply.idleCpuMs;
           }
@@ -193,6 +205,7 @@ export async function measurePerStep(options: PerStepOptions): Promise<PerStepRo
         minUsPerStep: round1(list[0] ?? Number.NaN),
         cpuUsPerStep: round1(median(cpuList)),
         samples: list.length,
+        roundMedians: (byRound.get(key) ?? []).map((r) => round1(median([...r].sort((a, b) => a - b)))),
       });
     }
   return rows;

@@ -5,6 +5,7 @@
  *   harness-bench (default configuration, and with session persistence on) beside a bare floor
  *   loop, the Vercel AI SDK and the OpenAI Agents SDK, interleaved (`per-step.ts`);
  * - bash policy decisions per second, cold and cached (`policy.bench.ts`);
+ * - what reading a run's derived fields (ledger, provenance) costs, µs per step (`derived.ts`);
  * - replay throughput of the bundled recordings, cases per second (`replay.ts`);
  * - peak resident memory of a 1,000-step run, each system in a fresh process (`rss.ts`);
  * - token counting, seconds per task (`tokens.bench.ts`).
@@ -27,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import Table from 'cli-table3';
 import { Bench } from 'tinybench';
 import { CONTENDERS, label, measurePerStep, type PerStepRow } from './per-step.ts';
+import { type DerivedRow, derivedFieldsCost } from './derived.ts';
 import { addPolicyBenchmarks, decisionsPerSecond } from './policy.bench.ts';
 import { replayThroughput } from './replay.ts';
 import { peakRss, type RssRow } from './rss.ts';
@@ -87,6 +89,9 @@ const policy = {
   cachedPerSecond: Math.round(decisionsPerSecond(policyBench, 'policy: bash decision, cached') ?? 0),
 };
 
+if (!perStepOnly) log('derived fields: ledger and provenance of a 1,000-step run');
+const derived: DerivedRow | null = perStepOnly ? null : await derivedFieldsCost(1000, quick ? 500 : 1500);
+
 if (!perStepOnly) log('replay throughput');
 const replay = perStepOnly
   ? { casesPerSecond: 0, cassettes: 0, cases: 0, failed: 0 }
@@ -107,7 +112,9 @@ const last = steps.at(-1)!;
 /** The ratios of the targets, on one measure (wall or CPU medians). */
 function ratiosOn(measure: Measure) {
   const ours = (n: number) => at(measure, 'harness-bench', n, 'default');
-  const fasterPeer = (n: number) => Math.min(at(measure, 'ai-sdk', n), at(measure, 'openai-agents', n));
+  // The faster of the peers measured (one may be left out with --systems).
+  const fasterPeer = (n: number) =>
+    Math.min(...[at(measure, 'ai-sdk', n), at(measure, 'openai-agents', n)].filter((x) => !Number.isNaN(x)));
   const perN = steps.map((n) => ({
     steps: n,
     fasterPeerOverOurs: round2(fasterPeer(n) / ours(n)),
@@ -131,6 +138,32 @@ function ratiosOn(measure: Measure) {
 const wall = ratiosOn('usPerStep');
 const cpuRatios = ratiosOn('cpuUsPerStep');
 
+/**
+ * The target ratios round by round (wall; each a ratio of two round medians, measured minutes
+ * apart at most, so a drift of the machine during the run moves both sides alike): how steady
+ * the pooled figures are. `null` where a system or step count was not measured.
+ */
+function ratiosPerRound() {
+  const medians = (system: string, n: number, config?: string) =>
+    perStep.find((r) => r.system === system && r.steps === n && r.config === config)?.roundMedians ?? [];
+  const ratio = (top: readonly number[], bottom: readonly number[]) =>
+    Array.from({ length: rounds }, (_, i) => {
+      const x = (top[i] ?? Number.NaN) / (bottom[i] ?? Number.NaN);
+      return Number.isFinite(x) ? round2(x) : null;
+    });
+  const ours = (n: number) => medians('harness-bench', n, 'default');
+  const peer = (n: number) =>
+    medians('ai-sdk', n).map((x, i) =>
+      Math.min(x, medians('openai-agents', n)[i] ?? Number.POSITIVE_INFINITY),
+    );
+  return {
+    growth: ratio(ours(last), ours(first)),
+    fasterPeerOverOursAt50: ratio(peer(50), ours(50)),
+    oursOverFloorAt50: ratio(ours(50), medians('floor', 50)),
+  };
+}
+const perRound = ratiosPerRound();
+
 const cpus = os.cpus();
 const results = {
   format: 'harness-bench.bench',
@@ -153,11 +186,14 @@ const results = {
       "every round runs every system at every N, the order of the systems and of the step counts rotating by round; a round's 300 ms per system is spent in 6 slices alternating between the systems (a system whose run outlasts its budget runs once)",
     isolation:
       "each system in a process of its own (forked once, warmed up, one system running at a time, no memory reducer), so no system pays for collecting another system's garbage; a slice starts with one unmeasured run when a run is shorter than the slice, and ends when the process's background threads are quiet",
+    perRound:
+      'the target ratios computed round by round from each round’s medians (wall): how steady the pooled medians are',
     harnessConfigs:
       'default: DEFAULT_CONFIG with budgets raised so N steps fit; session: the same with session.enabled',
   },
   perStep: perStep satisfies PerStepRow[],
   ratios: { wall: wall.perN, cpu: cpuRatios.perN },
+  perRound,
   growth: {
     from: first,
     to: last,
@@ -168,6 +204,7 @@ const results = {
   },
   targets: { wall: wall.targets, cpu: cpuRatios.targets },
   policy,
+  derivedOnRead: derived,
   replay,
   peakRss: rss,
 };
@@ -198,6 +235,10 @@ console.log(table.toString());
 console.log(
   `growth of ours, N=${last} ÷ N=${first}: ${times(wall.growth)} wall, ${times(cpuRatios.growth)} CPU (the floor's in this run: ${times(wall.floorGrowth)} wall, ${times(cpuRatios.floorGrowth)} CPU)`,
 );
+const listed = (xs: readonly (number | null)[]) => xs.map((x) => (x === null ? '—' : `${x}×`)).join(' ');
+console.log(
+  `round by round (wall): growth ${listed(perRound.growth)}; faster peer ÷ ours at N=50 ${listed(perRound.fasterPeerOverOursAt50)}; ours ÷ floor at N=50 ${listed(perRound.oursOverFloorAt50)}`,
+);
 const said = (met: boolean | null) => (met === null ? 'not measured' : met ? 'met' : 'missed');
 for (const [target, met] of Object.entries(wall.targets))
   console.log(
@@ -208,6 +249,10 @@ else {
   console.log(
     `bash policy decisions per second: ${policy.coldPerSecond} cold, ${policy.cachedPerSecond} cached`,
   );
+  if (derived)
+    console.log(
+      `reading a run's ledger and provenance (derived when first read; not in the per-step table): ${derived.usPerStep} µs per step of a ${derived.steps}-step run`,
+    );
   console.log(
     `replay: ${replay.casesPerSecond} cases per second (${replay.cassettes} recordings, ${replay.cases} cases, ${replay.failed} not passing)`,
   );
