@@ -85,6 +85,15 @@ describe('a read on path answers kept from an earlier turn', () => {
     expect(seen(result)).toContain('inside'); // the first turn read the workspace
   });
 
+  it('a workspace turned into a link loop between turns is an error for the read, not for the run', async () => {
+    const result = await reads([['docs/a.txt'], ['docs/a.txt']], () => {
+      renameSync(space.ws, `${space.ws}.old`);
+      symlinkSync(space.ws, space.ws);
+    });
+    expect(result.stopReason).toBe('final_answer');
+    expect(toolResult(result, 'r1_0').error).toBeDefined();
+  });
+
   it('reads a file an editor replaced (a new file renamed over it) again', async () => {
     const result = await reads([['docs/a.txt'], ['docs/a.txt']], () => {
       const file = path.join(space.ws, 'docs', 'a.txt');

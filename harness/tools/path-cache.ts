@@ -45,10 +45,17 @@
 import { statSync } from 'node:fs';
 import { entrySync, type PathEntry, type PathLookup, type ResolvedPath } from '../policy/paths.ts';
 
-/** `device:inode` of a folder (links followed), or undefined when it cannot be read. */
+/**
+ * `device:inode` of a folder (links followed), or undefined when it cannot be read: missing,
+ * a link loop, no permission (any error: the caller then keeps no answer across turns).
+ */
 export function folderIdentity(folder: string): string | undefined {
-  const st = statSync(folder, { throwIfNoEntry: false });
-  return st ? `${st.dev}:${st.ino}` : undefined;
+  try {
+    const st = statSync(folder, { throwIfNoEntry: false });
+    return st ? `${st.dev}:${st.ino}` : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Synchronous, memoised component lookups and resolutions for the checks of a run. */
