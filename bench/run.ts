@@ -152,10 +152,13 @@ function ratiosPerRound() {
       return Number.isFinite(x) ? round2(x) : null;
     });
   const ours = (n: number) => medians('harness-bench', n, 'default');
-  const peer = (n: number) =>
-    medians('ai-sdk', n).map((x, i) =>
-      Math.min(x, medians('openai-agents', n)[i] ?? Number.POSITIVE_INFINITY),
+  // The faster of the peers measured, round by round (as the pooled figure).
+  const peer = (n: number) => {
+    const [a, b] = [medians('ai-sdk', n), medians('openai-agents', n)];
+    return Array.from({ length: rounds }, (_, i) =>
+      Math.min(a[i] ?? Number.POSITIVE_INFINITY, b[i] ?? Number.POSITIVE_INFINITY),
     );
+  };
   return {
     growth: ratio(ours(last), ours(first)),
     fasterPeerOverOursAt50: ratio(peer(50), ours(50)),
