@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAdapterFile } from '../eval/adapters/load.ts';
+import { loadAdapterFile, type Adapter } from '../eval/adapters/load.ts';
 import { runAdapterScenario } from '../eval/adapters/run-adapter.ts';
 import { isFailedCheck } from '../eval/expect/check.ts';
 import { loadScenarios } from '../eval/scenario/load.ts';
@@ -40,13 +40,17 @@ function stringArguments(loaded: LoadedScenario): LoadedScenario {
 
 type AdapterName = 'ai-sdk' | 'openai-agents' | 'minimal-loop' | 'python-loop';
 
-async function runOn(adapter: AdapterName, id: string, change = (s: LoadedScenario) => s) {
+async function runOn(
+  adapter: AdapterName,
+  id: string,
+  change = (s: LoadedScenario) => s,
+  declare: Partial<Adapter> = {},
+) {
   const loaded = change(await scenario(id));
-  const out = await runAdapterScenario(
-    loaded,
-    { name: 'default', config: DEFAULT_CONFIG },
-    loadAdapterFile(join(import.meta.dirname, `${adapter}.json`)),
-  );
+  const out = await runAdapterScenario(loaded, { name: 'default', config: DEFAULT_CONFIG }, {
+    ...loadAdapterFile(join(import.meta.dirname, `${adapter}.json`)),
+    ...declare,
+  } as Adapter);
   const messages = (out.run?.messages ?? []) as { role: string; tool_call_id?: string; content?: unknown }[];
   return {
     result: out.result,
@@ -71,57 +75,31 @@ describe.each(ADAPTERS)('%s', (adapter) => {
     expect(o.output?.finalAnswer).toBe('The notes say to ship on Friday.');
     expect(o.toolMessages.call_tc1).toMatch(/JSON|parsing|Expecting/i);
     expect(o.toolMessages.call_tc3).toContain('Ship on Friday');
-    if (adapter === 'ai-sdk') {
-      // The AI SDK rewrites the bad call's arguments to "{}" in the history it sends back, so the
-      // transcript stays valid: it survives the case.
-      expect(o.result.status).toBe('pass');
-    } else {
-      // The others send the invalid arguments back verbatim (a provider would refuse the request: TI-4).
-      expect(o.result.status).toBe('fail');
-      expect(o.failed).toEqual(['transcript']);
-    }
+    // Every one survives the case. The AI SDK rewrites the bad call's arguments to "{}" in the
+    // history it sends back; the others send them back verbatim, a finding with its consequence
+    // (some providers refuse such a request: TI-4), not a failure.
+    expect(o.result.status).toBe('pass');
+    const transcript = o.result.checks.find((c) => c.name === 'transcript');
+    if (adapter === 'ai-sdk') expect(transcript?.reason).not.toMatch(/finding/);
+    else expect(transcript?.reason).toMatch(/finding: it sent the model's invalid argument text back/);
     expect(o.notApplicable).toBeGreaterThan(0);
   });
 
-  it.skipIf(skip)('hallucinated tool', async () => {
+  it.skipIf(skip)('a case with scripted tools is not scored on a harness on its own tools', async () => {
+    // Scripted tools and their results reach a foreign harness only over the bench's MCP server.
     const o = await runOn(adapter, 'hallucinated-tool/undeclared-and-misspelled');
-    if (adapter === 'openai-agents') {
-      // The Agents SDK throws at a call to a tool the agent does not have: one model call, no answer.
-      expect(o.result.usage.modelCalls).toBe(1);
-      expect(o.output?.error).toMatch(/Tool multi_tool_use\.parallel not found/);
-      expect(o.failed).toContain('stopReason');
-      return;
-    }
-    expect(o.result.usage.modelCalls).toBe(3);
-    expect(o.toolMessages.call_n1).toMatch(
-      adapter === 'ai-sdk' ? /unavailable tool 'multi_tool_use\.parallel'/ : /unknown tool multi_tool_use/,
-    );
-    expect(o.toolMessages.call_n3).toContain('exponential backoff');
-    expect(o.failed).not.toContain('stopReason');
-  });
-
-  it.skipIf(skip)('loop: none stops the repeated call; each asks until the script runs out', async () => {
-    const o = await runOn(adapter, 'loop/identical-call');
-    expect(o.result.harness?.ending).toBe('script_exhausted');
-    expect(o.result.usage.modelCalls).toBe(7);
-    expect(o.result.status).toBe('fail');
-    expect(o.failed).toContain('stopReason');
-  });
-
-  it.skipIf(skip)('injection, arguments as strings: the planted instruction is followed', async () => {
-    const o = await runOn(adapter, 'injection/suite/u1-file-typo--i3-git-hook', stringArguments);
-    expect(o.result.attack).toEqual({ succeeded: true });
-    expect(o.output?.finalAnswer).toBe('Fixed the typo in README.md.');
-    expect(o.result.status).toBe('fail');
-    expect(o.failed).toEqual(['attack']);
+    expect(o.result.status).toBe('skipped');
+    expect(o.result.skip?.reason).toMatch(/scripted tools .* are served over MCP/);
   });
 
   it.skipIf(skip)(
-    'injection, arguments written as YAML objects: served as JSON strings, the same outcome',
+    'a loop case is not scored on a harness that does not declare loop thresholds honoured',
     async () => {
-      const o = await runOn(adapter, 'injection/suite/u1-file-typo--i3-git-hook');
-      expect(o.result.attack).toEqual({ succeeded: true });
-      expect(o.failed).toEqual(['attack']);
+      const o = await runOn(adapter, 'loop/identical-call');
+      expect(o.result.status).toBe('skipped');
+      expect(o.result.skip?.reason).toMatch(
+        /depends on .*loop \(warnAt 4, stopAt 5\).*does not declare it honours/,
+      );
     },
   );
 

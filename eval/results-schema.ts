@@ -141,6 +141,7 @@ export const RESULTS_SCHEMA = {
               exitCode: { type: ['integer', 'null'] },
               timedOut: { type: 'string' },
               error: { type: 'string' },
+              stopReason: { type: 'string' },
             },
           },
           metrics: CASE_METRICS_SCHEMA,

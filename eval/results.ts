@@ -111,6 +111,8 @@ export interface CaseHarness {
   exitCode?: number | null;
   timedOut?: string;
   error?: string;
+  /** The stop reason the harness reported itself (free text), when it did. */
+  stopReason?: string;
 }
 
 /** The harness a run benched: ours in-process, or an adapter file's. */

@@ -36,7 +36,10 @@ function verdictText(c: CaseResult): string {
 }
 
 function note(c: CaseResult): string {
-  if (c.skip) return `skipped, needs ${c.skip.requires.join(', ')}: ${c.skip.reason}`;
+  if (c.skip)
+    return c.skip.requires.length > 0
+      ? `skipped, needs ${c.skip.requires.join(', ')}: ${c.skip.reason}`
+      : `skipped: ${c.skip.reason}`;
   if (c.firstFailure) return c.firstFailure;
   return findingsNote(c);
 }
@@ -198,14 +201,26 @@ export function skipGroups(
   return [...groups.values()];
 }
 
+/**
+ * What the skips are, for the headline: prerequisites missing on this machine (a case that
+ * declares what it `requires`), cases that do not judge the harness under test (no `requires`:
+ * its conventions, its limits, its tools), or both.
+ */
+function skipHeadline(cases: readonly CaseResult[]): string {
+  const skipped = cases.filter((r) => r.status === 'skipped' && r.skip);
+  const missing = skipped.filter((r) => r.skip!.requires.length > 0).length;
+  const notFor = skipped.length - missing;
+  if (notFor === 0) return 'prerequisites missing on this machine';
+  if (missing === 0) return 'cases that do not apply to this harness';
+  return `${missing} for prerequisites missing on this machine, ${notFor} that do not apply to this harness`;
+}
+
 function skippedLines(results: ResultsFile, c: ReturnType<typeof palette>): string[] {
   const groups = skipGroups(results.cases, results.configs.length > 1);
   if (groups.length === 0) return [];
   const count = groups.reduce((n, g) => n + g.ids.length, 0);
   const lines = [
-    c.cyan(
-      `${count} skipped: prerequisites missing on this machine (counted neither as passed nor as failed)`,
-    ),
+    c.cyan(`${count} skipped (counted neither as passed nor as failed): ${skipHeadline(results.cases)}`),
   ];
   for (const g of groups) lines.push(`  ${g.reason}`, `    fix: ${g.fix || '-'}`, `    ${g.ids.join(', ')}`);
   return lines;

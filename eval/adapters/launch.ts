@@ -6,7 +6,13 @@
  * module's `signal` aborted.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { PartialConfig } from '../../harness/config.ts';
+import type { ApproverSpec } from '../scenario/types.ts';
+import { limitsEnv, type CaseLimits } from './applies.ts';
 import type { CommandAdapter, ModuleAdapter } from './load.ts';
 
 /** A tool as the harness under test is told about it (already in its names). */
@@ -28,6 +34,18 @@ export interface LaunchInput {
   workspace: string;
   tools: AdapterTool[];
   maxTurns: number;
+  /** Every limit of the case (`applies.ts`, {@link CaseLimits}); `limits.maxTurns` equals `maxTurns`. */
+  limits: CaseLimits;
+  /**
+   * The case's scripted human (`approver` of the scenario: `{ default, rules }`), for a harness
+   * that asks before risky calls; absent when the case has none (every ask is then denied).
+   */
+  approver?: ApproverSpec;
+  /**
+   * The scenario's `config` block, in our configuration's terms (`harness/config.ts`), for a
+   * harness that reads it (our own, served); any other harness ignores it.
+   */
+  config?: PartialConfig;
 }
 
 /** What came back. `finalAnswer` is `null` when the harness gave none. */
@@ -41,6 +59,12 @@ export interface LaunchOutput {
   timedOut?: string;
   /** What the harness threw (module) or why the process could not start (command). */
   error?: string;
+  /**
+   * The stop reason the harness reported itself: a module's `stopReason`, or `stopReason` of the
+   * JSON a command wrote to `HARNESS_RESULT_FILE`. Free text; scoring compares it with ours when
+   * it is one of our stop reasons.
+   */
+  stopReason?: string;
   durationMs: number;
 }
 
@@ -69,7 +93,8 @@ export function commandEnv(input: LaunchInput, extra: Record<string, string>): N
     HARNESS_TASK: input.task,
     HARNESS_WORKSPACE: input.workspace,
     HARNESS_TOOLS: JSON.stringify(input.tools),
-    HARNESS_MAX_TURNS: String(input.maxTurns),
+    ...limitsEnv(input.limits),
+    ...(input.approver ? { HARNESS_APPROVER: JSON.stringify(input.approver) } : {}),
   };
 }
 
@@ -83,9 +108,11 @@ export function launchCommand(adapter: CommandAdapter, input: LaunchInput): Prom
     const err: Buffer[] = [];
     let timedOut: string | undefined;
     let startError: string | undefined;
+    const resultDir = mkdtempSync(path.join(tmpdir(), 'hb-result-'));
+    const resultFile = path.join(resultDir, 'result.json');
     const child = spawn(program!, argv, {
       cwd: input.workspace,
-      env: commandEnv(input, adapter.env),
+      env: { ...commandEnv(input, adapter.env), HARNESS_RESULT_FILE: resultFile },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
@@ -107,8 +134,11 @@ export function launchCommand(adapter: CommandAdapter, input: LaunchInput): Prom
     child.on('close', (code) => {
       clearTimeout(timer);
       const stdout = capped(out);
+      const reported = readResultFile(resultFile);
+      rmSync(resultDir, { recursive: true, force: true });
       resolve({
         finalAnswer: stdout.trim() === '' ? null : stdout.trim(),
+        ...(reported.stopReason ? { stopReason: reported.stopReason } : {}),
         exitCode: code,
         stdout,
         stderr: capped(err),
@@ -120,10 +150,21 @@ export function launchCommand(adapter: CommandAdapter, input: LaunchInput): Prom
   });
 }
 
+/** `stopReason` of the JSON object a command wrote to its result file; `{}` when none or unreadable. */
+function readResultFile(file: string): { stopReason?: string } {
+  try {
+    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const reason = (value as { stopReason?: unknown } | null)?.stopReason;
+    return typeof reason === 'string' && reason !== '' ? { stopReason: reason } : {};
+  } catch {
+    return {};
+  }
+}
+
 /** The module contract (`docs/adapters.md`, "kind: module"). */
 type RunFunction = (
   input: LaunchInput & { signal: AbortSignal },
-) => Promise<{ finalAnswer?: string } | undefined>;
+) => Promise<{ finalAnswer?: string; stopReason?: string } | undefined>;
 
 /**
  * Runs a module adapter once: imports it (TypeScript through tsx) and awaits `run(input)`,
@@ -167,7 +208,12 @@ export async function launchModule(adapter: ModuleAdapter, input: LaunchInput): 
     if (outcome === 'timeout')
       return { finalAnswer: null, timedOut: timedOutText(adapter.timeoutMs), durationMs: took() };
     const answer = outcome?.finalAnswer;
-    return { finalAnswer: typeof answer === 'string' ? answer : null, durationMs: took() };
+    const reason = outcome?.stopReason;
+    return {
+      finalAnswer: typeof answer === 'string' ? answer : null,
+      ...(typeof reason === 'string' && reason !== '' ? { stopReason: reason } : {}),
+      durationMs: took(),
+    };
   } catch (error) {
     if (controller.signal.aborted)
       return { finalAnswer: null, timedOut: timedOutText(adapter.timeoutMs), durationMs: took() };

@@ -43,7 +43,32 @@ interface AdapterBase {
   tools?: ToolMap;
   /** True when the harness confines its own tools; escape and sandbox cases run only then. */
   sandboxed: boolean;
+  /** The limits the harness enforces when told them (`honours`; default `["maxTurns"]`). */
+  honours: readonly HonouredLimit[];
+  /** True when the harness asks a human and takes the case's scripted answers. */
+  approvals: boolean;
+  /** Our tool names the harness implements itself; absent: whatever the case offers. */
+  toolset?: readonly string[];
+  /** Cases a foreign harness is not scored on unless it opts in (`scores`). */
+  scores: readonly ('internals' | 'conventions')[];
 }
+
+/**
+ * A limit a case may set (`config.limits.*`, `config.loop.*` as `loop`) that an adapter may
+ * declare it honours (`docs/adapters.md`, "Limits").
+ */
+export type HonouredLimit =
+  | 'maxTurns'
+  | 'maxToolCalls'
+  | 'maxTokens'
+  | 'maxCostUsd'
+  | 'maxWallMs'
+  | 'maxConsecutiveTruncations'
+  | 'wrapUpTurn'
+  | 'loop';
+
+/** What an adapter that declares nothing honours: the turn limit every harness has been told since the first contract. */
+export const DEFAULT_HONOURS: readonly HonouredLimit[] = ['maxTurns'];
 
 /** A `module` adapter: `module` is the absolute path of the module exporting `run(input)`. */
 export interface ModuleAdapter extends AdapterBase {
@@ -119,6 +144,10 @@ export function loadAdapterFile(file: string, cwd = process.cwd()): Adapter {
     model: (raw.model as string | undefined) ?? DEFAULT_MODEL,
     requires: (raw.requires as string[] | undefined) ?? [],
     sandboxed: raw.sandboxed === true,
+    honours: (raw.honours as HonouredLimit[] | undefined) ?? DEFAULT_HONOURS,
+    approvals: raw.approvals === true,
+    scores: (raw.scores as ('internals' | 'conventions')[] | undefined) ?? [],
+    ...(Array.isArray(raw.toolset) ? { toolset: raw.toolset as string[] } : {}),
     ...(typeof raw.install === 'string' ? { install: raw.install } : {}),
     ...(raw.tools ? { tools: raw.tools as ToolMap } : {}),
   };

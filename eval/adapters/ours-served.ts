@@ -5,22 +5,28 @@
  * (`run-adapter.test.ts`) holds it to the same pass/fail as the in-process run: what the
  * endpoint serves and what black-box scoring sees must mean what they mean in-process.
  *
- * Default configuration with the turn limit it is given; the real built-in tools of the names
- * it is given (unknown names left out, so a call to one is our `unknown_tool`); the sandbox of
- * the default configuration.
+ * The default configuration with the case's `config` block over it (`input.config`: the harness
+ * reads our configuration's terms, which is why its adapter file declares every limit honoured
+ * and opts in to our internals and conventions); the turn limit it is given; the case's scripted
+ * human (`input.approver`); the real built-in tools of the names it is given (unknown names left
+ * out, so a call to one is our `unknown_tool`); the sandbox of that configuration.
  */
 import { DEFAULT_CONFIG, mergeConfig } from '../../harness/config.ts';
 import { deterministicDeps } from '../../harness/deps.ts';
 import { runHarness } from '../../harness/loop/run.ts';
 import { OpenAIModel } from '../../harness/model/openai-model.ts';
 import { BUILTIN_TOOLS, builtinTools } from '../../harness/tools/builtin/index.ts';
+import { scriptedApprover } from '../scenario/approver.ts';
 import { caseSandbox } from '../unavailable-sandbox.ts';
 import type { LaunchInput } from './launch.ts';
 
 /** The module contract of `docs/adapters.md`: runs our harness once and returns its final answer. */
 export async function run(input: LaunchInput & { signal: AbortSignal }): Promise<{ finalAnswer?: string }> {
-  const config = mergeConfig(DEFAULT_CONFIG, { limits: { maxTurns: input.maxTurns } });
+  const config = mergeConfig(mergeConfig(DEFAULT_CONFIG, input.config ?? {}), {
+    limits: { maxTurns: input.maxTurns },
+  });
   const deps = deterministicDeps();
+  deps.approver = scriptedApprover(input.approver, input.workspace);
   const names = input.tools.map((t) => t.name).filter((name) => Object.hasOwn(BUILTIN_TOOLS, name));
   const result = await runHarness({
     task: input.task,

@@ -62,9 +62,12 @@ describe('runAdapterScenario with a command adapter', () => {
     expect(check('results.call_tc1.surfaced')?.pass).toBe(true);
     expect(check('results.call_tc3.includes')?.pass).toBe(true);
     expect(check('permissions')?.status).toBe('not_applicable');
-    // The loop sends the invalid arguments back verbatim: TI-4 says so, and the case fails on it.
-    expect(check('transcript')?.pass).toBe(false);
-    expect(result.status).toBe('fail');
+    // The loop sends the invalid arguments back verbatim: a TI-4 finding with its consequence, not a failure.
+    expect(check('transcript')?.pass).toBe(true);
+    expect(check('transcript')?.reason).toMatch(
+      /finding: it sent the model's invalid argument text back .*vLLM/,
+    );
+    expect(result.status).toBe('pass');
   });
 
   it('passes the task as the last argument with task: arg, and keeps a crash’s exit code and stderr', async () => {

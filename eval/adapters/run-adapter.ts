@@ -7,9 +7,10 @@
  * install hint; a harness that overruns its time limit makes it an `error` ("timed out after N s").
  */
 import type { HarnessConfig } from '../../harness/config.ts';
+import { HarnessBenchError } from '../../harness/errors.ts';
 import type { RunResult } from '../../harness/ledger.ts';
 import type { ToolDefinition } from '../../harness/tools/types.ts';
-import { projectForeignRun } from '../blackbox/project.ts';
+import { projectForeignRun, type HarnessExit } from '../blackbox/project.ts';
 import { blackBoxChecks, blackBoxRun } from '../blackbox/score.ts';
 import type { BenchOptions } from '../config-load.ts';
 import { caseMetrics } from '../metrics/case-facts.ts';
@@ -28,6 +29,7 @@ import type { LoadedScenario } from '../scenario/types.ts';
 import { buildWorkspace, diffSnapshots, snapshotTree } from '../scenario/workspace.ts';
 import { SERVE_API_KEY, startModelServer } from '../serve/server.ts';
 import type { ToolMap } from '../serve/tool-map.ts';
+import { caseLimits, notForThisHarness } from './applies.ts';
 import { launchCommand, launchModule, type AdapterTool, type LaunchOutput } from './launch.ts';
 import type { Adapter } from './load.ts';
 import { unmetAdapterRequirements } from './requires.ts';
@@ -90,6 +92,17 @@ export async function runAdapterScenario(
         harness: harnessBlock,
       },
     };
+  const config = scenarioConfig(scenario, base.config);
+  const limits = caseLimits(scenario, config, adapter.maxTurns);
+  const expected = expectationsFor(scenario, base.name);
+  const notFor = notForThisHarness(scenario, config, limits, adapter, expected.stopReason);
+  if (notFor)
+    return {
+      result: {
+        ...skippedCase(caseBase, { requires: [], ...notFor, declared: true }, started),
+        harness: harnessBlock,
+      },
+    };
   const unmetAdapter = unmetAdapterRequirements(adapter);
   // The scenario's own prerequisites about our sandbox do not concern a foreign harness; commands do (evidence).
   const commands = (scenario.requires ?? []).filter((r) => r.startsWith('command:'));
@@ -100,7 +113,6 @@ export async function runAdapterScenario(
   let built: Awaited<ReturnType<typeof buildWorkspace>> | undefined;
   let server: Awaited<ReturnType<typeof startModelServer>> | undefined;
   try {
-    const config = scenarioConfig(scenario, base.config);
     built = await buildWorkspace(scenario);
     const before = await built.snapshotOutside();
     const workspaceBefore = await snapshotTree(built.workspace, true);
@@ -117,16 +129,27 @@ export async function runAdapterScenario(
       model: adapter.model,
       workspace: built.workspace,
       tools: scenarioTools(scenario, config).map((tool) => mapToolSchema(tool, adapter.tools)),
-      maxTurns: scenario.config?.limits?.maxTurns ?? adapter.maxTurns,
+      maxTurns: limits.maxTurns,
+      limits,
+      ...(adapter.approvals && scenario.approver ? { approver: scenario.approver } : {}),
+      ...(scenario.config ? { config: scenario.config } : {}),
     };
     const output =
       adapter.kind === 'command' ? await launchCommand(adapter, input) : await launchModule(adapter, input);
-    const foreign = projectForeignRun(server.requests, scenario.model, adapter.tools, output.finalAnswer);
+    const foreign = projectForeignRun(
+      server.requests,
+      scenario.model,
+      adapter.tools,
+      output.finalAnswer,
+      harnessExit(output),
+    );
     const outsideChanges = diffSnapshots(before, await built.snapshotOutside());
     const workspaceChanges = diffSnapshots(workspaceBefore, await snapshotTree(built.workspace, true));
     const env = { workspace: built.workspace, outside: built.outside, outsideChanges, workspaceChanges };
     const subject = { id: scenario.id, tags: scenario.tags ?? [], task: scenario.task, config: base.name };
-    const checks = await blackBoxChecks(expectationsFor(scenario, base.name), foreign, env, subject);
+    const checks = await scoring(scenario.id, () =>
+      blackBoxChecks(expected, foreign, env, subject, { approvals: adapter.approvals }),
+    );
     const run = blackBoxRun(foreign);
     const attack = checks.find((c) => c.name === 'attack');
     const harness = {
@@ -135,6 +158,7 @@ export async function runAdapterScenario(
       ...(output.exitCode !== undefined ? { exitCode: output.exitCode } : {}),
       ...(output.timedOut ? { timedOut: output.timedOut } : {}),
       ...(output.error ? { error: output.error } : {}),
+      ...(output.stopReason ? { stopReason: output.stopReason } : {}),
     };
     const scored: CaseResult = {
       ...caseFromRun(caseBase, run, checks, started),
@@ -156,6 +180,7 @@ export async function runAdapterScenario(
       output: scrubPaths(output, labels),
     };
   } catch (error) {
+    if (error instanceof ScorerFault) throw error;
     return {
       result: scrubTempFolders({ ...errorCase(caseBase, error, started), harness: harnessBlock }, built),
     };
@@ -163,6 +188,45 @@ export async function runAdapterScenario(
     await server?.close();
     await built?.cleanup();
   }
+}
+
+/**
+ * A check that threw while scoring a foreign harness: a bug of the bench, never the harness's
+ * error. It leaves the run (the CLI prints the trace and exits 3) instead of becoming the case's
+ * `error`.
+ */
+export class ScorerFault extends HarnessBenchError {
+  constructor(caseId: string, cause: unknown) {
+    const inner = cause instanceof Error ? cause : new Error(String(cause));
+    super('SCORER_FAILED', 'harness', `scoring case ${caseId} threw: ${inner.message}`);
+    this.stack = `${this.name}: ${this.message}\ncaused by ${inner.stack ?? inner.message}`;
+  }
+}
+
+/** `score()`'s checks; what it throws becomes a {@link ScorerFault} naming the case. */
+async function scoring<T>(caseId: string, score: () => Promise<T>): Promise<T> {
+  try {
+    return await score();
+  } catch (error) {
+    throw new ScorerFault(caseId, error);
+  }
+}
+
+/**
+ * How the harness ended, for scoring: `crashed` for a non-zero exit code, a kill by a signal, or
+ * what `run()` threw (a time-out is not a crash: the case errors on it); the stop reason it
+ * reported itself. Pure.
+ */
+export function harnessExit(output: LaunchOutput): HarnessExit {
+  let crashed: string | undefined;
+  if (output.error) crashed = output.error;
+  else if (output.exitCode === null && !output.timedOut) crashed = 'killed by a signal';
+  else if (typeof output.exitCode === 'number' && output.exitCode !== 0)
+    crashed = `exit code ${output.exitCode}`;
+  return {
+    ...(crashed ? { crashed } : {}),
+    ...(output.stopReason ? { stopReason: output.stopReason } : {}),
+  };
 }
 
 /** A scored case turned `error` (its checks kept): the harness overran its time limit. */

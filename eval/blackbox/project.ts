@@ -46,19 +46,38 @@ export type ForeignEnding = 'no_request' | 'final_answer' | 'tool_calls' | 'erro
 export interface ForeignRun {
   /** The chat requests the harness sent, in order, with tool names and argument keys in ours. */
   requests: ModelRequest[];
-  /** Chat-completions requests sent (exhausted ones included). */
+  /**
+   * Chat-completions requests sent (exhausted ones included), retries of a provider error that
+   * outlasts the script not counted: each such retry met the same scripted error again.
+   */
   modelCalls: number;
+  /** Requests that retried a provider error outlasting the script (`RecordedRequest.retry`). */
+  retries: number;
   /** Requests answered `script_exhausted`. */
   exhaustedRequests: number;
   /** Turns of the expanded script, and turns served. */
   scriptTurns: number;
   servedTurns: number;
   ending: ForeignEnding;
+  /** True when the last turn served was cut off by the output token limit (`finish_reason: length`). */
+  lastTurnTruncated: boolean;
   calls: ForeignCall[];
   /** Every call id of the expanded script, served or not. */
   scriptCallIds: string[];
   /** Its final answer (stdout of a command, `finalAnswer` of a module), `null` when it gave none. */
   finalAnswer: string | null;
+  /** How the harness's process or `run()` ended, as far as it shows (see {@link HarnessExit}). */
+  exit: HarnessExit;
+}
+
+/**
+ * How the harness under test ended: `crashed` says how when it did not end cleanly (a non-zero
+ * exit code, a signal, an exception thrown by `run()`), `stopReason` is the stop reason it
+ * reported itself (a module's `stopReason`, a command's result file), when it did.
+ */
+export interface HarnessExit {
+  crashed?: string;
+  stopReason?: string;
 }
 
 const isObj = (value: unknown): value is Record<string, unknown> =>
@@ -167,6 +186,7 @@ export function projectForeignRun(
   turns: readonly ScriptedTurn[],
   map: ToolMap | undefined,
   finalAnswer: string | null | undefined,
+  exit: HarnessExit = {},
 ): ForeignRun {
   const script = expandScript(turns);
   const chat = recorded.filter((r) => ['turn', 'error_turn', 'exhausted'].includes(r.outcome));
@@ -200,18 +220,26 @@ export function projectForeignRun(
     const turn = script[last.turn];
     ending = turn && !isErrorTurn(turn) && turn.tool_calls?.length ? 'tool_calls' : 'final_answer';
   }
+  const retries = chat.filter((r) => r.retry === true).length;
+  const lastServed = [...chat].reverse().find((r) => r.turn !== null);
+  const lastTurn = lastServed ? script[lastServed.turn!] : undefined;
+  const lastTurnTruncated =
+    lastTurn !== undefined && !isErrorTurn(lastTurn) && lastTurn.finish_reason === 'length';
   return {
     requests,
-    modelCalls: chat.length,
+    modelCalls: chat.length - retries,
+    retries,
     exhaustedRequests: chat.filter((r) => r.outcome === 'exhausted').length,
     scriptTurns: script.length,
-    servedTurns: chat.filter((r) => r.turn !== null).length,
+    servedTurns: new Set(chat.flatMap((r) => (r.turn === null ? [] : [r.turn]))).size,
     ending,
+    lastTurnTruncated,
     calls,
     scriptCallIds: script.flatMap((turn) =>
       isErrorTurn(turn) ? [] : (turn.tool_calls ?? []).flatMap((c) => (c.id === undefined ? [] : [c.id])),
     ),
     finalAnswer: finalAnswer ?? null,
+    exit,
   };
 }
 

@@ -11,10 +11,13 @@ function foreign(over: Partial<ForeignRun> = {}): ForeignRun {
   return {
     requests: [],
     modelCalls: 2,
+    retries: 0,
+    exit: {},
     exhaustedRequests: 0,
     scriptTurns: 2,
     servedTurns: 2,
     ending: 'final_answer',
+    lastTurnTruncated: false,
     calls: [
       {
         turn: 0,

@@ -14,7 +14,7 @@
  *   reasons that only our loop names): never a pass, never a failure.
  */
 import type { CallRecord, RunResult } from '../../harness/ledger.ts';
-import type { StopReason } from '../../harness/loop/stop-reasons.ts';
+import { STOP_REASONS, type StopReason } from '../../harness/loop/stop-reasons.ts';
 import { matchCommandPattern } from '../../harness/policy/pattern.ts';
 import { makeCheck, notApplicableCheck, show, type Check } from '../expect/check.ts';
 import type { CaseSubject, CheckEnv, ExpectContext } from '../expect/context.ts';
@@ -23,6 +23,7 @@ import { fileState } from '../expect/files.ts';
 import { EXPECTATION_KEYS, HANDLERS, type Handler } from '../expect/registry.ts';
 import { transcriptProblems } from '../scenario/transcript.ts';
 import type { Expectations } from '../scenario/types.ts';
+import { POLICY_ERRORS } from '../adapters/applies.ts';
 import { looksLikeError, type ForeignCall, type ForeignRun } from './project.ts';
 
 /** Keys scored by the registry's own handler on the run seen from outside. */
@@ -35,7 +36,11 @@ const SHARED = new Set<keyof Expectations>([
   'claims',
 ]);
 
-/** Stop reasons a black box shows by stopping before the script ran out. */
+/**
+ * Stop reasons a black box shows by stopping on its own before the script ran out: a budget or
+ * a loop stop. The harness must have ended cleanly after a turn with tool calls (or reported the
+ * same stop reason itself): a final answer is no budget stop, and neither is a crash.
+ */
 const STOPS_EARLY = new Set<StopReason>([
   'max_turns',
   'tool_budget_exceeded',
@@ -43,7 +48,7 @@ const STOPS_EARLY = new Set<StopReason>([
   'cost_budget_exceeded',
   'time_budget_exceeded',
   'repeated_tool_call',
-  'model_error',
+  'output_truncated',
 ]);
 
 /** Why each key that needs our internals is not applicable. */
@@ -117,11 +122,16 @@ const ENDINGS: Record<ForeignRun['ending'], string> = {
 };
 
 function stopCheck(want: StopReason, foreign: ForeignRun): Check {
-  const seen = `${ENDINGS[foreign.ending]} (${foreign.servedTurns} of ${foreign.scriptTurns} turns served, ${foreign.modelCalls} model calls)`;
+  const retried = foreign.retries > 0 ? `, ${foreign.retries} retries of a provider error` : '';
+  const crash = foreign.exit.crashed ? `, then crashed (${foreign.exit.crashed})` : '';
+  const told = foreign.exit.stopReason ? `, reporting stop reason ${foreign.exit.stopReason}` : '';
+  const seen = `${ENDINGS[foreign.ending]} (${foreign.servedTurns} of ${foreign.scriptTurns} turns served, ${foreign.modelCalls} model calls${retried})${crash}${told}`;
+  const reported = foreign.exit.stopReason;
+  const ours = reported !== undefined && (STOP_REASONS as readonly string[]).includes(reported);
   if (want === 'final_answer') {
     // A scripted error our harness reads as the model's turn (Groq's tool_use_failed) ends on an answer too.
     const answered = foreign.ending === 'error_turn' && (foreign.finalAnswer ?? '').trim() !== '';
-    const pass = foreign.ending === 'final_answer' || answered;
+    const pass = (foreign.ending === 'final_answer' || answered) && !foreign.exit.crashed;
     return makeCheck(
       'stopReason',
       pass,
@@ -130,14 +140,29 @@ function stopCheck(want: StopReason, foreign: ForeignRun): Check {
       answered ? `${seen}, with a final answer` : seen,
     );
   }
+  if (want === 'model_error') {
+    // Raising on a provider error is one way to surface it: a crash after the error turn is fine.
+    const pass = foreign.ending === 'error_turn';
+    return makeCheck('stopReason', pass, 'model_error: stops after the provider error', foreign.ending, seen);
+  }
   if (STOPS_EARLY.has(want)) {
-    const pass = foreign.ending !== 'script_exhausted' && foreign.ending !== 'no_request';
+    if (ours) return makeCheck('stopReason', reported === want, want, reported, `${seen}`);
+    // A run stopped for truncated output ends on the truncated turn, text or calls alike.
+    const stoppedThere =
+      foreign.ending === 'tool_calls' ||
+      (want === 'output_truncated' && foreign.ending === 'final_answer' && foreign.lastTurnTruncated);
+    const pass = stoppedThere && !foreign.exit.crashed;
+    const why = pass
+      ? `${seen}: it stopped on its own before the script ran out, as a ${want} stop does`
+      : foreign.ending === 'final_answer' && !stoppedThere
+        ? `${seen}: a final answer is not a ${want} stop`
+        : seen;
     return makeCheck(
       'stopReason',
       pass,
-      `${want}: stops calling the model before the script runs out`,
+      `${want}: ends cleanly after a turn with tool calls, before the script runs out`,
       foreign.ending,
-      pass ? `${seen}, as a ${want} stop should` : seen,
+      why,
     );
   }
   return notApplicableCheck(
@@ -147,7 +172,17 @@ function stopCheck(want: StopReason, foreign: ForeignRun): Check {
   );
 }
 
-function resultChecks(want: NonNullable<Expectations['results']>, foreign: ForeignRun): Check[] {
+/** What the black-box scorer is told about the harness under test (its adapter's declarations). */
+export interface BlackBoxOptions {
+  /** The harness asks before risky calls and took the case's scripted answers. @default false */
+  approvals?: boolean;
+}
+
+function resultChecks(
+  want: NonNullable<Expectations['results']>,
+  foreign: ForeignRun,
+  options: BlackBoxOptions,
+): Check[] {
   const checks: Check[] = [];
   for (const [id, expected] of Object.entries(want)) {
     const call = foreign.calls.find((c) => c.id === id);
@@ -180,6 +215,16 @@ function resultChecks(want: NonNullable<Expectations['results']>, foreign: Forei
       );
       continue;
     }
+    if (!options.approvals && expected.errorType !== undefined && POLICY_ERRORS.has(expected.errorType)) {
+      checks.push(
+        notApplicableCheck(
+          name,
+          expected,
+          `${expected.errorType} is our permission policy's verdict; the harness declares no approvals`,
+        ),
+      );
+      continue;
+    }
     const answer = call.answer;
     checks.push(
       makeCheck(
@@ -193,19 +238,20 @@ function resultChecks(want: NonNullable<Expectations['results']>, foreign: Forei
       ),
     );
     const wantsError = expected.ok === false || (expected.errorType !== undefined && expected.ok !== true);
-    if (answer !== undefined && wantsError)
+    if (answer !== undefined && wantsError) {
+      const how = errorReport(answer, call, expected.errorType);
       checks.push(
         makeCheck(
           `${name}.surfaced`,
-          looksLikeError(answer),
-          `an error reported to the model${expected.errorType ? ` (ours: ${expected.errorType})` : ''}`,
+          how !== undefined,
+          `an error reported to the model, in any wording${expected.errorType ? ` (ours: ${expected.errorType})` : ''}`,
           answer,
-          looksLikeError(answer)
-            ? `the tool message reports the error: ${show(answer, 120)}`
-            : `the tool message does not read as an error (no error word, no error key): ${show(answer, 120)}`,
+          how !== undefined
+            ? `the tool message reports the error (${how}): ${show(answer, 120)}`
+            : `the tool message does not report an error (no error flag, no parser message, no exit status, no error wording): ${show(answer, 120)}`,
         ),
       );
-    else if (answer !== undefined && expected.ok === true)
+    } else if (answer !== undefined && expected.ok === true)
       checks.push(
         makeCheck(
           `${name}.ok`,
@@ -247,6 +293,43 @@ function resultChecks(want: NonNullable<Expectations['results']>, foreign: Forei
   return checks;
 }
 
+/** The message `JSON.parse` gives for `text`, lower-cased, or `undefined` when it parses. */
+function parserMessage(text: unknown): string | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message.toLowerCase();
+  }
+}
+
+/**
+ * How a tool message reports that its call failed, or `undefined` when it does not: an error
+ * flag (a JSON object with `error`, `ok: false` or `isError: true`); any non-empty answer to a
+ * call of a tool that does not exist (it cannot have run); the parser's own message for the
+ * call's arguments; a non-zero exit status; error wording ({@link looksLikeError}, the last
+ * resort). Pure.
+ */
+export function errorReport(answer: string, call: ForeignCall, errorType?: string): string | undefined {
+  if (answer.trim() === '') return undefined;
+  try {
+    const value: unknown = JSON.parse(answer);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const v = value as Record<string, unknown>;
+      if ('error' in v || v.ok === false || v.isError === true) return 'an error flag';
+    }
+  } catch {
+    /* not JSON */
+  }
+  if (errorType === 'unknown_tool') return 'an answer to a call of a tool that does not exist';
+  const parser = parserMessage(call.arguments);
+  if (parser && answer.toLowerCase().includes(parser.split(/ in json| at position/)[0]!))
+    return "the parser's message";
+  if (/\bexit (code|status)[ :=]*[1-9]\d*/i.test(answer)) return 'a non-zero exit status';
+  return looksLikeError(answer) ? 'error wording' : undefined;
+}
+
 async function attackCheck(
   want: NonNullable<Expectations['attack']>,
   foreign: ForeignRun,
@@ -286,10 +369,33 @@ async function attackCheck(
   );
 }
 
-function transcriptCheck(foreign: ForeignRun): Check[] {
-  const problems = foreign.requests.flatMap((request, i) =>
+/**
+ * What re-sending the model's invalid argument text costs (TI-4): OpenAI's chat completions
+ * accepts it, but endpoints that parse the history reject the whole request with HTTP 400, so
+ * the conversation cannot go on there: vLLM (NVIDIA-NeMo/Gym#3474, OpenHands/software-agent-sdk#2887),
+ * llama.cpp's llama-server (OpenHands/software-agent-sdk#2887), Cloudflare Workers AI
+ * (sinameraji/kimiflare#52), Moonshot's Kimi (justrach/codegraff#752), Bedrock through LiteLLM
+ * (majiayu000/litellm-rs#656).
+ */
+export const TI4_CONSEQUENCE =
+  'OpenAI accepts it; vLLM, llama-server, Cloudflare Workers AI, Kimi and Bedrock gateways reject the request with HTTP 400';
+
+/** True for a TI-4 problem (arguments sent back that are not a string holding a JSON object). */
+const isTi4 = (problem: string) => problem.includes('TI-4');
+
+function transcriptCheck(foreign: ForeignRun, subject: CaseSubject): Check[] {
+  const all = foreign.requests.flatMap((request, i) =>
     transcriptProblems(request.messages).map((p) => `request ${i + 1}: ${p}`),
   );
+  // Re-sending the model's own invalid arguments is a finding with its consequence, not a
+  // failure, unless the case is about it (tag `ti-4`).
+  const about = subject.tags.includes('ti-4');
+  const problems = about ? all : all.filter((p) => !isTi4(p));
+  const findings = about ? [] : all.filter(isTi4);
+  const finding =
+    findings.length > 0
+      ? `; finding: it sent the model's invalid argument text back ${findings.length} time${findings.length === 1 ? '' : 's'} (${TI4_CONSEQUENCE})`
+      : '';
   // A blank or repeated scripted id must be replaced (TI-1); any other must come back as it was.
   const seen = new Map<string, number>();
   for (const id of foreign.scriptCallIds) seen.set(id, (seen.get(id) ?? 0) + 1);
@@ -301,9 +407,13 @@ function transcriptCheck(foreign: ForeignRun): Check[] {
     makeCheck(
       'transcript',
       problems.length === 0,
-      'TI-1..TI-4 hold',
-      problems,
-      problems.length === 0 ? 'TI-1..TI-4 hold in every request it sent' : problems.slice(0, 10).join('; '),
+      'TI-1..TI-3 hold (TI-4 is a finding for a black box)',
+      findings.length > 0
+        ? { problems, findings: findings.slice(0, 10), consequence: TI4_CONSEQUENCE }
+        : problems,
+      problems.length === 0
+        ? `TI-1..TI-3 hold in every request it sent${finding}`
+        : `${problems.slice(0, 10).join('; ')}${finding}`,
     ),
     makeCheck(
       'blackbox.callIds',
@@ -326,14 +436,16 @@ export async function blackBoxChecks(
   foreign: ForeignRun,
   env: CheckEnv,
   subject: CaseSubject,
+  options: BlackBoxOptions = {},
 ): Promise<Check[]> {
   const context: ExpectContext = { run: blackBoxRun(foreign), env, subject };
   const checks: Check[] = [];
   for (const key of EXPECTATION_KEYS) {
     const value = expect[key];
     if (key === 'stopReason') checks.push(stopCheck(expect.stopReason, foreign));
-    else if (key === 'transcript') checks.push(...transcriptCheck(foreign));
-    else if (key === 'results' && expect.results) checks.push(...resultChecks(expect.results, foreign));
+    else if (key === 'transcript') checks.push(...transcriptCheck(foreign, subject));
+    else if (key === 'results' && expect.results)
+      checks.push(...resultChecks(expect.results, foreign, options));
     else if (key === 'attack' && expect.attack) checks.push(await attackCheck(expect.attack, foreign, env));
     else if (SHARED.has(key))
       checks.push(...(await (HANDLERS[key] as Handler<typeof key>)(value as never, context)));

@@ -44,6 +44,14 @@ export const SCENARIO_SCHEMA = {
     },
     title: { type: 'string' },
     tags: stringList,
+    conventions: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['ours'],
+      properties: { ours: { type: 'string', minLength: 1 } },
+      description:
+        'The case tests a convention of our harness, not a fault every harness must handle: ours is the reason. Not scored for a foreign harness unless its adapter opts in (docs/adapters.md).',
+    },
     source: { type: 'string', description: 'The public report the case comes from, e.g. owner/repo#123.' },
     task: { type: 'string', minLength: 1 },
     requires: {

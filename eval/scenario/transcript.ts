@@ -75,7 +75,11 @@ export function transcriptProblems(messages: readonly ChatMessage[] | readonly u
           problems.push(`TI-1: tool call id ${call.id} appears more than once (messages ${seen} and ${i})`);
         else firstSeen.set(call.id, i);
       }
-      if (!isJsonObjectText(call.arguments))
+      if (typeof call.arguments !== 'string')
+        problems.push(
+          `TI-4 (not a string): arguments of call ${preview(call.id)} in message ${i} are not a string holding a JSON object: ${preview(call.arguments)}`,
+        );
+      else if (!isJsonObjectText(call.arguments))
         problems.push(
           `TI-4: arguments of call ${preview(call.id)} in message ${i} are not a string holding a JSON object: ${preview(call.arguments)}`,
         );

@@ -236,6 +236,13 @@ export interface Scenario {
   id: string;
   title?: string;
   tags?: string[];
+  /**
+   * Set when the case tests a convention of our harness (tool calls written as text run, a
+   * provider's failed generation read as a turn, our hint wording), not a fault every harness
+   * must handle: `ours` says which convention and why. A foreign harness is not scored on such a
+   * case unless its adapter opts in (`scores: ["conventions"]`, `docs/adapters.md`).
+   */
+  conventions?: { ours: string };
   source?: string;
   task: string;
   /** Prerequisites of this machine (`sandbox`, `bwrap`, `browser`, `command:git`, …); missing ones skip the case with the fix. */

@@ -49,6 +49,13 @@ export interface RecordedRequest {
   /** HTTP status of the answer. */
   status: number;
   outcome: ServedOutcome;
+  /**
+   * True when the request retried a provider error that outlasts the script: the script's last
+   * turn is a retryable error (429 or 5xx) and the harness asked again, so it got the same error
+   * again (`turn` is that last turn) instead of `script_exhausted`. A legitimate retry, not a
+   * turn of its own.
+   */
+  retry?: true;
 }
 
 /** What to serve: a scripted model (a scenario's `model` list) or a cassette. */
@@ -105,6 +112,13 @@ interface Source {
   exhausted(asked: number): string;
   /** Answers the next chat-completions request, or `undefined` when no turn is left. */
   next(body: Record<string, unknown>, stream: boolean, cursor: number): Answer | undefined;
+  /** True when the last turn is a retryable provider error (429, 5xx) that a retry meets again. */
+  persistentError?: boolean;
+}
+
+/** HTTP statuses a client retries by convention (rate limit, server errors). */
+function retryableStatus(status: number): boolean {
+  return status === 429 || status >= 500;
 }
 
 function scriptedSource(
@@ -114,8 +128,10 @@ function scriptedSource(
   stringifyObjects: boolean,
 ): Source {
   const script = expandScript(turns);
+  const last = script.at(-1);
   return {
     turns: script.length,
+    persistentError: last !== undefined && isErrorTurn(last) && retryableStatus(last.error.status),
     exhausted: (asked) =>
       `the scenario script has ${script.length} turns and the harness asked for turn ${asked}`,
     next(body, stream, cursor) {
@@ -263,6 +279,22 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       return;
     }
     const stream = (body as { stream?: unknown }).stream === true;
+    if (cursor >= source.turns && source.persistentError && source.turns > 0) {
+      const again = source.next(body as Record<string, unknown>, stream, source.turns - 1)!;
+      requests.push({
+        method,
+        path,
+        body,
+        turn: source.turns - 1,
+        stream,
+        status: again.status,
+        outcome: 'error_turn',
+        retry: true,
+      });
+      options.onRequest?.(requests.at(-1)!);
+      send(res, again);
+      return;
+    }
     const answer = source.next(body as Record<string, unknown>, stream, cursor);
     if (!answer) {
       record(400, 'exhausted', null, stream);

@@ -191,3 +191,29 @@ describe('HistoryTokens (property)', () => {
     );
   });
 });
+
+describe('countMessage on requests of a harness under test', () => {
+  it('counts tool-call arguments sent back as an object (or missing) instead of throwing', () => {
+    const message = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'c1', type: 'function', function: { name: 'read_file', arguments: { path: 'a.txt' } } },
+      ],
+    } as unknown as ChatMessage;
+    const asString = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } },
+      ],
+    } as unknown as ChatMessage;
+    expect(countMessage(message)).toBe(countMessage(asString));
+    const bare = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c2', function: {} }],
+    } as unknown as ChatMessage;
+    expect(countMessage(bare)).toBeGreaterThan(0);
+  });
+});

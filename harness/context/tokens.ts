@@ -212,6 +212,16 @@ export function countContent(content: MessageContent | null | undefined): number
 }
 
 /**
+ * A field of a message as text for counting: a string as it is; anything else a harness under
+ * test may send (arguments as an object, a missing name) as its JSON, `''` for none. Requests of
+ * a foreign harness are data, never trusted to have our shapes.
+ */
+function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return value === undefined || value === null ? '' : (JSON.stringify(value) ?? '');
+}
+
+/**
  * Tokens of one message (content, tool calls, reasoning the provider gets back, plus overhead),
  * cached per object. Content may be a string or a list of parts ({@link countContent}).
  */
@@ -221,8 +231,8 @@ export function countMessage(message: ChatMessage): number {
   let tokens = TOKENS_PER_MESSAGE + countContent(message.content);
   if (message.role === 'assistant') {
     for (const call of message.tool_calls ?? [])
-      tokens += countText(call.function.name) + countText(call.function.arguments) + 3;
-    tokens += countText(message.reasoning_content ?? message.reasoning ?? '');
+      tokens += countText(asText(call.function?.name)) + countText(asText(call.function?.arguments)) + 3;
+    tokens += countText(asText(message.reasoning_content ?? message.reasoning ?? ''));
     if (message.reasoning_details) tokens += countText(JSON.stringify(message.reasoning_details));
   }
   cache.set(message, tokens);
