@@ -22,22 +22,6 @@ async function scenario(id: string): Promise<LoadedScenario> {
   return scenarios[0]!;
 }
 
-/** The scenario with every object `arguments` sent as its JSON text, as OpenAI's API sends them. */
-function stringArguments(loaded: LoadedScenario): LoadedScenario {
-  const model = loaded.scenario.model.map((turn) =>
-    'tool_calls' in turn && turn.tool_calls
-      ? {
-          ...turn,
-          tool_calls: turn.tool_calls.map((c) => ({
-            ...c,
-            arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
-          })),
-        }
-      : turn,
-  );
-  return { ...loaded, scenario: { ...loaded.scenario, model } as LoadedScenario['scenario'] };
-}
-
 type AdapterName = 'ai-sdk' | 'openai-agents' | 'minimal-loop' | 'python-loop';
 
 async function runOn(

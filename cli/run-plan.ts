@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { resolveHarness, type HarnessChoice } from '../eval/adapters/load.ts';
+import { assertLaunchable } from '../eval/adapters/requires.ts';
 import { PACKAGE_ROOT, type NamedConfig } from '../eval/config-load.ts';
 import { InputError, type InputProblem } from '../eval/errors.ts';
 import { discoverProjectConfig, type ProjectConfig } from '../eval/project-config.ts';
@@ -137,6 +138,7 @@ export async function prepareRun(flags: RunPlanFlags, cwd: string): Promise<Prep
     problems.push(...(await prepareScorers(configs, [...scenarios, ...withExpectations])));
   }
   if (problems.length > 0) throw new InputError(problems);
+  if (harness.kind !== 'ours' && !flags.list) assertLaunchable(harness);
   const selection: Selection = { filters: flags.filter ?? [], tags: flags.tag ?? [] };
   const selected = selectInputs(selection, scenarios, recordings);
   if (planCases({ configs, ...selected }).length === 0) {

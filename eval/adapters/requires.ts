@@ -7,6 +7,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { HarnessBenchError } from '../../harness/errors.ts';
 import type { UnmetRequirement } from '../requirements.ts';
 import type { Adapter } from './load.ts';
 
@@ -57,4 +58,27 @@ export function unmetAdapterRequirements(
       out.push({ requirement, reason: `no "${requirement}" on PATH`, fix });
   }
   return out;
+}
+
+/**
+ * Checks, before any case runs, that a `command` adapter's program can be started: `argv[0]` is
+ * an existing file or an executable on `searchPath`. A program the file also lists in `requires`
+ * is left to that rule (every case `skipped` with the install hint).
+ *
+ * @throws HarnessBenchError `ADAPTER_COMMAND_MISSING`, fault `environment` (exit 4), naming the
+ *   command and the adapter file, with `hint` the adapter's `install` when it has one
+ */
+export function assertLaunchable(adapter: Adapter, searchPath = process.env.PATH ?? ''): void {
+  if (adapter.kind !== 'command') return;
+  const program = adapter.argv[0]!;
+  if (adapter.requires.includes(program) || onPath(program, searchPath)) return;
+  const error = new HarnessBenchError(
+    'ADAPTER_COMMAND_MISSING',
+    'environment',
+    `the adapter ${adapter.name} (${adapter.file}) runs "${adapter.argv.join(' ')}", but "${program}" is ${program.includes('/') ? 'not a file' : 'not on PATH'}; no case was run`,
+  );
+  (error as HarnessBenchError & { hint?: string }).hint =
+    adapter.install ??
+    `install ${program}, or list it in "requires" with an "install" hint to skip the cases instead`;
+  throw error;
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { caseFromRun, summarise } from '../results.ts';
 import type { Expectations } from '../scenario/types.ts';
 import type { ForeignRun } from './project.ts';
-import { blackBoxChecks, blackBoxRun } from './score.ts';
+import { blackBoxChecks, blackBoxRun, errorReport } from './score.ts';
 
 function foreign(over: Partial<ForeignRun> = {}): ForeignRun {
   return {
@@ -169,5 +169,108 @@ describe('blackBoxChecks', () => {
       0,
     );
     expect(withOne.status).toBe('pass');
+  });
+});
+
+describe('the stop check for a black box', () => {
+  const stop = async (want: Expectations['stopReason'], over: Partial<ForeignRun>) =>
+    byName(await blackBoxChecks({ stopReason: want }, foreign(over), env(), subject)).stopReason!;
+
+  it('never takes a final answer or a crash for a budget or loop stop', async () => {
+    expect((await stop('tool_budget_exceeded', { ending: 'final_answer' })).pass).toBe(false);
+    expect((await stop('tool_budget_exceeded', { ending: 'final_answer' })).reason).toMatch(
+      /a final answer is not/,
+    );
+    const crashed = await stop('repeated_tool_call', {
+      ending: 'tool_calls',
+      exit: { crashed: 'exit code 1' },
+    });
+    expect(crashed.pass).toBe(false);
+    expect(crashed.reason).toMatch(/then crashed \(exit code 1\)/);
+    expect((await stop('repeated_tool_call', { ending: 'tool_calls' })).pass).toBe(true);
+    expect((await stop('max_turns', { ending: 'script_exhausted' })).pass).toBe(false);
+  });
+
+  it('compares a stop reason the harness reported itself when it is one of ours', async () => {
+    const told = { ending: 'tool_calls' as const, exit: { stopReason: 'max_turns' } };
+    expect((await stop('max_turns', told)).pass).toBe(true);
+    expect((await stop('tool_budget_exceeded', told)).pass).toBe(false);
+  });
+
+  it('takes a stop after the truncated turn for output_truncated, and a crash after a provider error for model_error', async () => {
+    expect((await stop('output_truncated', { ending: 'final_answer', lastTurnTruncated: true })).pass).toBe(
+      true,
+    );
+    expect((await stop('output_truncated', { ending: 'final_answer' })).pass).toBe(false);
+    expect((await stop('model_error', { ending: 'error_turn', exit: { crashed: 'exit code 1' } })).pass).toBe(
+      true,
+    );
+    expect(
+      (await stop('final_answer', { ending: 'final_answer', exit: { crashed: 'exit code 2' } })).pass,
+    ).toBe(false);
+  });
+});
+
+describe('errors surfaced in any wording', () => {
+  const call = (over: Partial<ForeignRun['calls'][number]> = {}) => ({ ...foreign().calls[0]!, ...over });
+
+  it('reads an error flag, the parser’s message, an exit status, an answer to a tool that does not exist', () => {
+    expect(errorReport('{"isError": true, "content": "x"}', call())).toBe('an error flag');
+    expect(errorReport('Oops, that failed.', call())).toBe('error wording');
+    let parser = '';
+    try {
+      JSON.parse('{"path" "a"}');
+    } catch (error) {
+      parser = (error as Error).message;
+    }
+    expect(errorReport(`Kaputt: ${parser}`, call({ arguments: '{"path" "a"}' }))).toBe(
+      "the parser's message",
+    );
+    expect(errorReport('exit code 2', call({ arguments: '{}' }))).toBe('a non-zero exit status');
+    expect(errorReport('Das Werkzeug gibt es hier nicht.', call(), 'unknown_tool')).toBe(
+      'an answer to a call of a tool that does not exist',
+    );
+    expect(errorReport('', call(), 'unknown_tool')).toBeUndefined();
+    expect(errorReport('alpha', call({ arguments: '{"path":"a"}' }), 'invalid_arguments')).toBeUndefined();
+  });
+
+  it('leaves a policy verdict not applicable for a harness without approvals', async () => {
+    const want: Expectations = {
+      stopReason: 'final_answer',
+      results: { good: { ok: false, errorType: 'approval_denied' } },
+    };
+    const without = byName(await blackBoxChecks(want, foreign(), env(), subject));
+    expect(without['results.good']).toMatchObject({ status: 'not_applicable' });
+    const withApprovals = byName(await blackBoxChecks(want, foreign(), env(), subject, { approvals: true }));
+    expect(withApprovals['results.good.surfaced']).toMatchObject({ pass: false });
+  });
+});
+
+describe('TI-4 for a black box', () => {
+  const resent = {
+    model: 'm',
+    messages: [
+      { role: 'user', content: 't' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'bad', type: 'function', function: { name: 'read_file', arguments: '{' } }],
+      },
+      { role: 'tool', tool_call_id: 'bad', content: 'Error: invalid JSON' },
+    ],
+  } as unknown as ForeignRun['requests'][number];
+
+  it('is a finding with its consequence, unless the case is about it (tag ti-4)', async () => {
+    const run = foreign({ requests: [resent] });
+    const found = byName(
+      await blackBoxChecks({ stopReason: 'final_answer', transcript: true }, run, env(), subject),
+    );
+    expect(found.transcript).toMatchObject({ pass: true });
+    expect(found.transcript!.reason).toMatch(/finding: .*HTTP 400/);
+    const about = { ...subject, tags: ['ti-4'] };
+    const failed = byName(
+      await blackBoxChecks({ stopReason: 'final_answer', transcript: true }, run, env(), about),
+    );
+    expect(failed.transcript).toMatchObject({ pass: false });
   });
 });

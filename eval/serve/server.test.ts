@@ -189,3 +189,37 @@ describe('startModelServer against the openai SDK', () => {
     expect(server.requests.map((r) => r.turn)).toEqual([0, 1]);
   });
 });
+
+describe('a provider error that outlasts the script', () => {
+  it('answers a retry of a last retryable error with the same error, marked retry, not script_exhausted', async () => {
+    const error = { error: { status: 429, body: { error: { message: 'slow down' } } } } as ScriptedTurn;
+    const { server } = await serve([{ content: 'hi' }, error]);
+    const post = () =>
+      fetch(`${server.baseURL}/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'm', messages: [] }),
+      });
+    expect((await post()).status).toBe(200);
+    expect((await post()).status).toBe(429);
+    const retry = await post();
+    expect(retry.status).toBe(429);
+    expect(server.requests.map((r) => [r.outcome, r.turn, r.retry ?? false])).toEqual([
+      ['turn', 0, false],
+      ['error_turn', 1, false],
+      ['error_turn', 1, true],
+    ]);
+  });
+
+  it('still answers script_exhausted after a last turn that is not a retryable error', async () => {
+    const error = { error: { status: 400, body: { error: { message: 'bad' } } } } as ScriptedTurn;
+    const { server } = await serve([error]);
+    const post = () =>
+      fetch(`${server.baseURL}/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'm', messages: [] }),
+      });
+    await post();
+    expect((await post()).status).toBe(400);
+    expect(server.requests.at(-1)?.outcome).toBe('exhausted');
+  });
+});
