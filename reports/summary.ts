@@ -124,9 +124,14 @@ export function failedCheckLines(c: CaseResult): string[] {
   return lines.length > 0 ? lines : c.firstFailure ? [c.firstFailure] : [];
 }
 
-/** The one command that reproduces a case under its configuration. */
+/**
+ * The one command that reproduces a case under its configuration, and against the harness the
+ * run benched (`--harness FILE` for an adapter run: without it the command would run ours).
+ */
 export function reproduceCommand(results: ResultsFile, c: Pick<CaseResult, 'id' | 'config'>): string {
   const file = results.configs.find((x) => x.name === c.config)?.file;
   const quote = (s: string) => (/^[\w./@:=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  return `npx harness-bench run --filter ${quote(c.id)}${file ? ` -c ${quote(file)}` : ''} --verbose`;
+  const h = results.harness;
+  const harness = h && h.kind !== 'ours' ? ` --harness ${quote(h.file ?? h.name)}` : '';
+  return `npx harness-bench run --filter ${quote(c.id)}${file ? ` -c ${quote(file)}` : ''}${harness} --verbose`;
 }

@@ -86,7 +86,12 @@ export function fitColumns(
     ...(narrow ? [] : [{ head: 'kind', width: 11, cell: (r: CaseResult) => r.kind }]),
     ...(multiConfig ? [{ head: 'config', width: 12, cell: (r: CaseResult) => r.config }] : []),
     { head: 'status', width: 8, cell: status },
-    { head: 'stop reason', width: 22, cell: (r) => r.stopReason ?? '-' },
+    {
+      head: 'stop reason',
+      width: 22,
+      // A foreign harness has no stop reason of ours: how it stopped calling the model, in parentheses.
+      cell: (r) => r.stopReason ?? (r.harness?.ending ? `(${r.harness.ending.replaceAll('_', ' ')})` : '-'),
+    },
     { head: 'turns', width: 7, cell: (r) => String(r.usage.turns) },
     { head: 'tools', width: 7, cell: (r) => String(r.usage.toolCalls) },
     ...(narrow ? [] : [{ head: 'verdicts', width: 24, cell: verdictText }]),
@@ -159,7 +164,9 @@ export function renderTable(results: ResultsFile, options: TableOptions): string
         `  config ${name}: ${b.passed}/${b.total - b.skipped} passed${b.skipped ? `, ${b.skipped} skipped` : ''}`,
       );
   for (const [name, metrics] of Object.entries(s.metrics ?? {})) {
-    lines.push(c.bold(`metrics (${name})`));
+    // An adapter run's row names the harness under test, not only the configuration it was given.
+    const who = results.harness && results.harness.kind !== 'ours' ? `${results.harness.name}, ` : '';
+    lines.push(c.bold(`metrics (${who}${name})`));
     const rows = metricRows(metrics);
     const width = Math.max(...rows.map(([label]) => label.length));
     for (const [label, value] of rows) lines.push(`  ${label.padEnd(width)}  ${value}`);

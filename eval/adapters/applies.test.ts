@@ -100,7 +100,7 @@ describe('notForThisHarness', () => {
       /needs write_todos, a tool of our harness/,
     );
     const scripted = base({ fakeTools: { web_fetch: {} } });
-    expect(judge(scripted)?.reason).toMatch(/scripted tools \(web_fetch\).*served over MCP/);
+    expect(judge(scripted)?.reason).toMatch(/scripted tools and their results are served over MCP/);
     expect(judge(scripted, { tools: 'mcp' })).toBeUndefined();
     expect(judge(base({ tools: ['bash'] }), { toolset: ['read_file'] })?.reason).toMatch(
       /needs bash.*toolset: read_file/,

@@ -209,7 +209,7 @@ export function notForThisHarness(
   if (usesServedTools(adapter)) return undefined;
   if (scripted.length > 0)
     return {
-      reason: `its scripted tools (${scripted.join(', ')}) and their results are served over MCP, and ${who} uses its own tools`,
+      reason: `its scripted tools and their results are served over MCP, and ${who} uses its own tools`,
       fix: `set "tools": "mcp" in the adapter file so ${who} takes the case's tools from the bench's MCP server`,
     };
   const missing = adapter.toolset ? builtins.filter((name) => !adapter.toolset!.includes(name)) : [];

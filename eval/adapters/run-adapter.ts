@@ -6,7 +6,7 @@
  * (`eval/blackbox/score.ts`). A missing adapter requirement makes the case `skipped` with the
  * install hint; a harness that overruns its time limit makes it an `error` ("timed out after N s").
  */
-import type { HarnessConfig } from '../../harness/config.ts';
+import { priceFor, type HarnessConfig } from '../../harness/config.ts';
 import { HarnessBenchError } from '../../harness/errors.ts';
 import type { RunResult } from '../../harness/ledger.ts';
 import type { ToolDefinition } from '../../harness/tools/types.ts';
@@ -150,7 +150,7 @@ export async function runAdapterScenario(
     const checks = await scoring(scenario.id, () =>
       blackBoxChecks(expected, foreign, env, subject, { approvals: adapter.approvals }),
     );
-    const run = blackBoxRun(foreign);
+    const run = blackBoxRun(foreign, priceFor(config, adapter.model));
     const attack = checks.find((c) => c.name === 'attack');
     const harness = {
       ...harnessBlock,

@@ -5,6 +5,7 @@
  * names, each scripted tool call with the tool message the harness answered it with (or none),
  * how the harness stopped calling the model, and the number of model calls. Pure.
  */
+import { countRequest, countText } from '../../harness/context/tokens.ts';
 import { expandScript, isErrorTurn, type ScriptedTurn } from '../../harness/model/scripted-model.ts';
 import type { ChatMessage, ModelRequest, ToolSchema } from '../../harness/model/types.ts';
 import type { RecordedRequest } from '../serve/server.ts';
@@ -68,6 +69,12 @@ export interface ForeignRun {
   finalAnswer: string | null;
   /** How the harness's process or `run()` ended, as far as it shows (see {@link HarnessExit}). */
   exit: HarnessExit;
+  /**
+   * Tokens of the served turns: a turn's reported `usage` where the script gives one, else
+   * counted with our tokenizer (`harness/context/tokens.ts`): the request the harness sent as
+   * prompt tokens, the turn's text and tool calls as completion tokens. Error turns count nothing.
+   */
+  tokens: { prompt: number; completion: number };
 }
 
 /**
@@ -221,6 +228,24 @@ export function projectForeignRun(
     ending = turn && !isErrorTurn(turn) && turn.tool_calls?.length ? 'tool_calls' : 'final_answer';
   }
   const retries = chat.filter((r) => r.retry === true).length;
+  const tokens = { prompt: 0, completion: 0 };
+  chat.forEach((request, position) => {
+    const turn = request.turn === null ? undefined : script[request.turn];
+    if (!turn || isErrorTurn(turn)) return;
+    tokens.prompt += turn.usage?.prompt_tokens ?? countRequest(requests[position]!);
+    tokens.completion +=
+      turn.usage?.completion_tokens ??
+      countText(turn.content ?? '') +
+        (turn.tool_calls ?? []).reduce(
+          (sum, call) =>
+            sum +
+            countText(call.name) +
+            countText(
+              typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
+            ),
+          0,
+        );
+  });
   const lastServed = [...chat].reverse().find((r) => r.turn !== null);
   const lastTurn = lastServed ? script[lastServed.turn!] : undefined;
   const lastTurnTruncated =
@@ -240,6 +265,7 @@ export function projectForeignRun(
     ),
     finalAnswer: finalAnswer ?? null,
     exit,
+    tokens,
   };
 }
 

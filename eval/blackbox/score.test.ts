@@ -12,6 +12,7 @@ function foreign(over: Partial<ForeignRun> = {}): ForeignRun {
     requests: [],
     modelCalls: 2,
     retries: 0,
+    tokens: { prompt: 0, completion: 0 },
     exit: {},
     exhaustedRequests: 0,
     scriptTurns: 2,

@@ -13,6 +13,8 @@
  *   `budgets`, `grants`, `calledBefore`, `scorers`, `events`, `eventsAbsent`, and the stop
  *   reasons that only our loop names): never a pass, never a failure.
  */
+import type { Price } from '../../harness/config.ts';
+import { countRequest } from '../../harness/context/tokens.ts';
 import type { CallRecord, RunResult } from '../../harness/ledger.ts';
 import { STOP_REASONS, type StopReason } from '../../harness/loop/stop-reasons.ts';
 import { matchCommandPattern } from '../../harness/policy/pattern.ts';
@@ -85,10 +87,11 @@ function asRecord(call: ForeignCall): CallRecord {
 /**
  * The run a black box stands for, for the registry's handlers and the case metrics: its
  * requests, the last request's messages as the conversation, the calls as ledger records
- * (`asRecord`), the model calls; no events, zero tokens. `stopReason` is `final_answer` when it
+ * (`asRecord`), the model calls, the tokens of the served turns (`ForeignRun.tokens`) and their
+ * cost at `price` (USD per million tokens; zero without one); no events. `stopReason` is `final_answer` when it
  * ended on one, else `model_error` (the case result's own stop reason stays `null`).
  */
-export function blackBoxRun(foreign: ForeignRun): RunResult {
+export function blackBoxRun(foreign: ForeignRun, price?: Price): RunResult {
   const calls = foreign.calls.map(asRecord);
   const stopReason: StopReason = foreign.ending === 'final_answer' ? 'final_answer' : 'model_error';
   return {
@@ -103,11 +106,15 @@ export function blackBoxRun(foreign: ForeignRun): RunResult {
       modelCalls: foreign.modelCalls,
       turns: foreign.servedTurns,
       toolCalls: calls.length,
-      promptTokens: 0,
-      completionTokens: 0,
-      totalTokens: 0,
-      maxPromptTokens: 0,
-      costUsd: 0,
+      promptTokens: foreign.tokens.prompt,
+      completionTokens: foreign.tokens.completion,
+      totalTokens: foreign.tokens.prompt + foreign.tokens.completion,
+      maxPromptTokens: Math.max(0, ...foreign.requests.map((r) => countRequest(r))),
+      costUsd: price
+        ? (foreign.tokens.prompt * price.inputUsdPerMTok +
+            foreign.tokens.completion * price.outputUsdPerMTok) /
+          1e6
+        : 0,
       wallMs: 0,
     },
   };
