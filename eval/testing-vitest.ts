@@ -140,6 +140,8 @@ export interface DescribeScenariosOptions {
   cwd?: string;
   /** The suite's title. @default `scenarios <patterns>` */
   title?: string;
+  /** The harness under test: `ours`, an adapter file or a shipped adapter's name (see `runScenario`). @default ours */
+  harness?: string;
 }
 
 /** The scenario files of the patterns, as `loadScenarios` finds them (folders, globs, `schema/` left out). */
@@ -184,7 +186,10 @@ function peekId(file: string): string | undefined {
  * The `runScenario` it calls is injected by `eval/testing.ts` (which re-exports this).
  */
 export function describeScenariosWith(
-  runScenario: (file: string, options: { config?: string; cwd: string }) => Promise<{ result: CaseResult }>,
+  runScenario: (
+    file: string,
+    options: { config?: string; harness?: string; cwd: string },
+  ) => Promise<{ result: CaseResult }>,
   patterns: string | readonly string[],
   options: DescribeScenariosOptions = {},
 ): void {
@@ -202,7 +207,11 @@ export function describeScenariosWith(
       });
     for (const { file, id } of mine)
       it(id, async (context) => {
-        const run = await runScenario(file, { ...(options.config ? { config: options.config } : {}), cwd });
+        const run = await runScenario(file, {
+          ...(options.config ? { config: options.config } : {}),
+          ...(options.harness ? { harness: options.harness } : {}),
+          cwd,
+        });
         if (run.result.status === 'skipped')
           context.skip(
             `${run.result.skip?.reason ?? 'prerequisite missing'}${run.result.skip?.fix ? `; fix: ${run.result.skip.fix}` : ''}`,

@@ -39,6 +39,17 @@ describe('harness-bench/testing', () => {
     expect(result.status).toBe('pass');
   });
 
+  it('runScenario runs a scenario against a foreign harness and scores it as a black box', async () => {
+    const { result } = await runScenario('scenarios/bad-json/missing-colon.json', {
+      harness: 'minimal-loop',
+    });
+    expect(result.harness?.name).toBe('minimal-loop');
+    expect(result.status).toBe('pass');
+    expect(result.checks.some((c) => c.status === 'not_applicable')).toBe(true);
+    const { result: ours } = await runScenario('scenarios/bad-json/missing-colon.json', { harness: 'ours' });
+    expect(ours.harness).toBeUndefined();
+  });
+
   it('ScriptedModel is exported for hand-written harness tests', async () => {
     const model = new ScriptedModel([{ content: 'hi' }]);
     const response = await model.generate({ model: 'm', messages: [] });

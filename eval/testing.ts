@@ -18,6 +18,9 @@
 import path from 'node:path';
 import { DEFAULT_CONFIG_FILE, loadConfig, type NamedConfig } from './config-load.ts';
 import { InputError } from './errors.ts';
+import { resolveHarness } from './adapters/load.ts';
+import { assertLaunchable } from './adapters/requires.ts';
+import { runAdapterScenario } from './adapters/run-adapter.ts';
 import { runScenario as runLoadedScenario, type ScenarioRun } from './run-scenario.ts';
 import { loadCassette } from './cassette/load.ts';
 import { runRecording, type RecordingRun } from './run-recording.ts';
@@ -42,15 +45,30 @@ export type { ScenarioRun } from './run-scenario.ts';
 export type { RecordingRun } from './run-recording.ts';
 export type { LedgerDifference } from './replay/ledger-diff.ts';
 
+/** Options of {@link runScenario}. Paths are relative to `cwd`. */
+export interface RunScenarioOptions {
+  /** Configuration file. @default configs/default.json of the package */
+  config?: string;
+  /** @default process.cwd() */
+  cwd?: string;
+  /**
+   * The harness under test: `ours` (in-process, the default), an adapter file's path, or the
+   * name of a shipped adapter (`docs/adapters.md`). A foreign harness is scored as a black box
+   * and its run is the run seen from outside.
+   */
+  harness?: string;
+}
+
 /**
  * Runs one scenario, given as a file path (JSON or YAML) or as an object, under a configuration
  * file (default `configs/default.json`). Resolves with the case result (`status`, `checks`) and
- * the raw run (transcript, events, ledger).
- * @throws InputError when the scenario or the configuration is invalid.
+ * the raw run (transcript, events, ledger), against our harness or `options.harness`.
+ * @throws InputError when the scenario, the configuration or the adapter file is invalid.
+ * @throws HarnessBenchError `ADAPTER_COMMAND_MISSING` (environment) when an adapter's program is missing.
  */
 export async function runScenario(
   scenario: string | Scenario,
-  options: { config?: string; cwd?: string } = {},
+  options: RunScenarioOptions = {},
 ): Promise<ScenarioRun> {
   const cwd = options.cwd ?? process.cwd();
   const config: NamedConfig = loadConfig(
@@ -69,7 +87,10 @@ export async function runScenario(
     if (problems.length > 0) throw new InputError(problems);
     loaded = { file: '(inline scenario)', absolutePath: '', scenario };
   }
-  return runLoadedScenario(loaded, config);
+  const harness = resolveHarness(options.harness, cwd);
+  if (harness.kind === 'ours') return runLoadedScenario(loaded, config);
+  assertLaunchable(harness);
+  return runAdapterScenario(loaded, config, harness);
 }
 
 /** Options of {@link replayCassette}. Paths are relative to `cwd`. */
