@@ -10,6 +10,7 @@ import { writeReportDir, writeResultsJson } from '../reports/write.ts';
 import { CaseFileStage } from '../reports/case-dir.ts';
 import { describeFailure } from '../eval/results.ts';
 import { isFailedCheck } from '../eval/expect/check.ts';
+import { conversationLines } from './conversation-lines.ts';
 import { ledgerLines, turnTexts } from './ledger-lines.ts';
 import { type CliIo, VERSION } from './io.ts';
 import { prepareRun } from './run-plan.ts';
@@ -98,10 +99,16 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
       if (flags.verbose && (result.status === 'fail' || result.status === 'error')) {
         const lines = [
           c.bold(`── ${result.id} (${result.config}): ${result.status}`),
-          ...(run
-            ? ledgerLines(run.ledger, c, { detail: true, width: 100, texts: turnTexts(run.events) })
-            : []),
-          `stop reason: ${result.stopReason ?? 'none'}${result.stopDetail ? ` (${result.stopDetail})` : ''}`,
+          ...(run && result.harness
+            ? conversationLines(run.requests, result, c)
+            : run
+              ? ledgerLines(run.ledger, c, { detail: true, width: 100, texts: turnTexts(run.events) })
+              : []),
+          ...(result.harness
+            ? []
+            : [
+                `stop reason: ${result.stopReason ?? 'none'}${result.stopDetail ? ` (${result.stopDetail})` : ''}`,
+              ]),
           ...result.checks.filter(isFailedCheck).map((k) => c.red(`✗ ${describeFailure(k)}`)),
           ...(result.error ? [c.red(`error: ${result.error.message}`)] : []),
         ];

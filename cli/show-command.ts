@@ -14,6 +14,7 @@ import { isFailedCheck } from '../eval/expect/check.ts';
 import { caseFilePath, readCaseFile, type CaseFile } from '../reports/case-file.ts';
 import { palette, useColor } from '../reports/color.ts';
 import type { CliIo } from './io.ts';
+import { conversationLines } from './conversation-lines.ts';
 import { ledgerLines, turnTexts } from './ledger-lines.ts';
 
 /** Flags of `show`. */
@@ -89,15 +90,17 @@ export function pickCase(
 /** The lines `show` prints for one case and its sidecar. */
 export function showLines(result: CaseResult, sidecar: CaseFile, c: ReturnType<typeof palette>): string[] {
   const out = [c.bold(`${result.id} under ${result.config}: ${result.status}`), `file: ${result.file}`];
-  if (sidecar.run) {
+  if (sidecar.run && result.harness) out.push(...conversationLines(sidecar.run.requests, result, c));
+  else if (sidecar.run) {
     const texts = turnTexts(sidecar.run.events);
     out.push(...ledgerLines(sidecar.run.ledger, c, { detail: true, width: 100, texts }));
   } else out.push(c.dim('(the case did not run: no ledger)'));
-  out.push(
-    `stop reason: ${result.stopReason ?? 'none'}${result.stopDetail ? ` (${result.stopDetail})` : ''}`,
-  );
-  if (sidecar.run?.finalAnswer)
-    out.push(`final answer: ${JSON.stringify(sidecar.run.finalAnswer.slice(0, 200))}`);
+  if (!result.harness)
+    out.push(
+      `stop reason: ${result.stopReason ?? 'none'}${result.stopDetail ? ` (${result.stopDetail})` : ''}`,
+    );
+  const answer = sidecar.run?.finalAnswer ?? sidecar.harness?.finalAnswer;
+  if (answer) out.push(`final answer: ${JSON.stringify(answer.slice(0, 200))}`);
   const failed = result.checks.filter(isFailedCheck);
   for (const check of failed) out.push(c.red(`✗ ${describeFailure(check)}`));
   if (result.skip) out.push(c.cyan(`skipped: ${result.skip.reason}; fix: ${result.skip.fix}`));

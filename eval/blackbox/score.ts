@@ -120,7 +120,8 @@ export function blackBoxRun(foreign: ForeignRun, price?: Price): RunResult {
   };
 }
 
-const ENDINGS: Record<ForeignRun['ending'], string> = {
+/** How a foreign harness stopped calling the model, in words (`ForeignRun.ending`). */
+export const ENDINGS: Readonly<Record<ForeignRun['ending'], string>> = {
   no_request: 'it sent no request',
   final_answer: 'it stopped on a final answer',
   tool_calls: 'it stopped calling the model after a turn with tool calls',
