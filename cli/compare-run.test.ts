@@ -175,3 +175,40 @@ describe('run --baseline', () => {
     expect(readdirSync(kept).filter((f) => f.startsWith('.cases-'))).toEqual([]);
   });
 });
+
+describe('run --harness A --harness B', () => {
+  it('benches harnesses side by side: one column each, the pair statistics, each column naming its harness', async () => {
+    const json = path.join(temp(), 'r.json');
+    let out = '';
+    const io = {
+      stdout: (t: string) => (out += t),
+      stderr: () => undefined,
+      cwd: PACKAGE_ROOT,
+      env: { NO_COLOR: '1' },
+      isTTY: false,
+    };
+    const args = [
+      'run',
+      '-s',
+      'scenarios/transcript',
+      '--harness',
+      'ours',
+      '--harness',
+      'minimal-loop',
+      '--json',
+      json,
+    ];
+    const code = await main(['node', 'harness-bench', ...args], io);
+    expect(code).toBe(1); // the minimal loop re-sends blank and repeated call ids
+    expect(out).toMatch(/│ case\s+│ ours \(ref\)\s+│ minimal-loop\s+│/);
+    expect(out).toMatch(/transcript\/duplicate-ids\s+│\s+pass final\s+│ ▼ FAIL/);
+    expect(out).toMatch(/ours → minimal-loop: \d+ paired; [1-9]\d* regressions/);
+    const results = JSON.parse(readFileSync(json, 'utf8')) as ResultsFile;
+    expect(results.configs.map((c) => [c.name, c.harness?.name])).toEqual([
+      ['ours', 'ours'],
+      ['minimal-loop', 'minimal-loop'],
+    ]);
+    expect(results.harness).toBeUndefined();
+    expect(new Ajv({ strict: false }).validate(RESULTS_SCHEMA, results)).toBe(true);
+  });
+});

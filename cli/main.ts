@@ -58,7 +58,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     )
     .option(
       '--harness <name|file>',
-      'the harness under test: ours (default, in-process), an adapter file, or the name of one in adapters/ (docs/adapters.md)',
+      'the harness under test: ours (default, in-process), an adapter file, or the name of one in adapters/ (docs/adapters.md); repeatable to compare harnesses side by side',
+      collect,
     )
     .option('--json <file>', 'write the results JSON to this file')
     .option(

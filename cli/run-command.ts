@@ -55,9 +55,13 @@ export interface RunFlags extends CompareFlags {
 
 /** `harness: NAME (kind, file) · N checks not applicable`: the header of a foreign harness's run. */
 function harnessHeader(results: ResultsFile): string {
-  const h = results.harness!;
   const na = results.summary.notApplicableChecks ?? 0;
-  return `harness: ${h.name} (${h.kind}${h.file ? `, ${h.file}` : ''}) · ${na} check${na === 1 ? '' : 's'} not applicable (black box)`;
+  const naText = `${na} check${na === 1 ? '' : 's'} not applicable (black box)`;
+  const columns = results.configs.filter((c) => c.harness);
+  if (columns.length > 0)
+    return `harnesses side by side: ${columns.map((c) => `${c.name} (${c.harness!.kind}${c.harness!.file ? `, ${c.harness!.file}` : ''})`).join(', ')} · ${naText}`;
+  const h = results.harness!;
+  return `harness: ${h.name} (${h.kind}${h.file ? `, ${h.file}` : ''}) · ${naText}`;
 }
 
 /**
@@ -149,7 +153,8 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
   }
   const envColumns = Number(io.env.COLUMNS);
   const width = io.columns ?? (Number.isInteger(envColumns) && envColumns > 0 ? envColumns : undefined);
-  if (harness.kind !== 'ours') io.stdout(`${harnessHeader(results)}\n`);
+  if (harness.kind !== 'ours' || results.configs.some((c) => c.harness))
+    io.stdout(`${harnessHeader(results)}\n`);
   io.stdout(`${renderRun(results, { color, ...(width ? { width } : {}) }, flags)}\n`);
   if (results.repeats) io.stdout(`${renderRepeats(results, color)}\n`);
   if (gate) io.stdout(`${renderGate(gate, color)}\n`);

@@ -258,3 +258,23 @@ describe('input size limits', () => {
     expect(replay.err).toMatch(/the limit for a cassette is 1 KiB/);
   });
 });
+
+describe('harnessColumns', () => {
+  it('names a column per harness × configuration and keeps what each configuration expects', async () => {
+    const { harnessColumns } = await import('./run-plan.ts');
+    const config = (name: string) => ({ name, file: `${name}.json`, config: {} as never });
+    const ours = { kind: 'ours', name: 'ours' } as const;
+    const mine = { kind: 'ours', name: 'mine' } as unknown as typeof ours;
+    expect(harnessColumns([ours, mine], [config('default')]).map((c) => [c.name, c.expectAs])).toEqual([
+      ['ours', 'default'],
+      ['mine', 'default'],
+    ]);
+    expect(harnessColumns([ours, mine], [config('default'), config('strict')]).map((c) => c.name)).toEqual([
+      'ours:default',
+      'ours:strict',
+      'mine:default',
+      'mine:strict',
+    ]);
+    expect(() => harnessColumns([ours, ours], [config('default')])).toThrow(/two harnesses are named "ours"/);
+  });
+});

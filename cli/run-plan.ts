@@ -31,8 +31,8 @@ export interface RunPlanFlags {
   traceFile?: string;
   /** `--list`: nothing is written, so output paths are not checked. */
   list?: boolean;
-  /** `--harness ours|NAME|FILE` (`eval/adapters/load.ts`). */
-  harness?: string;
+  /** `--harness ours|NAME|FILE` (`eval/adapters/load.ts`), repeatable to bench harnesses side by side. */
+  harness?: string | string[];
 }
 
 /** What a run will do, every input loaded and checked. Paths are absolute. */
@@ -111,13 +111,15 @@ export async function prepareRun(flags: RunPlanFlags, cwd: string): Promise<Prep
   const problems: InputProblem[] = [];
   const project = await collect(problems, undefined, () => discoverProjectConfig(cwd));
   if (!flags.list) problems.push(...outputPathProblems(runOutputTargets(flags, project, cwd), cwd));
-  const configs = withProjectTolerances(
+  let configs = withProjectTolerances(
     await collect(problems, [], () => loadConfigs(flags.config, cwd, project)),
     project,
   );
-  const harness = await collect<HarnessChoice>(problems, { kind: 'ours', name: 'ours' }, () =>
-    resolveHarness(flags.harness, cwd),
+  const specs = flags.harness === undefined ? [undefined] : [flags.harness].flat();
+  const harnesses = await collect<HarnessChoice[]>(problems, [{ kind: 'ours', name: 'ours' }], () =>
+    specs.map((spec) => resolveHarness(spec, cwd)),
   );
+  const harness = harnesses[0]!;
   const named = Boolean(flags.scenarios || flags.recordings);
   const source = named
     ? { base: cwd, scenarios: flags.scenarios, recordings: flags.recordings }
@@ -138,7 +140,8 @@ export async function prepareRun(flags: RunPlanFlags, cwd: string): Promise<Prep
     problems.push(...(await prepareScorers(configs, [...scenarios, ...withExpectations])));
   }
   if (problems.length > 0) throw new InputError(problems);
-  if (harness.kind !== 'ours' && !flags.list) assertLaunchable(harness);
+  if (!flags.list) for (const h of harnesses) if (h.kind !== 'ours') assertLaunchable(h);
+  if (harnesses.length > 1) configs = harnessColumns(harnesses, configs);
   const selection: Selection = { filters: flags.filter ?? [], tags: flags.tag ?? [] };
   const selected = selectInputs(selection, scenarios, recordings);
   if (planCases({ configs, ...selected }).length === 0) {
@@ -165,4 +168,35 @@ export async function prepareRun(flags: RunPlanFlags, cwd: string): Promise<Prep
     ...(outDir ? { out: outDir } : {}),
     ...(flags.json ? { json: path.resolve(cwd, flags.json) } : {}),
   };
+}
+
+/**
+ * Harnesses side by side (`run --harness A --harness B`, with `-c` for each): one column per
+ * harness × configuration, named `HARNESS` when there is one configuration and `HARNESS:CONFIG`
+ * otherwise, each expecting what its configuration expects (`expectAs`) and running its harness.
+ * The comparison machinery of configurations then applies unchanged. Pure.
+ * @throws InputError when two harnesses have the same name (their columns would merge)
+ */
+export function harnessColumns(
+  harnesses: readonly HarnessChoice[],
+  configs: readonly NamedConfig[],
+): NamedConfig[] {
+  const names = harnesses.map((h) => h.name);
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice)
+    throw new InputError([
+      {
+        file: '--harness',
+        path: '',
+        reason: `two harnesses are named "${twice}": give each adapter file its own name`,
+      },
+    ]);
+  return harnesses.flatMap((harness) =>
+    configs.map((config) => ({
+      ...config,
+      name: configs.length === 1 ? harness.name : `${harness.name}:${config.name}`,
+      expectAs: config.expectAs ?? config.name,
+      harness,
+    })),
+  );
 }

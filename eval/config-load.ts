@@ -19,6 +19,7 @@ import { checkInputSize } from './input-limits.ts';
 import { unknownMetricReason } from './metric-names.ts';
 import { pointerChild } from './scenario/json-pointer.ts';
 import { SANDBOX_UNAVAILABLE } from './unavailable-sandbox.ts';
+import type { HarnessChoice } from './adapters/load.ts';
 
 /** The package root (where `configs/` and `scenarios/` live), whatever the working directory. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -50,6 +51,13 @@ export interface NamedConfig {
   config: HarnessConfig;
   /** Bench-only settings of the file, when it has any. */
   bench?: BenchOptions;
+  /**
+   * The configuration whose `expectFor` block applies, when `name` is a column label of several
+   * harnesses side by side (`mine:strict` expects what `strict` expects). @default name
+   */
+  expectAs?: string;
+  /** The harness this column runs (`run --harness A --harness B`); absent: the run's one harness. */
+  harness?: HarnessChoice;
 }
 
 /**

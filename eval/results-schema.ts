@@ -46,7 +46,19 @@ export const RESULTS_SCHEMA = {
       items: {
         type: 'object',
         required: ['name', 'file'],
-        properties: { name: { type: 'string' }, file: { type: 'string' } },
+        properties: {
+          name: { type: 'string' },
+          file: { type: 'string' },
+          harness: {
+            type: 'object',
+            required: ['name', 'kind'],
+            properties: {
+              name: { type: 'string' },
+              kind: { enum: ['ours', 'module', 'command'] },
+              file: { type: 'string' },
+            },
+          },
+        },
       },
     },
     harness: {

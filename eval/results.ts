@@ -169,7 +169,8 @@ export interface ResultsFile {
   startedAt: string;
   durationMs: number;
   tool: { name: string; version: string };
-  configs: { name: string; file: string }[];
+  /** Each column: a configuration, and with several harnesses side by side the harness it ran. */
+  configs: { name: string; file: string; harness?: RunHarness }[];
   /** The harness under test (`--harness`); absent in files written before issue 15, which mean `ours`. */
   harness?: RunHarness;
   cases: CaseResult[];

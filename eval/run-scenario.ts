@@ -77,7 +77,7 @@ export function scrubTempFolders<T>(result: T, built: { workspace: string; outsi
  * config, file, title, tags, no divergences, and `expectFor` when the scenario has a block for
  * that configuration); shared by our runner and the adapter runner (`eval/adapters`). Pure.
  */
-export function scenarioCaseBase(loaded: LoadedScenario, configName: string) {
+export function scenarioCaseBase(loaded: LoadedScenario, configName: string, expectAs = configName) {
   const { scenario } = loaded;
   return {
     id: scenario.id,
@@ -87,7 +87,7 @@ export function scenarioCaseBase(loaded: LoadedScenario, configName: string) {
     ...(scenario.title ? { title: scenario.title } : {}),
     tags: scenario.tags ?? [],
     divergences: [],
-    ...(scenario.expectFor && Object.hasOwn(scenario.expectFor, configName) ? { expectFor: configName } : {}),
+    ...(scenario.expectFor && Object.hasOwn(scenario.expectFor, expectAs) ? { expectFor: expectAs } : {}),
   };
 }
 
@@ -99,12 +99,12 @@ export function scenarioCaseBase(loaded: LoadedScenario, configName: string) {
  */
 export async function runScenario(
   loaded: LoadedScenario,
-  base: { name: string; config: HarnessConfig; bench?: BenchOptions },
+  base: { name: string; config: HarnessConfig; bench?: BenchOptions; expectAs?: string },
   options: ScenarioRunOptions = {},
 ): Promise<ScenarioRun> {
   const { scenario } = loaded;
   const started = performance.now();
-  const caseBase = scenarioCaseBase(loaded, base.name);
+  const caseBase = scenarioCaseBase(loaded, base.name, base.expectAs);
   let built: Awaited<ReturnType<typeof buildWorkspace>> | undefined;
   let notesDir: string | undefined;
   /** A fresh notes database per scenario, outside `$WS` and `$OUTSIDE`. */
@@ -153,7 +153,7 @@ export async function runScenario(
       scenario,
       run,
       { workspace: built.workspace, outside: built.outside, outsideChanges, workspaceChanges },
-      base.name,
+      base.expectAs ?? base.name,
       scorers,
     );
     const attackCheck = checks.find((c) => c.name === 'attack');

@@ -267,7 +267,7 @@ async function withCassetteExpectations(
 ): Promise<CaseResult> {
   if (!run || result.status === 'error' || result.status === 'skipped') return result;
   const expectations = planned.recording.expectations;
-  const departsAt = expectations?.departsAt?.[planned.config.name];
+  const departsAt = expectations?.departsAt?.[planned.config.expectAs ?? planned.config.name];
   const measured: CaseResult = {
     ...(departsAt !== undefined ? departing(result, departsAt, comparison) : result),
     metrics: caseMetrics(run),
@@ -359,7 +359,7 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
       const { result, run, output } = await runPlanned(
         planned[index]!,
         options.ci ? { ci: true } : {},
-        options.harness,
+        planned[index]!.config.harness ?? options.harness,
       );
       results[index] = result;
       await options.onRun?.(planned[index]!, run, result, output);
@@ -387,8 +387,10 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
     configs: options.configs.map((c) => ({
       name: c.name,
       file: path.relative(process.cwd(), c.file) || c.file,
+      ...(c.harness ? { harness: runHarnessOf(c.harness) } : {}),
     })),
-    harness: runHarnessOf(options.harness),
+    // Harnesses side by side: each column names its own, and the run as a whole has none.
+    ...(options.configs.some((c) => c.harness) ? {} : { harness: runHarnessOf(options.harness) }),
     cases,
     summary,
     ...(comparisons ? { comparisons } : {}),

@@ -76,6 +76,9 @@ function harnessText(results: ResultsFile): string {
   const h = results.harness;
   const na = results.summary.notApplicableChecks;
   const naText = na ? ` · ${na} check${na === 1 ? '' : 's'} not applicable` : '';
+  const columns = results.configs.filter((c) => c.harness);
+  if (columns.length > 0)
+    return ` · harnesses: ${columns.map((c) => `${c.name} (${c.harness!.kind})`).join(', ')}${naText}`;
   return h && h.kind !== 'ours' ? ` · harness: ${h.name} (${h.kind})${naText}` : naText;
 }
 

@@ -131,7 +131,7 @@ export function failedCheckLines(c: CaseResult): string[] {
 export function reproduceCommand(results: ResultsFile, c: Pick<CaseResult, 'id' | 'config'>): string {
   const file = results.configs.find((x) => x.name === c.config)?.file;
   const quote = (s: string) => (/^[\w./@:=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  const h = results.harness;
+  const h = results.configs.find((x) => x.name === c.config)?.harness ?? results.harness;
   const harness = h && h.kind !== 'ours' ? ` --harness ${quote(h.file ?? h.name)}` : '';
   return `npx harness-bench run --filter ${quote(c.id)}${file ? ` -c ${quote(file)}` : ''}${harness} --verbose`;
 }

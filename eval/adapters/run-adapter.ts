@@ -68,13 +68,13 @@ export function mapToolSchema(
  */
 export async function runAdapterScenario(
   loaded: LoadedScenario,
-  base: { name: string; config: HarnessConfig; bench?: BenchOptions },
+  base: { name: string; config: HarnessConfig; bench?: BenchOptions; expectAs?: string },
   adapter: Adapter,
   policy: PrerequisitePolicy = {},
 ): Promise<AdapterRun> {
   const { scenario } = loaded;
   const started = performance.now();
-  const caseBase = scenarioCaseBase(loaded, base.name);
+  const caseBase = scenarioCaseBase(loaded, base.name, base.expectAs);
   const harnessBlock = { name: adapter.name, kind: adapter.kind };
   if (!adapter.sandboxed && escapesTheHost(loaded))
     return {
@@ -94,7 +94,7 @@ export async function runAdapterScenario(
     };
   const config = scenarioConfig(scenario, base.config);
   const limits = caseLimits(scenario, config, adapter.maxTurns);
-  const expected = expectationsFor(scenario, base.name);
+  const expected = expectationsFor(scenario, base.expectAs ?? base.name);
   const notFor = notForThisHarness(scenario, config, limits, adapter, expected.stopReason);
   if (notFor)
     return {
