@@ -29,7 +29,8 @@ import type { LoadedScenario } from './scenario/types.ts';
 import type { RunResult } from '../harness/ledger.ts';
 import { inShard, planFingerprint, type Shard } from './shard.ts';
 import { byCodeUnit } from './order.ts';
-import { recordingSkipped, runAdapterScenario } from './adapters/run-adapter.ts';
+import { runAdapterRecording } from './adapters/replay-adapter.ts';
+import { runAdapterScenario } from './adapters/run-adapter.ts';
 import type { LaunchOutput } from './adapters/launch.ts';
 import type { HarnessChoice } from './adapters/load.ts';
 
@@ -238,8 +239,8 @@ async function runPlanned(
   if (harness && harness.kind !== 'ours') {
     if (planned.kind === 'scenario')
       return runAdapterScenario(planned.scenario, planned.config, harness, policy);
-    const base = { id: planned.id, config: planned.config.name, file: planned.recording.file, tags: [] };
-    return { result: recordingSkipped(base, harness, performance.now()) };
+    const { cassette, file } = planned.recording;
+    return runAdapterRecording(cassette, file, planned.config, harness, policy);
   }
   if (planned.kind === 'scenario') return runScenario(planned.scenario, planned.config, policy);
   const started = performance.now();

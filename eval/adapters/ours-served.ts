@@ -24,6 +24,7 @@ import type { LaunchInput } from './launch.ts';
 export async function run(input: LaunchInput & { signal: AbortSignal }): Promise<{ finalAnswer?: string }> {
   const config = mergeConfig(mergeConfig(DEFAULT_CONFIG, input.config ?? {}), {
     limits: { maxTurns: input.maxTurns },
+    model: { name: input.model },
   });
   const deps = deterministicDeps();
   deps.approver = scriptedApprover(input.approver, input.workspace);
@@ -31,7 +32,7 @@ export async function run(input: LaunchInput & { signal: AbortSignal }): Promise
   const result = await runHarness({
     task: input.task,
     config,
-    model: new OpenAIModel({ baseURL: input.baseURL, apiKey: input.apiKey, deps, maxAttempts: 1 }),
+    model: new OpenAIModel({ baseURL: input.baseURL, apiKey: input.apiKey, deps }),
     tools: builtinTools(names),
     sandbox: caseSandbox(config, input.workspace, false),
     workspace: input.workspace,

@@ -257,28 +257,3 @@ export function escapesTheHost(loaded: LoadedScenario): boolean {
     (loaded.scenario.requires ?? []).includes('bwrap')
   );
 }
-
-/**
- * A recording under a foreign harness: `skipped`. A replay scores the requests our harness
- * sends against the recorded ones; serve the cassette to any harness with
- * `harness-bench serve CASSETTE` instead.
- */
-export function recordingSkipped(
-  base: { id: string; config: string; file: string; tags: string[] },
-  adapter: Adapter,
-  started: number,
-): CaseResult {
-  return {
-    ...skippedCase(
-      { ...base, kind: 'recording', divergences: [] },
-      {
-        requires: [],
-        reason: `a recording's replay checks our harness's requests against the recorded ones; it does not apply to ${adapter.name}`,
-        fix: 'serve the cassette to the harness with `harness-bench serve CASSETTE`, or run the recording with --harness ours',
-        declared: true,
-      },
-      started,
-    ),
-    harness: { name: adapter.name, kind: adapter.kind },
-  };
-}

@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../../harness/config.ts';
+import type { Cassette } from '../cassette/types.ts';
+import type { RecordedRequest } from '../serve/server.ts';
+import { ADAPTERS_DIR, loadAdapterFile } from './load.ts';
+import { requestDivergences, runAdapterRecording } from './replay-adapter.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const FILE = 'recordings/examples/stub-read-then-write-asked.json';
+const cassette = (): Cassette => JSON.parse(readFileSync(path.join(ROOT, FILE), 'utf8')) as Cassette;
+const base = { name: 'default', config: DEFAULT_CONFIG };
+const served = () => loadAdapterFile(path.join(ADAPTERS_DIR, 'ours-served.json'));
+
+const sent = (body: unknown): RecordedRequest => ({
+  method: 'POST',
+  path: '/v1/chat/completions',
+  body,
+  turn: 0,
+  stream: false,
+  status: 200,
+  outcome: 'turn',
+});
+
+describe('requestDivergences', () => {
+  it('diffs each request with the recorded one, and names a request too many or too few', () => {
+    const recorded = [
+      { model: 'm', messages: [{ role: 'user', content: 'a' }] },
+      { model: 'm', messages: [{ role: 'user', content: 'b' }] },
+    ];
+    expect(requestDivergences(recorded, [sent(recorded[0]), sent(recorded[1])])).toEqual([]);
+    const changed = requestDivergences(recorded, [
+      sent({ model: 'm', messages: [{ role: 'user', content: 'x' }] }),
+    ]);
+    expect(changed.map((d) => [d.exchange, d.kind])).toEqual([
+      [0, 'changed'],
+      [1, 'missing'],
+    ]);
+    expect(
+      requestDivergences(recorded.slice(0, 1), [sent(recorded[0]), sent(recorded[1])]).at(-1),
+    ).toMatchObject({
+      exchange: 1,
+      kind: 'extra',
+    });
+  });
+});
+
+describe('a recording replayed against a harness through the endpoint', () => {
+  it('passes when the harness sends every request as recorded (a cassette of ours, replayed against ours served)', async () => {
+    const { result } = await runAdapterRecording(cassette(), FILE, base, served());
+    expect(result.divergences).toEqual([]);
+    expect(result.status).toBe('pass');
+    expect(result.checks.find((c) => c.name === 'replay.served')?.reason).toMatch(
+      /^[1-9]\d* of \d+ recorded model turns served/,
+    );
+  }, 60_000);
+
+  it('fails a cassette recorded from a harness on the first divergence (its regression test)', async () => {
+    const edited = cassette();
+    const first = edited.exchanges.find((e) => Array.isArray(e.request.body?.messages))!;
+    (first.request.body!.messages as { role: string; content: string }[])[0]!.content =
+      'another system prompt';
+    const { result } = await runAdapterRecording(edited, FILE, base, served());
+    expect(result.status).toBe('fail');
+    expect(result.firstFailure).toMatch(/replay\.divergences: \d+ divergences?; first: \/messages\/0/);
+  }, 60_000);
+});

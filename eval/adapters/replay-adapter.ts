@@ -1,0 +1,237 @@
+/**
+ * A recording replayed against a foreign harness (`run -r CASSETTE --harness X`,
+ * `docs/adapters.md`, "Replaying a recording against any harness"): the bench serves the
+ * cassette's recorded responses in order on 127.0.0.1, starts the harness with the recorded
+ * task, workspace and tool schemas, and compares each request it sends with the recorded one
+ * (the replay's own normalisation and diff, `eval/replay/request-diff.ts`). A cassette recorded
+ * from a harness (ours, or a foreign one through `serve --upstream … --record`) is that
+ * harness's regression test: any divergence fails the case. An imported recording (another
+ * client's traffic) passes when the harness ran and at least one recorded turn was served; its
+ * divergences are findings, as for ours.
+ */
+import { mergeConfig, type HarnessConfig } from '../../harness/config.ts';
+import type { Cassette } from '../cassette/types.ts';
+import { modelExchangeIndexes } from '../import/classify.ts';
+import { normaliseBody, diffJson, formatDivergence, type Divergence } from '../replay/request-diff.ts';
+import { recordedToolSchemas } from '../replay/recorded-tools.ts';
+import { OUTSIDE_LABEL } from '../path-labels.ts';
+import { unmetCase, type PrerequisitePolicy } from '../requirements.ts';
+import { makeCheck } from '../expect/check.ts';
+import { caseFromRun, errorCase, scrubPaths, skippedCase, type CaseResult } from '../results.ts';
+import { isImported } from '../run-recording.ts';
+import { buildWorkspace } from '../scenario/workspace.ts';
+import { SERVE_API_KEY, startModelServer, type RecordedRequest } from '../serve/server.ts';
+import { caseLimits } from './applies.ts';
+import { launchCommand, launchModule, type LaunchOutput } from './launch.ts';
+import type { Adapter } from './load.ts';
+import { unmetAdapterRequirements } from './requires.ts';
+import { harnessExit, mapToolSchema, type AdapterRun } from './run-adapter.ts';
+
+const isObj = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Every divergence between the recorded requests (`recorded`, in order) and the chat requests
+ * the harness sent (`received`): each pair diffed after the replay's normalisation; a request
+ * past the recording is one `extra` divergence at its exchange, a recorded request never sent
+ * one `missing`. Pure.
+ */
+export function requestDivergences(
+  recorded: readonly (Record<string, unknown> | null | undefined)[],
+  received: readonly RecordedRequest[],
+): Divergence[] {
+  const chat = received.filter((r) => ['turn', 'error_turn', 'exhausted'].includes(r.outcome));
+  const out: Divergence[] = [];
+  const count = Math.max(recorded.length, chat.length);
+  for (let i = 0; i < count; i += 1) {
+    const want = recorded[i];
+    const got = chat[i];
+    if (!got) {
+      out.push({ exchange: i, path: '', kind: 'missing', recorded: 'a request', replayed: null });
+      continue;
+    }
+    if (!want) {
+      out.push({
+        exchange: i,
+        path: '',
+        kind: 'extra',
+        recorded: null,
+        replayed: 'a request past the recording',
+      });
+      continue;
+    }
+    const body = isObj(got.body) ? got.body : {};
+    const dropModel = typeof want.model !== 'string';
+    out.push(...diffJson(normaliseBody(want, { dropModel }), normaliseBody(body, { dropModel }), i));
+  }
+  return out;
+}
+
+/** A recording case that does not run: `skipped` with the reason. */
+function skipped(
+  base: Parameters<typeof skippedCase>[0],
+  reason: string,
+  fix: string,
+  started: number,
+): CaseResult {
+  return skippedCase(base, { requires: [], reason, fix, declared: true }, started);
+}
+
+/**
+ * Replays `cassette` against `adapter` (see the module comment). Never throws: a runner fault is
+ * the case's `error`.
+ */
+export async function runAdapterRecording(
+  cassette: Cassette,
+  file: string,
+  base: { name: string; config: HarnessConfig },
+  adapter: Adapter,
+  policy: PrerequisitePolicy = {},
+): Promise<AdapterRun> {
+  const started = performance.now();
+  const harnessBlock = { name: adapter.name, kind: adapter.kind };
+  const caseBase = {
+    id: `recording/${cassette.meta.id}`,
+    kind: 'recording' as const,
+    config: base.name,
+    file,
+    tags: [],
+    divergences: [],
+  };
+  const indexes = modelExchangeIndexes(cassette);
+  const recorded = indexes.map((i) => cassette.exchanges[i]!.request.body);
+  if (cassette.meta.responseOnly || recorded.every((body) => !body))
+    return {
+      result: {
+        ...skipped(
+          caseBase,
+          'the recording holds responses only: there is no recorded request to compare the harness with',
+          'replay it with --harness ours, which checks what it can',
+          started,
+        ),
+        harness: harnessBlock,
+      },
+    };
+  if (!cassette.meta.task)
+    return {
+      result: {
+        ...skipped(
+          caseBase,
+          'the recording has no task (no user message in its first request) to give the harness',
+          'record the harness with a task',
+          started,
+        ),
+        harness: harnessBlock,
+      },
+    };
+  const unmet = unmetAdapterRequirements(adapter);
+  if (unmet.length > 0) {
+    const context = { sandboxKind: 'none' as const, ci: policy.ci === true };
+    return { result: { ...unmetCase(caseBase, unmet, true, context, started), harness: harnessBlock } };
+  }
+  let built: Awaited<ReturnType<typeof buildWorkspace>> | undefined;
+  let server: Awaited<ReturnType<typeof startModelServer>> | undefined;
+  try {
+    built = await buildWorkspace({
+      ...(cassette.meta.workspace ? { workspace: cassette.meta.workspace } : {}),
+    });
+    // The harness is told the recorded model's name, so its requests can match the recording.
+    const model = cassette.meta.modelRequested ?? adapter.model;
+    server = await startModelServer({
+      cassette,
+      model,
+      workspace: built.workspace,
+      ...(adapter.tools && typeof adapter.tools === 'object' ? { toolMap: adapter.tools } : {}),
+    });
+    const config = mergeConfig(base.config, { limits: { maxTurns: Math.max(indexes.length + 1, 2) } });
+    const limits = caseLimits(
+      { config: { limits: { maxTurns: config.limits.maxTurns } } } as never,
+      config,
+      adapter.maxTurns,
+    );
+    const tools = recordedToolSchemas(cassette).map((tool) =>
+      mapToolSchema(
+        {
+          name: tool.function.name,
+          description: tool.function.description ?? '',
+          parameters: tool.function.parameters,
+        },
+        adapter.tools && typeof adapter.tools === 'object' ? adapter.tools : undefined,
+      ),
+    );
+    const input = {
+      task: cassette.meta.task,
+      baseURL: server.baseURL,
+      apiKey: SERVE_API_KEY,
+      model,
+      workspace: built.workspace,
+      tools,
+      maxTurns: limits.maxTurns,
+      limits,
+      // A cassette we recorded names our configuration: a harness that reads it (ours, served) runs as recorded.
+      ...(isObj(cassette.meta.config) ? { config: cassette.meta.config } : {}),
+    };
+    const output: LaunchOutput =
+      adapter.kind === 'command' ? await launchCommand(adapter, input) : await launchModule(adapter, input);
+    const divergences = requestDivergences(recorded, server.requests);
+    const served = server.requests.filter((r) => r.outcome === 'turn').length;
+    const strict = !isImported(cassette);
+    const first = divergences.find((d) => d.kind !== 'omitted');
+    const exit = harnessExit(output);
+    const checks = [
+      makeCheck(
+        'replay.served',
+        served > 0,
+        'at least one recorded model turn served',
+        served,
+        `${served} of ${indexes.length} recorded model turns served`,
+      ),
+      makeCheck(
+        'replay.divergences',
+        !strict || divergences.length === 0,
+        strict ? 'every request as recorded' : 'divergences are findings for an imported recording',
+        divergences.length,
+        divergences.length === 0
+          ? 'every request matched the recorded one'
+          : `${divergences.length} divergence${divergences.length === 1 ? '' : 's'}${strict ? '' : ' (findings)'}; first: ${formatDivergence(first ?? divergences[0]!)}`,
+      ),
+    ];
+    const usage = {
+      modelCalls: server.requests.filter((r) => r.outcome !== 'models' && r.outcome !== 'not_found').length,
+      turns: served,
+      toolCalls: 0,
+      promptTokens: 0,
+      completionTokens: 0,
+      totalTokens: 0,
+      maxPromptTokens: 0,
+      costUsd: 0,
+      wallMs: 0,
+    };
+    const run = { stopReason: null, usage, ledger: { turns: [], calls: [], stopReason: null } };
+    const scored: CaseResult = {
+      ...caseFromRun(caseBase, run as never, checks, started),
+      divergences,
+      harness: {
+        ...harnessBlock,
+        ...(output.exitCode !== undefined ? { exitCode: output.exitCode } : {}),
+        ...(output.timedOut ? { timedOut: output.timedOut } : {}),
+        ...(output.error ? { error: output.error } : {}),
+        ...(exit.stopReason ? { stopReason: exit.stopReason } : {}),
+      },
+    };
+    const message = output.timedOut ?? (served === 0 ? output.error : undefined);
+    const result: CaseResult = message
+      ? ({ ...scored, status: 'error', error: { message }, firstFailure: `error: ${message}` } as CaseResult)
+      : scored;
+    const labels: [string, string][] = [
+      [built.workspace, '$WS'],
+      [built.outside, OUTSIDE_LABEL],
+    ];
+    return { result: scrubPaths(result, labels), output: scrubPaths(output, labels) };
+  } catch (error) {
+    return { result: { ...errorCase(caseBase, error, started), harness: harnessBlock } };
+  } finally {
+    await server?.close();
+    await built?.cleanup();
+  }
+}
