@@ -7,11 +7,11 @@
  */
 import { openRunContext, type RunContext } from '../context/run-context.ts';
 import { TOP_SCOPE, type HarnessEvent, type UnstampedEvent } from '../events.ts';
-import { defineDerivedFields, type RunResult } from '../ledger.ts';
+import { buildLedger, type RunResult } from '../ledger.ts';
 import { contentText } from '../model/content.ts';
 import { reasoningFields } from '../model/reasoning.ts';
 import type { ChatMessage } from '../model/types.ts';
-import { isUntrusted, recordTaint } from '../policy/taint.ts';
+import { isUntrusted, messageOrigins, recordTaint } from '../policy/taint.ts';
 import { rootLink } from '../subagent/pool.ts';
 import { childFailed, closeChild, openChild, type SpawnParent } from '../subagent/spawn.ts';
 import { assembleCalls } from '../tools/assemble.ts';
@@ -120,7 +120,11 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
     costUsd: totals.costUsd,
     finalAnswer: state.finalAnswer,
   });
-  const result = {
+  const untrusted = (name: string) => {
+    const tool = registry.get(name)?.definition;
+    return tool ? isUntrusted(tool, config) : false;
+  };
+  return {
     runId,
     stopReason: final.reason,
     ...(final.detail !== undefined ? { stopDetail: final.detail } : {}),
@@ -128,31 +132,21 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
     messages,
     requests: state.requests,
     events,
-  } as RunResult;
-  // The ledger and the provenance are derived when first read.
-  defineDerivedFields(result, {
-    events,
-    eventCount: events.length,
-    messages,
-    messageCount: messages.length,
-    untrusted: (name) => {
-      const tool = registry.get(name)?.definition;
-      return tool ? isUntrusted(tool, config) : false;
+    ledger: buildLedger(events),
+    provenance: messageOrigins(messages, untrusted),
+    taintedBy: [...state.taint.sources],
+    usage: {
+      modelCalls: totals.modelCalls,
+      turns: totals.turns,
+      toolCalls: totals.toolCalls,
+      promptTokens: totals.promptTokens,
+      completionTokens: totals.completionTokens,
+      totalTokens: totals.promptTokens + totals.completionTokens,
+      maxPromptTokens: totals.maxPromptTokens,
+      costUsd: totals.costUsd,
+      wallMs: deps.now() - startedMs,
     },
-  });
-  result.taintedBy = [...state.taint.sources];
-  result.usage = {
-    modelCalls: totals.modelCalls,
-    turns: totals.turns,
-    toolCalls: totals.toolCalls,
-    promptTokens: totals.promptTokens,
-    completionTokens: totals.completionTokens,
-    totalTokens: totals.promptTokens + totals.completionTokens,
-    maxPromptTokens: totals.maxPromptTokens,
-    costUsd: totals.costUsd,
-    wallMs: deps.now() - startedMs,
   };
-  return result;
 }
 
 /** Builds the model-call site, the dispatcher's context and the services of the memory tools. */
