@@ -16,7 +16,7 @@ export const LOOP_FAULTS: Fault[] = [
       {
         file: 'harness/tools/assemble.ts',
         search:
-          "const loopKey = flatString( `${name}\\u0000${parsed.ok ? canonicalJson(parsed.args) : String(typeof rawArguments === 'string' ? rawArguments : canonicalJson(rawArguments))}`, );",
+          "const loopKey = `${name}\\u0000${parsed.ok ? canonicalJson(parsed.args) : String(typeof rawArguments === 'string' ? rawArguments : canonicalJson(rawArguments))}`;",
         replace: 'const loopKey = name;',
       },
     ],

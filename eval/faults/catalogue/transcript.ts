@@ -88,9 +88,9 @@ export const TRANSCRIPT_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/tools/assemble.ts',
-        search: "const replayed = parsed.ok ? flatString(parsed.text) : '{}';",
+        search: "const replayed = parsed.ok ? parsed.text : '{}';",
         replace:
-          "const replayed = parsed.ok ? flatString(parsed.text) : typeof rawArguments === 'string' ? rawArguments : JSON.stringify(rawArguments) ?? '';",
+          "const replayed = parsed.ok ? parsed.text : typeof rawArguments === 'string' ? rawArguments : JSON.stringify(rawArguments) ?? '';",
       },
     ],
   },

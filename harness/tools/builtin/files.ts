@@ -12,7 +12,6 @@
  */
 import type { Sandbox } from '../../sandbox/types.ts';
 import { describeSystemError } from '../../path-display.ts';
-import { flatString } from '../../flat-string.ts';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../types.ts';
 
 /** Absolute paths the file tools created in each sandbox (a run or a chat), by sandbox. */
@@ -151,8 +150,7 @@ export function numberedLines(
         : line;
     body += `${i === 0 ? '' : '\n'}${String(first + i + 1).padStart(width, ' ')}\t${shown}`;
   }
-  // One piece: the lines are views of the whole file and the body a rope of them (flat-string.ts).
-  return { totalLines, shownLines, body: flatString(body) };
+  return { totalLines, shownLines, body };
 }
 
 /** `list_dir`: one entry per line, directories with a trailing `/`, files with their size in bytes. */
