@@ -92,22 +92,18 @@ export function assembleCalls(
     const loopKey = `${name}\u0000${parsed.ok ? canonicalJson(parsed.args) : String(typeof rawArguments === 'string' ? rawArguments : canonicalJson(rawArguments))}`;
     const position = calls.length;
     const { truncated } = options;
-    // Two literals, not a spread: `originalId` second when set, as the events and ledger show it.
-    const assembled: AssembledCall =
-      originalId !== undefined
-        ? {
-            callId,
-            originalId,
-            name,
-            rawArguments,
-            parsed,
-            normalisations,
-            position,
-            truncated,
-            wire,
-            loopKey,
-          }
-        : { callId, name, rawArguments, parsed, normalisations, position, truncated, wire, loopKey };
+    const assembled: AssembledCall = {
+      callId,
+      ...(originalId !== undefined ? { originalId } : {}),
+      name,
+      rawArguments,
+      parsed,
+      normalisations,
+      position,
+      truncated,
+      wire,
+      loopKey,
+    };
     calls.push(assembled);
     if (modelId !== undefined && index < raw.length - 1) {
       signature ??= `${name}\u0000${rawArguments as string}`;

@@ -8,7 +8,6 @@
  * returns an immediate result or a call ready to run; {@link executeCall} runs it. Between the
  * two, this file only schedules: reads run concurrently, anything else in order.
  */
-import { TOP_SCOPE } from '../events.ts';
 import { HostFileSandbox } from '../sandbox/host-files.ts';
 import type { AssembledCall } from './assemble.ts';
 import { createdAnyInRun, FILE_TOOLS } from './builtin/files.ts';
@@ -82,31 +81,16 @@ export async function dispatchTurn(
   try {
     for (const call of calls) {
       const args = call.wire.function.arguments;
-      // The usual call (its own id, arguments as sent) in one fixed-shape literal with the stamp's slots (events.ts).
-      context.emit(
-        call.originalId === undefined && args === call.rawArguments
-          ? {
-              type: 'tool_call_start',
-              turn: context.turn,
-              callId: call.callId,
-              tool: call.name,
-              arguments: args,
-              normalisations: call.normalisations,
-              seq: 0,
-              atMs: 0,
-              scope: TOP_SCOPE,
-            }
-          : {
-              type: 'tool_call_start',
-              turn: context.turn,
-              callId: call.callId,
-              ...(call.originalId !== undefined ? { originalId: call.originalId } : {}),
-              tool: call.name,
-              arguments: args,
-              ...(args !== call.rawArguments ? { rawArguments: call.rawArguments } : {}),
-              normalisations: call.normalisations,
-            },
-      );
+      context.emit({
+        type: 'tool_call_start',
+        turn: context.turn,
+        callId: call.callId,
+        ...(call.originalId !== undefined ? { originalId: call.originalId } : {}),
+        tool: call.name,
+        arguments: args,
+        ...(args !== call.rawArguments ? { rawArguments: call.rawArguments } : {}),
+        normalisations: call.normalisations,
+      });
       const started = context.deps.now();
       // A call whose use may follow links is checked on fresh answers, never on an earlier turn's.
       if (lookup && !OPENS_BENEATH.has(context.registry.get(call.name)?.definition)) lookup.freshen();
@@ -208,38 +192,17 @@ class Turn {
         result.ok ? result.data : `${result.error_type}:${result.message}`,
       );
     const durationMs = context.deps.now() - started;
-    // One fixed-shape literal per outcome, with the stamp's slots (events.ts).
-    context.emit(
-      result.ok
-        ? {
-            type: 'tool_call_end',
-            callId: call.callId,
-            tool: call.name,
-            ok: true,
-            executed: outcome.executed,
-            verdict: outcome.verdict,
-            content,
-            durationMs,
-            seq: 0,
-            atMs: 0,
-            scope: TOP_SCOPE,
-          }
-        : {
-            type: 'tool_call_end',
-            callId: call.callId,
-            tool: call.name,
-            ok: false,
-            errorType: result.error_type,
-            retryable: result.retryable,
-            executed: outcome.executed,
-            verdict: outcome.verdict,
-            content,
-            durationMs,
-            seq: 0,
-            atMs: 0,
-            scope: TOP_SCOPE,
-          },
-    );
+    context.emit({
+      type: 'tool_call_end',
+      callId: call.callId,
+      tool: call.name,
+      ok: result.ok,
+      ...(result.ok ? {} : { errorType: result.error_type, retryable: result.retryable }),
+      executed: outcome.executed,
+      verdict: outcome.verdict,
+      content,
+      durationMs,
+    });
     const dispatched: DispatchedCall = { call, result, content, executed: outcome.executed };
     if (outcome.untrusted !== undefined) dispatched.untrusted = outcome.untrusted;
     this.results.push(dispatched);

@@ -7,7 +7,7 @@
  */
 import type { HarnessConfig } from '../config.ts';
 import type { HarnessDeps } from '../deps.ts';
-import { TOP_SCOPE, type UnstampedEvent } from '../events.ts';
+import type { UnstampedEvent } from '../events.ts';
 import type { LoopDetector } from '../loop/loop-detector.ts';
 import type { StopReason } from '../loop/stop-reasons.ts';
 import { approvalRequest, grantCovers, isScopedShape } from '../policy/approval.ts';
@@ -273,9 +273,6 @@ async function policyStage(
     tool: name,
     action: decision.action,
     decision,
-    seq: 0,
-    atMs: 0,
-    scope: TOP_SCOPE,
   });
   let verdict: Verdict = decision.action === 'allow' ? 'allow' : 'deny';
   if (decision.action === 'deny')
