@@ -72,12 +72,6 @@ export interface OpenRunContextArgs {
   runId: string;
   events: HarnessEvent[];
   emit: (event: UnstampedEvent) => void;
-  /**
-   * Whether no tool call that may change the tree (a command, a write, a subagent, a tool of
-   * unknown behaviour) has run yet: the dispatcher's path cache knows (`tools/path-cache.ts`).
-   * The reminder's branch is looked up less often while it holds (`BranchWatch`); absent: never.
-   */
-  quiet?: () => boolean;
 }
 
 /**
@@ -237,7 +231,7 @@ export async function openRunContext(args: OpenRunContextArgs): Promise<RunConte
     if (layers.reminder) {
       const nowMs = deps.now();
       const changedFiles = [...pins.changed];
-      const branch = await git.current({ nowMs, quiet: args.quiet?.() ?? false });
+      const branch = await git.current();
       reminder = buildReminder({
         nowMs,
         todos: list,

@@ -16,7 +16,6 @@ import { rootLink } from '../subagent/pool.ts';
 import { childFailed, closeChild, openChild, type SpawnParent } from '../subagent/spawn.ts';
 import { assembleCalls } from '../tools/assemble.ts';
 import { dispatchTurn, type DispatchContext } from '../tools/dispatch.ts';
-import { TurnPathCache } from '../tools/path-cache.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import type { RunServices, ToolOutput } from '../tools/types.ts';
 import { checkBudgets } from './budgets.ts';
@@ -66,8 +65,6 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
   const runId = deps.newId('run_');
   const startedMs = deps.now();
   const signal = options.signal ?? new AbortController().signal;
-  // Path lookups of the run's checks (tools/path-cache.ts); it also knows whether the run is quiet.
-  const lookup = new TurnPathCache();
   // Context and memory: session resume, skills, todos, the context stage (context/run-context.ts).
   const ctx = await openRunContext({
     options,
@@ -77,7 +74,6 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
     runId,
     events,
     emit,
-    quiet: () => lookup.isQuiet,
   });
   const messages: ChatMessage[] =
     ctx.initialMessages ??
@@ -96,7 +92,7 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
     ...(options.taint ? { taint: options.taint } : {}),
     ...(options.grants ? { grants: options.grants } : {}),
   });
-  const run = wire(options, registry, state, ctx, emit, signal, lookup);
+  const run = wire(options, registry, state, ctx, emit, signal);
   const task = options.task || contentText(messages.find((m) => m.role === 'user')?.content);
   emit({ type: 'run_start', runId, task, tools: registry.names(), ...ctx.runStart });
 
@@ -157,7 +153,6 @@ function wire(
   ctx: RunContext,
   emit: (event: UnstampedEvent) => void,
   signal: AbortSignal,
-  lookup: TurnPathCache,
 ): Run {
   const { config, deps } = options;
   const parent: SpawnParent = {
@@ -212,7 +207,6 @@ function wire(
       ...(options.allowedTools ? { allowedTools: options.allowedTools } : {}),
       services,
       shapeOutput: ctx.shapeOutput,
-      lookup,
     },
   };
 }

@@ -47,11 +47,6 @@ export interface DispatchContext {
   /** The run's services for the memory tools (todos, skills, subagents), passed to every tool's context. */
   services?: RunServices;
   /**
-   * Path lookups and resolutions shared by the checks of a run (`path-cache.ts`; the dispatcher
-   * starts, freshens and clears it by the rule there). Absent: `node:fs/promises` each time.
-   */
-  lookup?: TurnPathCache;
-  /**
    * Shapes a successful output for the model (window-relative cap, spill file; `context/spill.ts`).
    * Absent: the plain `toolOutputMaxChars` cap.
    */
@@ -92,18 +87,27 @@ export interface ReadyCall {
 /** What the checks decided: a result now, or a call ready to run. */
 export type Preflight = { kind: 'immediate'; outcome: CallOutcome } | ReadyCall;
 
+/** What the checks of one call share with the other calls of its turn. */
+export interface TurnChecks {
+  /** The stop an earlier call of the turn set (the call is then not executed). */
+  stopped: CallStop | undefined;
+  /** The files earlier calls of the turn write (a later write of one is a conflict). */
+  writtenPaths: Set<string>;
+  /** The turn's path lookups (`path-cache.ts`); absent: `node:fs/promises` each time. */
+  lookup?: TurnPathCache;
+}
+
 /**
- * Runs the checks of one call, in order. `stopped` is the stop an earlier call of the turn set
- * (the call is then not executed); `writtenPaths` the files earlier calls of the turn write.
+ * Runs the checks of one call, in order, with what the turn's earlier calls left in `turn`.
  * Updates `context.counters.toolCalls` for every call that reaches the budget check. Never
  * throws for model mistakes.
  */
 export async function preflight(
   call: AssembledCall,
   context: DispatchContext,
-  stopped: CallStop | undefined,
-  writtenPaths: Set<string>,
+  turn: TurnChecks,
 ): Promise<Preflight> {
+  const { stopped } = turn;
   const name = call.name;
   if (call.truncated)
     return notRun(
@@ -187,7 +191,7 @@ export async function preflight(
         ),
       )
     );
-  return repeated(call, context) ?? policyStage(call, tool.definition, args, context, writtenPaths);
+  return repeated(call, context) ?? policyStage(call, tool.definition, args, context, turn);
 }
 
 /** Missing, null or blank arguments: the only case where "required property … is missing" is true. */
@@ -249,14 +253,15 @@ async function policyStage(
   tool: ToolDefinition,
   args: Record<string, unknown>,
   context: DispatchContext,
-  writtenPaths: Set<string>,
+  turn: TurnChecks,
 ): Promise<Preflight> {
   const name = call.name;
+  const { writtenPaths } = turn;
   const prepared = await prepareCall(tool, args, {
     workspace: context.workspace,
     taintedBy: context.taintedBy ?? [],
     pathLabels: context.deps.pathLabels ?? [],
-    ...(context.lookup ? { lookup: context.lookup } : {}),
+    ...(turn.lookup ? { lookup: turn.lookup } : {}),
   });
   let decision: PolicyDecision = decideCall(prepared, [context.config, ...(context.ancestors ?? [])]);
   if (context.allowedTools && !context.allowedTools.includes(name))

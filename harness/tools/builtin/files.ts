@@ -22,15 +22,6 @@ export function createdInRun(sandbox: Sandbox, file: string): boolean {
   return created.get(sandbox)?.has(file) === true;
 }
 
-/**
- * True when `write_file` created any file through `sandbox` (in this run or an earlier run of the
- * same chat): the file tools then read such a file even with several hard links, so the path
- * cache keeps no answer across turns (`tools/path-cache.ts`).
- */
-export function createdAnyInRun(sandbox: Sandbox): boolean {
-  return (created.get(sandbox)?.size ?? 0) > 0;
-}
-
 function markCreated(sandbox: Sandbox, file: string): void {
   let set = created.get(sandbox);
   if (!set) {
