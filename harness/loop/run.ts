@@ -15,7 +15,7 @@ import { isUntrusted, messageOrigins, recordTaint } from '../policy/taint.ts';
 import { rootLink } from '../subagent/pool.ts';
 import { childFailed, closeChild, openChild, type SpawnParent } from '../subagent/spawn.ts';
 import { assembleCalls } from '../tools/assemble.ts';
-import { dispatchTurn, type DispatchContext } from '../tools/dispatch.ts';
+import { dispatchTurn, type DispatchContext } from './dispatch.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import type { RunServices, ToolOutput } from '../tools/types.ts';
 import { checkBudgets } from './budgets.ts';

@@ -7,7 +7,7 @@
  *
  * It never weakens the path policy: resolution runs the same algorithm on the same answers the
  * file system gives (`entrySync` is `entry` with synchronous calls), and answers live for one
- * turn at most. Within the turn, the dispatcher (`dispatch.ts`) clears the cache after every call
+ * turn at most. Within the turn, the dispatcher (`loop/dispatch.ts`) clears the cache after every call
  * that is not a concurrent read, and while a call that may write is in flight nothing is cached
  * ({@link TurnPathCache.hold}); reads running concurrently change no links. Every turn starts
  * with an empty cache, so whatever changed the tree between turns (a command's background job,

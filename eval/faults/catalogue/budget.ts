@@ -26,7 +26,7 @@ export const BUDGET_FAULTS: Fault[] = [
     bug: 'the tool-call budget in the dispatcher lets one call more than maxToolCalls run',
     patches: [
       {
-        file: 'harness/tools/preflight.ts',
+        file: 'harness/loop/preflight.ts',
         search: 'if (context.counters.toolCalls >= context.config.limits.maxToolCalls)',
         replace: 'if (context.counters.toolCalls > context.config.limits.maxToolCalls)',
       },

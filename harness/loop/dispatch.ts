@@ -8,12 +8,12 @@
  * returns an immediate result or a call ready to run; {@link executeCall} runs it. Between the
  * two, this file only schedules: reads run concurrently, anything else in order.
  */
-import type { AssembledCall } from './assemble.ts';
+import type { AssembledCall } from '../tools/assemble.ts';
 import { executeCall } from './execute.ts';
 import { claimOf, OverlapScheduler } from './overlap.ts';
-import { TurnPathCache } from './path-cache.ts';
+import { TurnPathCache } from '../tools/path-cache.ts';
 import { preflight, type CallOutcome, type CallStop, type DispatchContext } from './preflight.ts';
-import { resultToModelText, type ToolResult } from './types.ts';
+import { resultToModelText, type ToolResult } from '../tools/types.ts';
 
 export type { DispatchContext } from './preflight.ts';
 

@@ -8,16 +8,16 @@
 import type { HarnessConfig } from '../config.ts';
 import type { HarnessDeps } from '../deps.ts';
 import type { UnstampedEvent } from '../events.ts';
-import type { LoopDetector } from '../loop/loop-detector.ts';
-import type { StopReason } from '../loop/stop-reasons.ts';
+import type { LoopDetector } from './loop-detector.ts';
+import type { StopReason } from './stop-reasons.ts';
 import { approvalRequest, grantCovers, isScopedShape } from '../policy/approval.ts';
 import { decideCall, prepareCall, type PreparedCall } from '../policy/command-policy.ts';
 import type { ApprovalAnswer, PolicyDecision, Verdict } from '../policy/types.ts';
 import type { Sandbox } from '../sandbox/types.ts';
-import type { AssembledCall } from './assemble.ts';
-import type { TurnPathCache } from './path-cache.ts';
-import { describeValidationErrors, type ToolRegistry } from './registry.ts';
-import { failure, type RunServices, type ToolDefinition, type ToolResult } from './types.ts';
+import type { AssembledCall } from '../tools/assemble.ts';
+import type { TurnPathCache } from '../tools/path-cache.ts';
+import { describeValidationErrors, type ToolRegistry } from '../tools/registry.ts';
+import { failure, type RunServices, type ToolDefinition, type ToolResult } from '../tools/types.ts';
 
 /** Everything the dispatcher needs from the run. */
 export interface DispatchContext {
