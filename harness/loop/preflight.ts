@@ -8,6 +8,7 @@
 import type { HarnessConfig } from '../config.ts';
 import type { HarnessDeps } from '../deps.ts';
 import type { UnstampedEvent } from '../events.ts';
+import { type BudgetStop, toolBudgetStop } from './budgets.ts';
 import type { LoopDetector } from './loop-detector.ts';
 import type { StopReason } from './stop-reasons.ts';
 import { approvalRequest, grantCovers, isScopedShape } from '../policy/approval.ts';
@@ -57,6 +58,8 @@ export interface DispatchContext {
 export interface CallStop {
   reason: StopReason;
   detail: string;
+  /** The spent budget, for the tool-call budget (`budgets.ts`). */
+  budget?: BudgetStop;
 }
 
 /** One call's outcome, before it is appended. */
@@ -125,17 +128,11 @@ export async function preflight(
     );
   if (stopped)
     return notRun(failure(name, 'not_executed', `not executed: the run is stopping (${stopped.reason})`));
-  if (context.counters.toolCalls >= context.config.limits.maxToolCalls)
+  const budget = toolBudgetStop(context.config, context.counters.toolCalls, 'call');
+  if (budget)
     return notRun(
-      failure(
-        name,
-        'not_executed',
-        `not executed: the tool-call budget of ${context.config.limits.maxToolCalls} calls is spent`,
-      ),
-      {
-        reason: 'tool_budget_exceeded',
-        detail: `limit ${context.config.limits.maxToolCalls} tool calls`,
-      },
+      failure(name, 'not_executed', `not executed: the tool-call budget of ${budget.limit} calls is spent`),
+      { reason: budget.reason, detail: budget.detail, budget },
     );
   context.counters.toolCalls += 1;
 

@@ -1,5 +1,5 @@
 /**
- * Budget faults (`harness/loop/budgets.ts`, the tool-call budget of the dispatcher, cost and
+ * Budget faults (`harness/loop/budgets.ts`, the tool-call budget checked there for the dispatcher too, cost and
  * usage in the loop, truncation counting, the wrap-up turn, a subagent's share of the budgets):
  * off-by-one comparisons and quantities left out of a sum. Public threads:
  * 0xPlaygrounds/rig#2093 (max_turns allowed one call too many), open-octo/octo-agent#62 (cost
@@ -23,12 +23,12 @@ export const BUDGET_FAULTS: Fault[] = [
   {
     id: 'budget/tool-calls-off-by-one',
     tag: 'budget',
-    bug: 'the tool-call budget in the dispatcher lets one call more than maxToolCalls run',
+    bug: 'the tool-call budget lets one call more than maxToolCalls run',
     patches: [
       {
-        file: 'harness/loop/preflight.ts',
-        search: 'if (context.counters.toolCalls >= context.config.limits.maxToolCalls)',
-        replace: 'if (context.counters.toolCalls > context.config.limits.maxToolCalls)',
+        file: 'harness/loop/budgets.ts',
+        search: 'if (used < limit) return undefined;',
+        replace: 'if (used <= limit) return undefined;',
       },
     ],
   },
