@@ -88,21 +88,20 @@ export const BUDGET_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/loop/step.ts',
-        search: "let truncatedInRow = 0;\n      if (outcome.response.finishReason === 'length') {",
-        replace:
-          "let truncatedInRow = state.truncatedInRow;\n      if (outcome.response.finishReason === 'length') {",
+        search: "if (response.finishReason !== 'length') return { inRow: 0 };",
+        replace: "if (response.finishReason !== 'length') return { inRow: state.truncatedInRow };",
       },
     ],
   },
   {
     id: 'budget/text-truncation-limit-off-by-one',
     tag: 'budget',
-    bug: 'text replies cut off by the output limit stop the run one reply late',
+    bug: 'replies cut off by the output limit stop the run one reply late',
     patches: [
       {
         file: 'harness/loop/step.ts',
-        search: 'if (inRow >= limits.maxConsecutiveTruncations)',
-        replace: 'if (inRow > limits.maxConsecutiveTruncations)',
+        search: 'if (inRow < state.config.limits.maxConsecutiveTruncations) return { inRow };',
+        replace: 'if (inRow <= state.config.limits.maxConsecutiveTruncations) return { inRow };',
       },
     ],
   },
@@ -119,8 +118,8 @@ export const BUDGET_FAULTS: Fault[] = [
       },
       {
         file: 'harness/loop/step.ts',
-        search: 'return stop(outcome.stop, { budget, wrapUp: limits.wrapUpTurn && !outcome.aborted });',
-        replace: 'return stop(outcome.stop, { budget, wrapUp: false });',
+        search: 'return stop({ reason, detail }, { budget, wrapUp: limits.wrapUpTurn && !outcome.aborted });',
+        replace: 'return stop({ reason, detail }, { budget, wrapUp: false });',
       },
     ],
   },
