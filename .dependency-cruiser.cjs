@@ -6,7 +6,8 @@
  * - Inside `harness/`, a module imports only its own layer and the layers below it:
  *     types → deps → parts (config, model, policy, sandbox, tools) → state (ledger, the run's
  *     types in run-types.ts, context, memory, tool implementations) → subagent (admission, child
- *     options, pool, report) → loop (loop, dispatcher) → entry (index, testing)
+ *     options, pool, report) → loop (loop/: the loop and the per-turn pipeline: dispatch,
+ *     preflight, execute, overlap) → entry (index, testing)
  *   The loop runs a subagent as itself (`loop/run.ts` calls `runHarness` for the child), so the
  *   subagent engine sits below it and never imports the loop.
  *   Tests (`*.test.ts`, `*.test-helpers.ts`) may import any layer of `harness/`.
@@ -24,11 +25,11 @@ const LAYERS = [
   { name: 'deps', path: '^harness/deps\\.ts$' },
   {
     name: 'parts',
-    path: '^harness/(config\\.ts$|model/|policy/|sandbox/|tools/(?!builtin/|(dispatch|preflight|execute)\\.ts$))',
+    path: '^harness/(config\\.ts$|model/|policy/|sandbox/|tools/(?!builtin/))',
   },
   { name: 'state', path: '^harness/(ledger\\.ts$|run-types\\.ts$|context/|memory/|tools/builtin/)' },
   { name: 'subagent', path: '^harness/subagent/' },
-  { name: 'loop', path: '^harness/(loop/|tools/(dispatch|preflight|execute)\\.ts$)' },
+  { name: 'loop', path: '^harness/loop/' },
   { name: 'entry', path: '^harness/(index\\.ts$|testing\\.ts$|testing/)' },
 ];
 

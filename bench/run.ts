@@ -5,7 +5,6 @@
  *   harness-bench (default configuration, and with session persistence on) beside a bare floor
  *   loop, the Vercel AI SDK and the OpenAI Agents SDK, interleaved (`per-step.ts`);
  * - bash policy decisions per second, cold and cached (`policy.bench.ts`);
- * - what reading a run's derived fields (ledger, provenance) costs, µs per step (`derived.ts`);
  * - replay throughput of the bundled recordings, cases per second (`replay.ts`);
  * - peak resident memory of a 1,000-step run, each system in a fresh process (`rss.ts`);
  * - token counting, seconds per task (`tokens.bench.ts`).
@@ -28,7 +27,6 @@ import { fileURLToPath } from 'node:url';
 import Table from 'cli-table3';
 import { Bench } from 'tinybench';
 import { CONTENDERS, label, measurePerStep, type PerStepRow } from './per-step.ts';
-import { type DerivedRow, derivedFieldsCost } from './derived.ts';
 import { addPolicyBenchmarks, decisionsPerSecond } from './policy.bench.ts';
 import { replayThroughput } from './replay.ts';
 import { peakRss, type RssRow } from './rss.ts';
@@ -88,9 +86,6 @@ const policy = {
   coldPerSecond: Math.round(decisionsPerSecond(policyBench, 'policy: bash decision, cold') ?? 0),
   cachedPerSecond: Math.round(decisionsPerSecond(policyBench, 'policy: bash decision, cached') ?? 0),
 };
-
-if (!perStepOnly) log('derived fields: ledger and provenance of a 1,000-step run');
-const derived: DerivedRow | null = perStepOnly ? null : await derivedFieldsCost(1000, quick ? 500 : 1500);
 
 if (!perStepOnly) log('replay throughput');
 const replay = perStepOnly
@@ -207,7 +202,6 @@ const results = {
   },
   targets: { wall: wall.targets, cpu: cpuRatios.targets },
   policy,
-  derivedOnRead: derived,
   replay,
   peakRss: rss,
 };
@@ -252,10 +246,6 @@ else {
   console.log(
     `bash policy decisions per second: ${policy.coldPerSecond} cold, ${policy.cachedPerSecond} cached`,
   );
-  if (derived)
-    console.log(
-      `reading a run's ledger and provenance (derived when first read; not in the per-step table): ${derived.usPerStep} µs per step of a ${derived.steps}-step run`,
-    );
   console.log(
     `replay: ${replay.casesPerSecond} cases per second (${replay.cassettes} recordings, ${replay.cases} cases, ${replay.failed} not passing)`,
   );

@@ -82,7 +82,7 @@ describe('documentation paths', () => {
       'eval/suite.ts',
       'eval/run-scenario.ts',
       'harness/loop/run.ts',
-      'harness/tools/dispatch.ts',
+      'harness/loop/dispatch.ts',
       'harness/policy/policy.ts',
       'harness/sandbox/bwrap.ts',
       'harness/context/prepare.ts',

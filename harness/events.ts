@@ -214,15 +214,11 @@ export const EVENT_TYPES: readonly HarnessEventType[] = [
 ];
 
 /**
- * An event before `seq`, `atMs` and `scope` are stamped on it. An emitter of a frequent event may
- * reserve the stamp's slots as the literal's last keys (`seq: 0, atMs: 0, scope: TOP_SCOPE`;
- * a spread of a shared object would not do): stamping then overwrites them instead of adding
- * properties, which spares V8 a property store per event (about 48 bytes and two objects less
- * retained per event; measured on the per-step bench, where events are most of what a step keeps).
- * The stamped event's keys are in the same order either way.
+ * An event before `seq`, `atMs` and `scope` are stamped on it (by the run's `emit`, which adds
+ * them after the event's own keys).
  */
 export type UnstampedEvent = HarnessEvent extends infer E
   ? E extends HarnessEvent
-    ? Omit<E, 'seq' | 'atMs' | 'scope'> & Partial<Pick<EventBase, 'seq' | 'atMs' | 'scope'>>
+    ? Omit<E, 'seq' | 'atMs' | 'scope'>
     : never
   : never;

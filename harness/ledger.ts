@@ -7,7 +7,7 @@ import type { StopReason } from './loop/stop-reasons.ts';
 import type { PolicyDecision, Verdict } from './policy/types.ts';
 import type { ErrorType } from './tools/types.ts';
 import type { ChatMessage, ModelRequest } from './model/types.ts';
-import { type MessageOrigin, messageOrigins } from './policy/taint.ts';
+import type { MessageOrigin } from './policy/taint.ts';
 
 /** Everything decided about one tool call. */
 export interface CallRecord {
@@ -88,72 +88,6 @@ export interface RunResult {
   events: HarnessEvent[];
   ledger: Ledger;
   usage: RunUsage;
-}
-
-/** What a run's derived fields are computed from ({@link defineDerivedFields}). */
-export interface DerivationSources {
-  events: readonly HarnessEvent[];
-  /** Events the run emitted (the list may grow after the run; the fields see these). */
-  eventCount: number;
-  messages: readonly ChatMessage[];
-  /** Messages when the run ended. */
-  messageCount: number;
-  /** Whether a tool's output is untrusted (`provenance`). */
-  untrusted: (tool: string) => boolean;
-}
-
-/** The sources of each result whose derived fields were not all read yet. */
-const pending = new WeakMap<object, DerivationSources>();
-
-/** The first `count` items of `list`: the list itself while it has no more. */
-function upTo<T>(list: readonly T[], count: number): readonly T[] {
-  return list.length === count ? list : list.slice(0, count);
-}
-
-/**
- * The accessor of one derived field: computes the value on first read, then replaces itself by a
- * plain data property. One descriptor (one getter and setter) is shared by every result, so V8
- * keeps one hidden class for all of them; fresh closures per result would turn each result into
- * a dictionary and deoptimise the loop that makes it (measured: ~10 µs a step at N = 10).
- */
-function derived<K extends 'ledger' | 'provenance'>(
-  key: K,
-  derive: (sources: DerivationSources) => RunResult[K],
-): PropertyDescriptor {
-  const settle = (target: RunResult, value: RunResult[K]) => {
-    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-    return value;
-  };
-  return {
-    get(this: RunResult) {
-      const sources = pending.get(this);
-      return settle(this, sources ? derive(sources) : (undefined as RunResult[K]));
-    },
-    set(this: RunResult, value: RunResult[K]) {
-      settle(this, value);
-    },
-    enumerable: true,
-    configurable: true,
-  };
-}
-
-const LEDGER = derived('ledger', (s) => buildLedger(upTo(s.events, s.eventCount)));
-const PROVENANCE = derived('provenance', (s) =>
-  messageOrigins(upTo(s.messages, s.messageCount), s.untrusted),
-);
-
-/**
- * Defines a run result's `ledger` and `provenance` (in that order, after the fields it has) as
- * fields derived from `sources` when first read; from then on each is a plain data property, so a
- * spread, `Object.keys` and JSON see ordinary fields in the usual key order. Writing one before it
- * is read replaces it unread. A run nobody inspects never pays for them, the rest only when they
- * read them: on a 1,000-step run the end-of-run pass over its by then cold events was most of
- * what made a step dearer than in a short run (`bench/`, docs/loop.md "What a step keeps").
- */
-export function defineDerivedFields(result: RunResult, sources: DerivationSources): void {
-  pending.set(result, sources);
-  Object.defineProperty(result, 'ledger', LEDGER);
-  Object.defineProperty(result, 'provenance', PROVENANCE);
 }
 
 /** Builds the ledger from events. Pure; events of nested scopes are included with their `scope`. */

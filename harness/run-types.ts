@@ -2,7 +2,7 @@
  * The types of a run the layers below the loop name: what goes in (`RunOptions`), the run as a
  * value (`RunState`, written by `loop/run.ts` and `loop/step.ts`), and how a run sits in a tree
  * of agents (`SubagentLink`). What comes out (`RunResult`) is in `ledger.ts`. They live in the
- * state layer, apart from the loop, so the context stage (`context/run-context.ts`) and the
+ * state layer, apart from the loop, so the context stage (`context/context-stage.ts`, opened by `context/run-context.ts`) and the
  * subagent engine (`subagent/spawn.ts`) name them without importing the loop (the module graph
  * stays acyclic; `docs/architecture.md` §2).
  */

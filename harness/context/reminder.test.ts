@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempWorkspace } from '../testing/scripted-runs.ts';
 import { LocalSandbox } from '../sandbox/local.ts';
-import { BRANCH_REFRESH_MS, BranchWatch } from './reminder.ts';
+import { BranchWatch } from './reminder.ts';
 
 /** A host sandbox that counts its file reads. */
 class CountingSandbox extends LocalSandbox {
@@ -49,24 +49,13 @@ describe('BranchWatch', () => {
     expect(await new BranchWatch(new CountingSandbox(), space.ws).current()).toBeUndefined();
   });
 
-  it('in a quiet run, looks again only once the refresh time of the run clock has passed; otherwise every time', async () => {
+  it('looks at every turn: a checkout between two turns shows at the next', async () => {
     mkdirSync(path.join(space.ws, '.git'));
     const head = path.join(space.ws, '.git', 'HEAD');
     writeFileSync(head, 'ref: refs/heads/main\n');
     const watch = new BranchWatch(new CountingSandbox(), space.ws);
-    expect(await watch.current({ nowMs: 5000, quiet: true })).toBe('main');
+    expect(await watch.current()).toBe('main');
     writeFileSync(head, 'ref: refs/heads/other\n');
-    // Quiet and recent: the last look stands (a read changes no branch).
-    expect(await watch.current({ nowMs: 5000 + BRANCH_REFRESH_MS - 1, quiet: true })).toBe('main');
-    // Quiet, but the refresh time has passed: someone else's checkout shows.
-    expect(await watch.current({ nowMs: 5000 + BRANCH_REFRESH_MS, quiet: true })).toBe('other');
-    writeFileSync(head, 'ref: refs/heads/third\n');
-    // Not quiet (a command or a write ran): it looks at once.
-    expect(await watch.current({ nowMs: 5000 + BRANCH_REFRESH_MS + 1, quiet: false })).toBe('third');
-    writeFileSync(head, 'ref: refs/heads/fourth\n');
-    // A clock that went back is no reason to trust the last look.
-    expect(await watch.current({ nowMs: 10, quiet: true })).toBe('fourth');
-    writeFileSync(head, 'ref: refs/heads/fifth\n');
-    expect(await watch.current()).toBe('fifth');
+    expect(await watch.current()).toBe('other');
   });
 });

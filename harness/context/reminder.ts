@@ -37,32 +37,17 @@ function branchOfHead(head: string): string | undefined {
 }
 
 /**
- * How long a quiet run trusts its last look at the branch, in ms of the run's injected clock
- * ({@link BranchWatch.current}). Long enough that a scripted run of many fast turns looks about
- * once per thousand clock reads, short enough that a checkout in another terminal shows within
- * a second of a live run (whose turns take longer than that anyway).
- */
-export const BRANCH_REFRESH_MS = 1000;
-
-/**
  * The workspace's branch for the reminder of every turn, read again only when `.git/HEAD`
  * changed. On a host file system one `stat` is the check (inode, size, change and modification
  * times: `git checkout` replaces the file, an edit changes its times), or one access(2) when the
  * workspace is not a checkout; the file is read through the sandbox only when that check says it
- * changed. Other sandboxes read it each time, as {@link gitBranch} does.
- *
- * How often it looks ({@link current} with `when`): at the first turn; at every turn once a tool
- * call that may change the tree has run (a command, a write: the run's own `git checkout` shows at
- * the next turn); and while the run is quiet (only reads so far, which change no branch), again
- * once {@link BRANCH_REFRESH_MS} of the run's clock have passed, for a checkout by someone else.
- * The clock is the injected one, so a replay looks at the same turns every time.
+ * changed. Other sandboxes read it each time, as {@link gitBranch} does. It looks at every turn,
+ * so a checkout by the run's own command or by someone else shows at the next turn.
  */
 export class BranchWatch {
   private seen: string | undefined;
   private branch: string | undefined;
   private readonly head: string;
-  /** The clock (ms) of the last look, for the quiet-run refresh. */
-  private lookedMs: number | undefined;
 
   constructor(
     private readonly sandbox: Sandbox,
@@ -71,23 +56,8 @@ export class BranchWatch {
     this.head = path.join(workspace, '.git', 'HEAD');
   }
 
-  /**
-   * The branch now, or undefined (not a git checkout, `.git` a worktree file, unreadable).
-   * `when`: the turn's clock (ms) and whether the run is still quiet; then, in a quiet run, the
-   * branch of the last look when it is less than {@link BRANCH_REFRESH_MS} old. Without it, it
-   * looks every time.
-   */
-  async current(when?: { nowMs: number; quiet: boolean }): Promise<string | undefined> {
-    if (when) {
-      const last = this.lookedMs;
-      if (when.quiet && last !== undefined && when.nowMs >= last && when.nowMs - last < BRANCH_REFRESH_MS)
-        return this.branch;
-      this.lookedMs = when.nowMs;
-    }
-    return this.look();
-  }
-
-  private async look(): Promise<string | undefined> {
+  /** The branch now, or undefined (not a git checkout, `.git` a worktree file, unreadable). */
+  async current(): Promise<string | undefined> {
     if (!(this.sandbox instanceof HostFileSandbox))
       return (this.branch = await gitBranch(this.sandbox, this.workspace));
     let key: string | undefined;

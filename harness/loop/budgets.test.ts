@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, mergeConfig } from '../config.ts';
-import { checkBudgets, type BudgetUsage } from './budgets.ts';
+import { checkBudgets, toolBudgetStop, type BudgetUsage } from './budgets.ts';
 
 const config = mergeConfig(DEFAULT_CONFIG, {
   limits: { maxTurns: 10, maxToolCalls: 20, maxTokens: 1000, maxCostUsd: 0.05, maxWallMs: 60_000 },
@@ -91,5 +91,16 @@ describe('checkBudgets', () => {
     expect(checkBudgets(config, { ...fresh, promptTokens: 999, completionTokens: 1 })?.reason).toBe(
       'token_budget_exceeded',
     );
+  });
+});
+
+describe('toolBudgetStop', () => {
+  it('is spent at the limit, before a model call and before a call of a turn alike', () => {
+    expect(toolBudgetStop(config, 19, 'turn')).toBeUndefined();
+    expect(toolBudgetStop(config, 19, 'call')).toBeUndefined();
+    const stop = { reason: 'tool_budget_exceeded', budget: 'toolCalls', used: 20, limit: 20 };
+    expect(toolBudgetStop(config, 20, 'turn')).toEqual({ ...stop, detail: '20 tool calls of 20' });
+    expect(toolBudgetStop(config, 20, 'call')).toEqual({ ...stop, detail: 'limit 20 tool calls' });
+    expect(checkBudgets(config, { ...fresh, toolCalls: 20 })).toEqual(toolBudgetStop(config, 20, 'turn'));
   });
 });

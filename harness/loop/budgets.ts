@@ -56,14 +56,8 @@ export function checkBudgets(config: HarnessConfig, usage: BudgetUsage): BudgetS
       limit: limits.maxTokens,
       detail: `${tokens} tokens of ${limits.maxTokens}`,
     };
-  if (usage.toolCalls >= limits.maxToolCalls)
-    return {
-      reason: 'tool_budget_exceeded',
-      budget: 'toolCalls',
-      used: usage.toolCalls,
-      limit: limits.maxToolCalls,
-      detail: `${usage.toolCalls} tool calls of ${limits.maxToolCalls}`,
-    };
+  const toolCalls = toolBudgetStop(config, usage.toolCalls, 'turn');
+  if (toolCalls) return toolCalls;
   if (usage.turns >= limits.maxTurns)
     return {
       reason: 'max_turns',
@@ -73,4 +67,25 @@ export function checkBudgets(config: HarnessConfig, usage: BudgetUsage): BudgetS
       detail: `${usage.turns} turns of ${limits.maxTurns}`,
     };
   return undefined;
+}
+
+/**
+ * The tool-call budget, spent once `used` calls reached `limits.maxToolCalls`; checked before a
+ * model call (`turn`: by {@link checkBudgets}) and before each call of a turn (`call`: the
+ * dispatcher's preflight, so a turn of many calls stops at the limit), with the detail of each.
+ */
+export function toolBudgetStop(
+  config: HarnessConfig,
+  used: number,
+  at: 'turn' | 'call',
+): BudgetStop | undefined {
+  const limit = config.limits.maxToolCalls;
+  if (used < limit) return undefined;
+  return {
+    reason: 'tool_budget_exceeded',
+    budget: 'toolCalls',
+    used,
+    limit,
+    detail: at === 'turn' ? `${used} tool calls of ${limit}` : `limit ${limit} tool calls`,
+  };
 }

@@ -7,7 +7,7 @@
 import { priceFor } from '../config.ts';
 import type { RunContext } from '../context/run-context.ts';
 import { countRequest, usageOf } from '../context/tokens.ts';
-import { TOP_SCOPE, type UnstampedEvent } from '../events.ts';
+import type { UnstampedEvent } from '../events.ts';
 import {
   ModelError,
   type ChatMessage,
@@ -86,11 +86,7 @@ export async function callModel(
   // The context stage counted this request already (incrementally); a summary request is counted here.
   const requestTokens = counted ?? countRequest(request);
   const turn = totals.modelCalls + 1;
-  emit(
-    summary
-      ? { type: 'turn_start', turn, wrapUp, requestTokens, compaction: true }
-      : { type: 'turn_start', turn, wrapUp, requestTokens, seq: 0, atMs: 0, scope: TOP_SCOPE },
-  );
+  emit({ type: 'turn_start', turn, wrapUp, requestTokens, ...(summary ? { compaction: true } : {}) });
   const needed = Math.max(requestTokens, estimated);
   if (overflow !== undefined || needed > config.context.windowTokens)
     return {
@@ -111,33 +107,17 @@ export async function callModel(
     totals.maxPromptTokens = Math.max(totals.maxPromptTokens, usage.promptTokens);
     totals.costUsd += costUsd;
     const textToolCall = response.toolCalls.length === 0 ? detectTextToolCall(response.content) : undefined;
-    emit(
-      textToolCall
-        ? {
-            type: 'model_call_end',
-            turn,
-            ok: true,
-            finishReason: response.finishReason,
-            toolCalls: response.toolCalls.length,
-            usage,
-            costUsd,
-            textToolCall,
-            content: response.content,
-          }
-        : {
-            type: 'model_call_end',
-            turn,
-            ok: true,
-            finishReason: response.finishReason,
-            toolCalls: response.toolCalls.length,
-            usage,
-            costUsd,
-            content: response.content,
-            seq: 0,
-            atMs: 0,
-            scope: TOP_SCOPE,
-          },
-    );
+    emit({
+      type: 'model_call_end',
+      turn,
+      ok: true,
+      finishReason: response.finishReason,
+      toolCalls: response.toolCalls.length,
+      usage,
+      costUsd,
+      ...(textToolCall ? { textToolCall } : {}),
+      content: response.content,
+    });
     return { kind: 'response', response, usage };
   } catch (error) {
     const modelError =

@@ -7,16 +7,15 @@
  */
 import { openRunContext, type RunContext } from '../context/run-context.ts';
 import { TOP_SCOPE, type HarnessEvent, type UnstampedEvent } from '../events.ts';
-import { defineDerivedFields, type RunResult } from '../ledger.ts';
+import { buildLedger, type RunResult } from '../ledger.ts';
 import { contentText } from '../model/content.ts';
 import { reasoningFields } from '../model/reasoning.ts';
 import type { ChatMessage } from '../model/types.ts';
-import { isUntrusted, recordTaint } from '../policy/taint.ts';
+import { isUntrusted, messageOrigins, recordTaint } from '../policy/taint.ts';
 import { rootLink } from '../subagent/pool.ts';
 import { childFailed, closeChild, openChild, type SpawnParent } from '../subagent/spawn.ts';
 import { assembleCalls } from '../tools/assemble.ts';
-import { dispatchTurn, type DispatchContext } from '../tools/dispatch.ts';
-import { TurnPathCache } from '../tools/path-cache.ts';
+import { dispatchTurn, type DispatchContext } from './dispatch.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import type { RunServices, ToolOutput } from '../tools/types.ts';
 import { checkBudgets } from './budgets.ts';
@@ -66,8 +65,6 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
   const runId = deps.newId('run_');
   const startedMs = deps.now();
   const signal = options.signal ?? new AbortController().signal;
-  // Path lookups of the run's checks (tools/path-cache.ts); it also knows whether the run is quiet.
-  const lookup = new TurnPathCache();
   // Context and memory: session resume, skills, todos, the context stage (context/run-context.ts).
   const ctx = await openRunContext({
     options,
@@ -77,7 +74,6 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
     runId,
     events,
     emit,
-    quiet: () => lookup.isQuiet,
   });
   const messages: ChatMessage[] =
     ctx.initialMessages ??
@@ -96,7 +92,7 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
     ...(options.taint ? { taint: options.taint } : {}),
     ...(options.grants ? { grants: options.grants } : {}),
   });
-  const run = wire(options, registry, state, ctx, emit, signal, lookup);
+  const run = wire(options, registry, state, ctx, emit, signal);
   const task = options.task || contentText(messages.find((m) => m.role === 'user')?.content);
   emit({ type: 'run_start', runId, task, tools: registry.names(), ...ctx.runStart });
 
@@ -120,7 +116,11 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
     costUsd: totals.costUsd,
     finalAnswer: state.finalAnswer,
   });
-  const result = {
+  const untrusted = (name: string) => {
+    const tool = registry.get(name)?.definition;
+    return tool ? isUntrusted(tool, config) : false;
+  };
+  return {
     runId,
     stopReason: final.reason,
     ...(final.detail !== undefined ? { stopDetail: final.detail } : {}),
@@ -128,31 +128,21 @@ export async function runHarness(options: RunOptions): Promise<RunResult> {
     messages,
     requests: state.requests,
     events,
-  } as RunResult;
-  // The ledger and the provenance are derived when first read.
-  defineDerivedFields(result, {
-    events,
-    eventCount: events.length,
-    messages,
-    messageCount: messages.length,
-    untrusted: (name) => {
-      const tool = registry.get(name)?.definition;
-      return tool ? isUntrusted(tool, config) : false;
+    ledger: buildLedger(events),
+    provenance: messageOrigins(messages, untrusted),
+    taintedBy: [...state.taint.sources],
+    usage: {
+      modelCalls: totals.modelCalls,
+      turns: totals.turns,
+      toolCalls: totals.toolCalls,
+      promptTokens: totals.promptTokens,
+      completionTokens: totals.completionTokens,
+      totalTokens: totals.promptTokens + totals.completionTokens,
+      maxPromptTokens: totals.maxPromptTokens,
+      costUsd: totals.costUsd,
+      wallMs: deps.now() - startedMs,
     },
-  });
-  result.taintedBy = [...state.taint.sources];
-  result.usage = {
-    modelCalls: totals.modelCalls,
-    turns: totals.turns,
-    toolCalls: totals.toolCalls,
-    promptTokens: totals.promptTokens,
-    completionTokens: totals.completionTokens,
-    totalTokens: totals.promptTokens + totals.completionTokens,
-    maxPromptTokens: totals.maxPromptTokens,
-    costUsd: totals.costUsd,
-    wallMs: deps.now() - startedMs,
   };
-  return result;
 }
 
 /** Builds the model-call site, the dispatcher's context and the services of the memory tools. */
@@ -163,7 +153,6 @@ function wire(
   ctx: RunContext,
   emit: (event: UnstampedEvent) => void,
   signal: AbortSignal,
-  lookup: TurnPathCache,
 ): Run {
   const { config, deps } = options;
   const parent: SpawnParent = {
@@ -218,7 +207,6 @@ function wire(
       ...(options.allowedTools ? { allowedTools: options.allowedTools } : {}),
       services,
       shapeOutput: ctx.shapeOutput,
-      lookup,
     },
   };
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, mergeConfig } from '../config.ts';
 import { ModelError, type ModelResponse } from '../model/types.ts';
-import type { BudgetStop } from './budgets.ts';
+import { type BudgetStop, toolBudgetStop } from './budgets.ts';
 import { TEXT_TOOL_CALL_NOTE, TRUNCATED_TEXT_NOTE } from './notes.ts';
 import { createRunState } from './state.ts';
 import { applyStep, nextStep, type Step, type TurnOutcome } from './step.ts';
@@ -11,11 +11,10 @@ import { STOP_REASONS } from './stop-reasons.ts';
 const config = mergeConfig(DEFAULT_CONFIG, {
   limits: { maxConsecutiveTruncations: 3, maxToolCalls: 7, wrapUpTurn: true },
 });
-const state = (over: { truncatedInRow?: number; textCallsInRow?: number; toolCalls?: number } = {}) => ({
+const state = (over: { truncatedInRow?: number; textCallsInRow?: number } = {}) => ({
   config,
   truncatedInRow: over.truncatedInRow ?? 0,
   textCallsInRow: over.textCallsInRow ?? 0,
-  totals: { toolCalls: over.toolCalls ?? 0 },
 });
 const reply = (content: string | null, finishReason = 'stop', tools = 0): ModelResponse => ({
   content,
@@ -90,20 +89,21 @@ describe('nextStep', () => {
   });
 
   it('the tool-call budget is a budget: reported, and the wrap-up turn follows unless cancelled', () => {
+    const budget = toolBudgetStop(config, 7, 'call')!;
     const stop = { reason: 'tool_budget_exceeded' as const, detail: 'limit 7 tool calls' };
     const tools: TurnOutcome = {
       kind: 'tools',
       response: reply(null, 'tool_calls', 1),
-      stop,
+      stop: { ...stop, budget },
       aborted: false,
     };
-    expect(nextStep(state({ toolCalls: 7 }), tools)).toEqual({
+    expect(nextStep(state(), tools)).toEqual({
       next: 'stop',
       stop,
       budget: { reason: 'tool_budget_exceeded', budget: 'toolCalls', used: 7, limit: 7, detail: stop.detail },
       wrapUp: true,
     });
-    expect(nextStep(state({ toolCalls: 7 }), { ...tools, aborted: true })).toMatchObject({ wrapUp: false });
+    expect(nextStep(state(), { ...tools, aborted: true })).toMatchObject({ wrapUp: false });
   });
 
   it('budgets, cancellation, model errors and overflow map to their stop reasons', () => {

@@ -44,7 +44,7 @@ export type TurnOutcome =
   | {
       kind: 'tools';
       response: ModelResponse;
-      stop?: { reason: RunStop['reason']; detail: string };
+      stop?: { reason: RunStop['reason']; detail: string; budget?: BudgetStop };
       aborted: boolean;
     };
 
@@ -69,9 +69,7 @@ export type Step =
     };
 
 /** The part of the state {@link nextStep} reads. */
-export type StepState = Pick<RunState, 'config' | 'truncatedInRow' | 'textCallsInRow'> & {
-  readonly totals: Pick<RunState['totals'], 'toolCalls'>;
-};
+export type StepState = Pick<RunState, 'config' | 'truncatedInRow' | 'textCallsInRow'>;
 
 /**
  * Decides what follows `outcome`. Pure: reads `state`, changes nothing.
@@ -104,23 +102,15 @@ export function nextStep(state: StepState, outcome: TurnOutcome): Step {
       return stop({ reason: 'content_filter', detail: outcome.detail });
     case 'answer': {
       const content = outcome.response.content ?? '';
-      if (outcome.response.finishReason === 'length') {
-        const inRow = state.truncatedInRow + 1;
-        if (inRow >= limits.maxConsecutiveTruncations)
-          return stop(
-            {
-              reason: 'output_truncated',
-              detail: `${inRow} replies in a row cut off by the output token limit`,
-            },
-            { finalAnswer: content },
-          );
+      const cut = truncation(state, outcome.response, 'replies');
+      if (cut.stop) return stop(cut.stop, { finalAnswer: content });
+      if (cut.inRow > 0)
         return {
           next: 'continue',
-          truncatedInRow: inRow,
+          truncatedInRow: cut.inRow,
           textCallsInRow: state.textCallsInRow,
           note: TRUNCATED_TEXT_NOTE,
         };
-      }
       const textCall =
         state.config.textToolCalls === 'correct' ? detectTextToolCall(outcome.response.content) : undefined;
       if (textCall && state.textCallsInRow === 0)
@@ -128,27 +118,35 @@ export function nextStep(state: StepState, outcome: TurnOutcome): Step {
       return stop({ reason: 'final_answer' }, { finalAnswer: content });
     }
     case 'tools': {
-      let truncatedInRow = 0;
-      if (outcome.response.finishReason === 'length') {
-        truncatedInRow = state.truncatedInRow + 1;
-        if (truncatedInRow >= limits.maxConsecutiveTruncations)
-          return stop({
-            reason: 'output_truncated',
-            detail: `${truncatedInRow} turns in a row cut off by the output token limit`,
-          });
-      }
-      if (!outcome.stop) return { next: 'continue', truncatedInRow, textCallsInRow: 0 };
-      if (outcome.stop.reason !== 'tool_budget_exceeded') return stop(outcome.stop);
-      const budget: BudgetStop = {
-        reason: 'tool_budget_exceeded',
-        budget: 'toolCalls',
-        used: state.totals.toolCalls,
-        limit: limits.maxToolCalls,
-        detail: outcome.stop.detail,
-      };
-      return stop(outcome.stop, { budget, wrapUp: limits.wrapUpTurn && !outcome.aborted });
+      const cut = truncation(state, outcome.response, 'turns');
+      if (cut.stop) return stop(cut.stop);
+      if (!outcome.stop) return { next: 'continue', truncatedInRow: cut.inRow, textCallsInRow: 0 };
+      const { reason, detail, budget } = outcome.stop;
+      if (!budget) return stop({ reason, detail });
+      return stop({ reason, detail }, { budget, wrapUp: limits.wrapUpTurn && !outcome.aborted });
     }
   }
+}
+
+/**
+ * The replies cut off by the output token limit in a row, this one counted (0 when it was not
+ * cut off), and the `output_truncated` stop once they reach `limits.maxConsecutiveTruncations`.
+ */
+function truncation(
+  state: StepState,
+  response: ModelResponse,
+  what: 'replies' | 'turns',
+): { inRow: number; stop?: RunStop } {
+  if (response.finishReason !== 'length') return { inRow: 0 };
+  const inRow = state.truncatedInRow + 1;
+  if (inRow < state.config.limits.maxConsecutiveTruncations) return { inRow };
+  return {
+    inRow,
+    stop: {
+      reason: 'output_truncated',
+      detail: `${inRow} ${what} in a row cut off by the output token limit`,
+    },
+  };
 }
 
 function stop(s: RunStop, extra: Partial<Extract<Step, { next: 'stop' }>> = {}): Step {

@@ -21,7 +21,6 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
-  readSync,
 } from 'node:fs';
 import { constants, lstat, mkdir, open, readdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -52,25 +51,12 @@ export class HardLinkError extends Error {
 
 /** The components of `file` below `root`, or an error when it is not below it. */
 export function componentsBelow(root: string, file: string): string[] {
-  // The common case, a plain absolute path below the root, without path.resolve and path.relative.
-  if (
-    path.sep === '/' &&
-    root.length > 1 &&
-    file.length > root.length + 1 &&
-    file[root.length] === path.sep &&
-    file.startsWith(root) &&
-    !NOT_PLAIN.test(file.slice(root.length + 1))
-  )
-    return file.slice(root.length + 1).split(path.sep);
   const relative = path.relative(root, path.resolve(root, file));
   if (relative === '') return [];
   if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative))
     throw failure('EACCES', `${file} is not inside ${root}`);
   return relative.split(path.sep).filter((part) => part !== '' && part !== '.');
 }
-
-/** A relative path that path.resolve would change: an empty, `.` or `..` component (a trailing separator is an empty one). */
-const NOT_PLAIN = /(^|\/)\.{0,2}(\/|$)/;
 
 /** Opens `name` inside the open folder `dir` without following a link there. */
 function openAt(
@@ -218,19 +204,6 @@ function readSmallBeneathSync(
 ): BeneathRead | undefined {
   const parts = componentsBelow(root, file);
   if (parts.length === 0) return undefined;
-  if (parts.length === 1) {
-    // A file right below the root: `root/name` with O_NOFOLLOW resolves the root as opening it
-    // does and refuses a link as the name, in one open instead of two (it needs search but not
-    // read permission on the root). On any error the descriptor chain below runs and gives the
-    // error as always.
-    let fd: number | undefined;
-    try {
-      fd = openSync(`${root}${path.sep}${parts[0]!}`, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-    } catch {
-      fd = undefined;
-    }
-    if (fd !== undefined) return readOpened(fd, file, allowHardLinks);
-  }
   const dir = openParentSync(root, parts, false);
   try {
     const fd = openSync(
@@ -294,33 +267,10 @@ function readOpened(
     if (!stats.isFile() || stats.size > SYNC_READ_MAX_BYTES) return undefined;
     const id = `${stats.dev}:${stats.ino}`;
     if (stats.nlink > 1 && !allowHardLinks(id)) throw new HardLinkError(file, stats.nlink);
-    return { text: readSmall(fd, stats.size), id };
+    return { text: readFileSync(fd, 'utf8'), id };
   } finally {
     closeSync(fd);
   }
-}
-
-/** The buffer {@link readSmall} reads into: one per process, used only within one synchronous call. */
-const scratch = Buffer.allocUnsafe(SYNC_READ_MAX_BYTES);
-
-/**
- * The text of an open regular file of `size` bytes (at most {@link SYNC_READ_MAX_BYTES}) from
- * its current position: `readSync` into one buffer and one UTF-8 decode, without the option
- * parsing and the buffer of `readFileSync(fd, 'utf8')`. The same text as that call (the same
- * decoder, so malformed bytes become the same U+FFFD) for a file that does not change while it
- * is read; a file that grows meanwhile is read up to `size`, so the size limit holds. A file
- * that reports size 0 (it may still have content, as files of `/proc` do) is read by
- * `readFileSync` itself.
- */
-function readSmall(fd: number, size: number): string {
-  if (size === 0) return readFileSync(fd, 'utf8');
-  let read = 0;
-  while (read < size) {
-    const got = readSync(fd, scratch, read, size - read, null);
-    if (got === 0) break;
-    read += got;
-  }
-  return scratch.toString('utf8', 0, read);
 }
 
 function isLinkSync(file: string): boolean {

@@ -7,7 +7,6 @@
  */
 import type { HarnessDeps } from '../deps.ts';
 import type { RawToolCall, WireToolCall } from '../model/types.ts';
-import { flatString } from '../flat-string.ts';
 import { canonicalJson, parseArguments, type ParsedArguments } from './arguments.ts';
 import type { ToolRegistry } from './registry.ts';
 
@@ -87,31 +86,24 @@ export function assembleCalls(
     const tool = options.registry.get(name);
     const parsed = parseArguments(rawArguments, tool ? tool.noRequired : true);
     for (const step of parsed.normalisations) normalisations.push(step);
-    // Kept for the run (the wire call, the loop detector's key): one piece each, not a rope.
-    const replayed = parsed.ok ? flatString(parsed.text) : '{}';
+    const replayed = parsed.ok ? parsed.text : '{}';
     if (!parsed.ok) normalisations.push('invalid_arguments_replaced_by_placeholder');
     const wire: WireToolCall = { id: callId, type: 'function', function: { name, arguments: replayed } };
-    const loopKey = flatString(
-      `${name}\u0000${parsed.ok ? canonicalJson(parsed.args) : String(typeof rawArguments === 'string' ? rawArguments : canonicalJson(rawArguments))}`,
-    );
+    const loopKey = `${name}\u0000${parsed.ok ? canonicalJson(parsed.args) : String(typeof rawArguments === 'string' ? rawArguments : canonicalJson(rawArguments))}`;
     const position = calls.length;
     const { truncated } = options;
-    // Two literals, not a spread: `originalId` second when set, as the events and ledger show it.
-    const assembled: AssembledCall =
-      originalId !== undefined
-        ? {
-            callId,
-            originalId,
-            name,
-            rawArguments,
-            parsed,
-            normalisations,
-            position,
-            truncated,
-            wire,
-            loopKey,
-          }
-        : { callId, name, rawArguments, parsed, normalisations, position, truncated, wire, loopKey };
+    const assembled: AssembledCall = {
+      callId,
+      ...(originalId !== undefined ? { originalId } : {}),
+      name,
+      rawArguments,
+      parsed,
+      normalisations,
+      position,
+      truncated,
+      wire,
+      loopKey,
+    };
     calls.push(assembled);
     if (modelId !== undefined && index < raw.length - 1) {
       signature ??= `${name}\u0000${rawArguments as string}`;

@@ -1,11 +1,8 @@
 /**
- * Path answers kept from an earlier turn (`path-cache.ts`) never outlive a swap of the workspace
- * itself: in real runs whose workspace is swapped for a link to a folder with files of the same
- * names between two turns, nothing is read from there: not through a kept answer, not through a
- * fresh one beside kept ones, not by several reads of one turn, small or large. A file an editor
- * replaced (a new file renamed over it) is read again. (The cases of an adversarial review of a
- * variant of the carry that checked files by device and inode instead of the workspace's `stat`;
- * that variant was dropped.)
+ * The workspace itself swapped for a link between two turns, in real runs whose workspace is
+ * swapped for a link to a folder with files of the same names: nothing is read from there, by
+ * one read or several in a turn, small or large, of files read before or not. A file an editor
+ * replaced (a new file renamed over it) is read again.
  */
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -62,7 +59,7 @@ const swapWorkspace = () => {
 const seen = (result: Awaited<ReturnType<typeof reads>>) =>
   result.messages.map((m) => contentText(m.content)).join('\n');
 
-describe('a read on path answers kept from an earlier turn', () => {
+describe('a read after the workspace changed between turns', () => {
   it('refuses a workspace swapped for a link elsewhere, reading nothing from there', async () => {
     const result = await reads([['docs/a.txt'], ['docs/a.txt']], swapWorkspace);
     expect(toolResult(result, 'r0_0').content).toContain('inside');
@@ -71,10 +68,10 @@ describe('a read on path answers kept from an earlier turn', () => {
   });
 
   it.each([
-    ['a file the run never looked at, beside kept folders', [['docs/a.txt'], ['docs/b.txt']]],
+    ['a file the run never looked at, beside folders it did', [['docs/a.txt'], ['docs/b.txt']]],
     ['a file right below the workspace, never looked at', [['docs/a.txt'], ['top.txt']]],
-    ['a kept file, then a new one in the same turn', [['docs/a.txt'], ['docs/a.txt', 'docs/b.txt']]],
-    ['several kept files in one turn', [FILES.slice(0, 4), FILES.slice(0, 4)]],
+    ['a file read before, then a new one in the same turn', [['docs/a.txt'], ['docs/a.txt', 'docs/b.txt']]],
+    ['several files read before, in one turn', [FILES.slice(0, 4), FILES.slice(0, 4)]],
     [
       'a large file first (read asynchronously), then small ones',
       [FILES, ['big.txt', 'docs/a.txt', 'docs/c.txt']],

@@ -129,7 +129,7 @@ export const BAD_JSON_FAULTS: Fault[] = [
     bug: 'a call cut off by the output limit is treated as plain invalid JSON, losing the advice to split it',
     patches: [
       {
-        file: 'harness/tools/preflight.ts',
+        file: 'harness/loop/preflight.ts',
         search: 'if (call.truncated)',
         replace: 'if (call.truncated && call.parsed.ok)',
       },

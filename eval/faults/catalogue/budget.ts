@@ -1,5 +1,5 @@
 /**
- * Budget faults (`harness/loop/budgets.ts`, the tool-call budget of the dispatcher, cost and
+ * Budget faults (`harness/loop/budgets.ts`, the tool-call budget checked there for the dispatcher too, cost and
  * usage in the loop, truncation counting, the wrap-up turn, a subagent's share of the budgets):
  * off-by-one comparisons and quantities left out of a sum. Public threads:
  * 0xPlaygrounds/rig#2093 (max_turns allowed one call too many), open-octo/octo-agent#62 (cost
@@ -23,12 +23,12 @@ export const BUDGET_FAULTS: Fault[] = [
   {
     id: 'budget/tool-calls-off-by-one',
     tag: 'budget',
-    bug: 'the tool-call budget in the dispatcher lets one call more than maxToolCalls run',
+    bug: 'the tool-call budget lets one call more than maxToolCalls run',
     patches: [
       {
-        file: 'harness/tools/preflight.ts',
-        search: 'if (context.counters.toolCalls >= context.config.limits.maxToolCalls)',
-        replace: 'if (context.counters.toolCalls > context.config.limits.maxToolCalls)',
+        file: 'harness/loop/budgets.ts',
+        search: 'if (used < limit) return undefined;',
+        replace: 'if (used <= limit) return undefined;',
       },
     ],
   },
@@ -88,21 +88,20 @@ export const BUDGET_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/loop/step.ts',
-        search: "let truncatedInRow = 0;\n      if (outcome.response.finishReason === 'length') {",
-        replace:
-          "let truncatedInRow = state.truncatedInRow;\n      if (outcome.response.finishReason === 'length') {",
+        search: "if (response.finishReason !== 'length') return { inRow: 0 };",
+        replace: "if (response.finishReason !== 'length') return { inRow: state.truncatedInRow };",
       },
     ],
   },
   {
     id: 'budget/text-truncation-limit-off-by-one',
     tag: 'budget',
-    bug: 'text replies cut off by the output limit stop the run one reply late',
+    bug: 'replies cut off by the output limit stop the run one reply late',
     patches: [
       {
         file: 'harness/loop/step.ts',
-        search: 'if (inRow >= limits.maxConsecutiveTruncations)',
-        replace: 'if (inRow > limits.maxConsecutiveTruncations)',
+        search: 'if (inRow < state.config.limits.maxConsecutiveTruncations) return { inRow };',
+        replace: 'if (inRow <= state.config.limits.maxConsecutiveTruncations) return { inRow };',
       },
     ],
   },
@@ -119,8 +118,8 @@ export const BUDGET_FAULTS: Fault[] = [
       },
       {
         file: 'harness/loop/step.ts',
-        search: 'return stop(outcome.stop, { budget, wrapUp: limits.wrapUpTurn && !outcome.aborted });',
-        replace: 'return stop(outcome.stop, { budget, wrapUp: false });',
+        search: 'return stop({ reason, detail }, { budget, wrapUp: limits.wrapUpTurn && !outcome.aborted });',
+        replace: 'return stop({ reason, detail }, { budget, wrapUp: false });',
       },
     ],
   },

@@ -39,7 +39,7 @@ export const CONTEXT_FAULTS: Fault[] = [
     bug: 'the context note is built without the pinned facts (todos, files, constraints)',
     patches: [
       {
-        file: 'harness/context/run-context.ts',
+        file: 'harness/context/context-stage.ts',
         search: 'const renderPinned = () => renderPins(pins.facts(todos.list()));',
         replace: "const renderPinned = () => '(none)';",
       },

@@ -53,7 +53,7 @@ export const HALLUCINATED_TOOL_FAULTS: Fault[] = [
     bug: 'an unknown tool with a close suggestion is run as the suggested tool instead of being answered',
     patches: [
       {
-        file: 'harness/tools/preflight.ts',
+        file: 'harness/loop/preflight.ts',
         search: 'const tool = context.registry.get(name);',
         replace:
           'const tool = context.registry.get(name) ?? context.registry.get(context.registry.suggest(name) ?? name);',
@@ -66,7 +66,7 @@ export const HALLUCINATED_TOOL_FAULTS: Fault[] = [
     bug: 'the unknown_tool message no longer lists the available tools',
     patches: [
       {
-        file: 'harness/tools/preflight.ts',
+        file: 'harness/loop/preflight.ts',
         search: "; available: ${context.registry.names().join(', ')}",
         replace: '',
       },
@@ -114,7 +114,7 @@ export const HALLUCINATED_TOOL_FAULTS: Fault[] = [
     bug: "a subagent's allowed tools are only withheld from its declaration, not refused at dispatch",
     patches: [
       {
-        file: 'harness/tools/preflight.ts',
+        file: 'harness/loop/preflight.ts',
         search: 'if (context.allowedTools && !context.allowedTools.includes(name))',
         replace: 'if (false as boolean)',
       },

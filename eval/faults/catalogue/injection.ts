@@ -51,7 +51,7 @@ export const INJECTION_FAULTS: Fault[] = [
     bug: 'auto mode approves an ask that the taint says needs a human',
     patches: [
       {
-        file: 'harness/tools/preflight.ts',
+        file: 'harness/loop/preflight.ts',
         search: "if (mode === 'auto' && !decision.requiresHuman) return emit(true, 'auto');",
         replace: "if (mode === 'auto') return emit(true, 'auto');",
       },
@@ -75,7 +75,7 @@ export const INJECTION_FAULTS: Fault[] = [
     bug: 'tool output is passed on without escaping reserved tags and harness markers',
     patches: [
       {
-        file: 'harness/tools/execute.ts',
+        file: 'harness/loop/execute.ts',
         search: 'const escapeTags = context.config.taint.enabled;',
         replace: 'const escapeTags = false;',
       },

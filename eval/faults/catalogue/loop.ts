@@ -1,6 +1,6 @@
 /**
  * Loop-detection faults (`harness/loop/loop-detector.ts`, the loop key of
- * `harness/tools/assemble.ts`, the guard and the outcome record of `harness/tools/dispatch.ts`).
+ * `harness/tools/assemble.ts`, the guard and the outcome record of `harness/loop/dispatch.ts`).
  * Each is a bug a developer makes when writing a doom-loop guard; the public threads behind them:
  * macanderson/stella#359 (inputs only, polling aborted), anomalyco/opencode#47759 (periodic
  * cycles missed), HKUDS/nanobot#3077 (identity from sorted arguments).
@@ -16,7 +16,7 @@ export const LOOP_FAULTS: Fault[] = [
       {
         file: 'harness/tools/assemble.ts',
         search:
-          "const loopKey = flatString( `${name}\\u0000${parsed.ok ? canonicalJson(parsed.args) : String(typeof rawArguments === 'string' ? rawArguments : canonicalJson(rawArguments))}`, );",
+          "const loopKey = `${name}\\u0000${parsed.ok ? canonicalJson(parsed.args) : String(typeof rawArguments === 'string' ? rawArguments : canonicalJson(rawArguments))}`;",
         replace: 'const loopKey = name;',
       },
     ],
@@ -52,7 +52,7 @@ export const LOOP_FAULTS: Fault[] = [
     bug: 'the outcome recorded for a successful call is "ok" without its output, so progress looks like repetition',
     patches: [
       {
-        file: 'harness/tools/dispatch.ts',
+        file: 'harness/loop/dispatch.ts',
         search: 'result.ok ? result.data :',
         replace: "result.ok ? 'ok' :",
       },

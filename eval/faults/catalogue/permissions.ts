@@ -74,7 +74,7 @@ export const PERMISSIONS_FAULTS: Fault[] = [
     bug: 'headless mode hands asks to the approver instead of denying them',
     patches: [
       {
-        file: 'harness/tools/preflight.ts',
+        file: 'harness/loop/preflight.ts',
         search: "if (mode === 'headless' || mode === 'plan') return emit(false, 'headless');",
         replace: "if (mode === 'plan') return emit(false, 'headless');",
       },
@@ -111,7 +111,7 @@ export const PERMISSIONS_FAULTS: Fault[] = [
     bug: 'permissions.onDeny "stop" does not stop the run',
     patches: [
       {
-        file: 'harness/tools/preflight.ts',
+        file: 'harness/loop/preflight.ts',
         search: "context.config.permissions.onDeny === 'stop'",
         replace: "context.config.permissions.onDeny === ('never' as string)",
       },

@@ -1,6 +1,6 @@
 /**
  * Session faults (`harness/memory/session-load.ts`, `session-format.ts`, `session-store.ts`, the
- * resume path of `harness/context/run-context.ts`, the transcript repair of
+ * resume path of `harness/context/run-session.ts` and `run-memory.ts`, the transcript repair of
  * `harness/context/repair.ts`): what a resume forgets, misreads or writes twice. Public threads:
  * anthropics/claude-code#1894 (interrupted call without a result), #50347 (one damaged line lost
  * the rest of the session), langchain-ai/langchainjs#11021 (a misplaced tool message),
@@ -27,7 +27,7 @@ export const SESSION_FAULTS: Fault[] = [
     bug: 'a resumed conversation is sent as loaded, with calls that have no result',
     patches: [
       {
-        file: 'harness/context/run-context.ts',
+        file: 'harness/context/context-stage.ts',
         search: 'const repaired = repairTranscript(messages, loaded?.interrupted ?? new Set());',
         replace:
           'const repaired = { messages, report: { dropped: [], inserted: [], argumentsReplaced: [], reordered: 0 } };',
@@ -88,7 +88,7 @@ export const SESSION_FAULTS: Fault[] = [
     bug: 'the todo list of a resumed session starts empty',
     patches: [
       {
-        file: 'harness/context/run-context.ts',
+        file: 'harness/context/run-memory.ts',
         search: 'new TodoStore(loaded?.todos ?? [])',
         replace: 'new TodoStore([])',
       },
@@ -100,7 +100,7 @@ export const SESSION_FAULTS: Fault[] = [
     bug: "a resumed run's task is not appended as the next user message",
     patches: [
       {
-        file: 'harness/context/run-context.ts',
+        file: 'harness/context/run-memory.ts',
         search: "...(options.task ? [{ role: 'user' as const, content: options.task }] : []),",
         replace: '',
       },

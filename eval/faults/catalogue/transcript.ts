@@ -1,5 +1,5 @@
 /**
- * Transcript faults (`harness/tools/assemble.ts`, the result order of `harness/tools/dispatch.ts`,
+ * Transcript faults (`harness/tools/assemble.ts`, the result order of `harness/loop/dispatch.ts`,
  * the appending in `harness/loop/run.ts`): each breaks one of TI-1…TI-4 (`docs/conventions.md`),
  * which the scenario runner checks on the stored conversation and on every request. Public
  * threads: anthropics/claude-code#20693 (duplicate ids), #21906 (result order),
@@ -14,7 +14,7 @@ export const TRANSCRIPT_FAULTS: Fault[] = [
     bug: 'the results of a turn are sorted by call id, which is the call order only when the ids happen to be sorted',
     patches: [
       {
-        file: 'harness/tools/dispatch.ts',
+        file: 'harness/loop/dispatch.ts',
         search: 'return { results: turn.results, ...(turn.stop ? { stop: turn.stop } : {}) };',
         replace:
           'return { results: [...turn.results].sort((a, b) => a.call.callId.localeCompare(b.call.callId)), ...(turn.stop ? { stop: turn.stop } : {}) };',
@@ -88,9 +88,9 @@ export const TRANSCRIPT_FAULTS: Fault[] = [
     patches: [
       {
         file: 'harness/tools/assemble.ts',
-        search: "const replayed = parsed.ok ? flatString(parsed.text) : '{}';",
+        search: "const replayed = parsed.ok ? parsed.text : '{}';",
         replace:
-          "const replayed = parsed.ok ? flatString(parsed.text) : typeof rawArguments === 'string' ? rawArguments : JSON.stringify(rawArguments) ?? '';",
+          "const replayed = parsed.ok ? parsed.text : typeof rawArguments === 'string' ? rawArguments : JSON.stringify(rawArguments) ?? '';",
       },
     ],
   },
@@ -114,7 +114,7 @@ export const TRANSCRIPT_FAULTS: Fault[] = [
     bug: 'when a call stops the run, the dispatcher breaks out of the turn and later calls get no result',
     patches: [
       {
-        file: 'harness/tools/dispatch.ts',
+        file: 'harness/loop/dispatch.ts',
         search: 'for (const call of calls) {\n      const args = call.wire.function.arguments;',
         replace:
           'for (const call of calls) {\n      if (turn.stop) break;\n      const args = call.wire.function.arguments;',

@@ -12,7 +12,6 @@
  */
 import type { Sandbox } from '../../sandbox/types.ts';
 import { describeSystemError } from '../../path-display.ts';
-import { flatString } from '../../flat-string.ts';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../types.ts';
 
 /** Absolute paths the file tools created in each sandbox (a run or a chat), by sandbox. */
@@ -21,15 +20,6 @@ const created = new WeakMap<Sandbox, Set<string>>();
 /** True when `file` (absolute) was created by `write_file` through `sandbox` in this run. */
 export function createdInRun(sandbox: Sandbox, file: string): boolean {
   return created.get(sandbox)?.has(file) === true;
-}
-
-/**
- * True when `write_file` created any file through `sandbox` (in this run or an earlier run of the
- * same chat): the file tools then read such a file even with several hard links, so the path
- * cache keeps no answer across turns (`tools/path-cache.ts`).
- */
-export function createdAnyInRun(sandbox: Sandbox): boolean {
-  return (created.get(sandbox)?.size ?? 0) > 0;
 }
 
 function markCreated(sandbox: Sandbox, file: string): void {
@@ -151,8 +141,7 @@ export function numberedLines(
         : line;
     body += `${i === 0 ? '' : '\n'}${String(first + i + 1).padStart(width, ' ')}\t${shown}`;
   }
-  // One piece: the lines are views of the whole file and the body a rope of them (flat-string.ts).
-  return { totalLines, shownLines, body: flatString(body) };
+  return { totalLines, shownLines, body };
 }
 
 /** `list_dir`: one entry per line, directories with a trailing `/`, files with their size in bytes. */

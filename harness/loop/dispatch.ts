@@ -8,21 +8,12 @@
  * returns an immediate result or a call ready to run; {@link executeCall} runs it. Between the
  * two, this file only schedules: reads run concurrently, anything else in order.
  */
-import { TOP_SCOPE } from '../events.ts';
-import { HostFileSandbox } from '../sandbox/host-files.ts';
-import type { AssembledCall } from './assemble.ts';
-import { createdAnyInRun, FILE_TOOLS } from './builtin/files.ts';
-import { searchCodeTool } from './builtin/search-code.ts';
+import type { AssembledCall } from '../tools/assemble.ts';
 import { executeCall } from './execute.ts';
 import { claimOf, OverlapScheduler } from './overlap.ts';
-import {
-  preflight,
-  type CallOutcome,
-  type CallStop,
-  type DispatchContext,
-  type ReadyCall,
-} from './preflight.ts';
-import { resultToModelText, type ToolDefinition, type ToolResult } from './types.ts';
+import { TurnPathCache } from '../tools/path-cache.ts';
+import { preflight, type CallOutcome, type CallStop, type DispatchContext } from './preflight.ts';
+import { resultToModelText, type ToolResult } from '../tools/types.ts';
 
 export type { DispatchContext } from './preflight.ts';
 
@@ -61,8 +52,8 @@ interface Waiting {
  * resolves to between its check and its use. Concurrent reads never run alongside a command
  * that may change their paths (`overlap.ts`: a command claims the whole workspace), and while
  * such a command is in flight the path checks of later calls read the file system afresh
- * instead of the cache. The cache's answers outlive the turn only while the run is quiet, and
- * only for the checks of the file tools (`path-cache.ts` has the rule and its argument). Results, loop-detector outcomes and
+ * instead of the cache, whose answers never outlive the turn (`path-cache.ts`). Results,
+ * loop-detector outcomes and
  * `tool_call_end` events come in call order whatever the completion order, at points that
  * depend only on the calls' classes (never on timing), so event logs and replays stay
  * reproducible. `durationMs` of a concurrent read runs until its results are joined. A tool is
@@ -74,65 +65,44 @@ export async function dispatchTurn(
 ): Promise<TurnOutcome> {
   const turn = new Turn(context);
   const writtenPaths = new Set<string>();
-  // Path lookups: kept from earlier turns only while the run is quiet (`path-cache.ts`), dropped
-  // after anything but a concurrent read.
-  const { lookup } = context;
-  lookup?.startTurn(context.workspace, mayCarry(context));
+  // Path lookups of this turn's checks (`path-cache.ts`), dropped after anything but a concurrent read.
+  const lookup = new TurnPathCache();
   const overlap = new OverlapScheduler();
   try {
     for (const call of calls) {
       const args = call.wire.function.arguments;
-      // The usual call (its own id, arguments as sent) in one fixed-shape literal with the stamp's slots (events.ts).
-      context.emit(
-        call.originalId === undefined && args === call.rawArguments
-          ? {
-              type: 'tool_call_start',
-              turn: context.turn,
-              callId: call.callId,
-              tool: call.name,
-              arguments: args,
-              normalisations: call.normalisations,
-              seq: 0,
-              atMs: 0,
-              scope: TOP_SCOPE,
-            }
-          : {
-              type: 'tool_call_start',
-              turn: context.turn,
-              callId: call.callId,
-              ...(call.originalId !== undefined ? { originalId: call.originalId } : {}),
-              tool: call.name,
-              arguments: args,
-              ...(args !== call.rawArguments ? { rawArguments: call.rawArguments } : {}),
-              normalisations: call.normalisations,
-            },
-      );
+      context.emit({
+        type: 'tool_call_start',
+        turn: context.turn,
+        callId: call.callId,
+        ...(call.originalId !== undefined ? { originalId: call.originalId } : {}),
+        tool: call.name,
+        arguments: args,
+        ...(args !== call.rawArguments ? { rawArguments: call.rawArguments } : {}),
+        normalisations: call.normalisations,
+      });
       const started = context.deps.now();
-      // A call whose use may follow links is checked on fresh answers, never on an earlier turn's.
-      if (lookup && !OPENS_BENEATH.has(context.registry.get(call.name)?.definition)) lookup.freshen();
-      const checked = await preflight(call, context, turn.stop, writtenPaths);
+      const checked = await preflight(call, context, { stopped: turn.stop, writtenPaths, lookup });
       if (checked.kind === 'immediate') {
         if (checked.outcome.stop && !turn.stop) turn.stop = checked.outcome.stop;
         if (turn.waiting.length > 0) turn.waiting.push({ call, started, outcome: checked.outcome });
         else turn.finish(call, started, checked.outcome);
         continue;
       }
-      // Before it runs: a call that may leave the tree changing ends keeping answers across turns.
-      if (lookup && !isQuiet(checked)) lookup.endCarry();
       if (checked.concurrent) {
         const claim = claimOf(checked.prepared);
-        if (claim.writes) lookup?.hold();
+        if (claim.writes) lookup.hold();
         const running = overlap.run(claim, () => executeCall(checked, context));
         turn.waiting.push({
           call,
           started,
-          outcome: claim.writes && lookup ? running.finally(() => lookup.release()) : running,
+          outcome: claim.writes ? running.finally(() => lookup.release()) : running,
         });
         continue;
       }
       await turn.join();
       const outcome = await executeCall(checked, context);
-      lookup?.clear();
+      lookup.clear();
       turn.finish(call, started, outcome);
     }
     await turn.join();
@@ -144,47 +114,6 @@ export async function dispatchTurn(
 }
 
 function ignore(): void {}
-
-/**
- * Tools whose execution opens the paths the policy resolved below the workspace without
- * following links and refuses hard-linked files (`sandbox/beneath.ts`, on a host sandbox): their
- * checks may use answers kept from an earlier turn (`path-cache.ts`). Compared by identity, so a
- * tool registered under the same name by someone else is not one of them.
- */
-const OPENS_BENEATH: ReadonlySet<ToolDefinition | undefined> = new Set<ToolDefinition>([
-  ...Object.values(FILE_TOOLS),
-  searchCodeTool as unknown as ToolDefinition,
-]);
-
-/** Tools whose execution changes nothing in the tree but harness files (spills): a subset of {@link OPENS_BENEATH}. */
-const QUIET_TOOLS: ReadonlySet<ToolDefinition> = new Set<ToolDefinition>([
-  FILE_TOOLS.read_file!,
-  FILE_TOOLS.list_dir!,
-  searchCodeTool as unknown as ToolDefinition,
-]);
-
-/** A call that keeps the run quiet: a policy-classed read, no command, by a tool of {@link QUIET_TOOLS}. */
-function isQuiet(ready: ReadyCall): boolean {
-  return (
-    ready.prepared.input.effect === 'read' &&
-    ready.prepared.command === undefined &&
-    QUIET_TOOLS.has(ready.tool)
-  );
-}
-
-/**
- * The run may keep path answers across turns: the file tools open below the workspace (a host
- * sandbox); it is no subagent (its parent's commands may still be changing the tree); and no file
- * was created through the sandbox (an earlier run of a chat): the file tools read those even
- * when hard-linked, so only a fresh check sees a hard link made since (`policy.ts`, hard links).
- */
-function mayCarry(context: DispatchContext): boolean {
-  return (
-    context.sandbox instanceof HostFileSandbox &&
-    (context.ancestors?.length ?? 0) === 0 &&
-    !createdAnyInRun(context.sandbox)
-  );
-}
 
 /** The results of one turn as they are finished, in call order. */
 class Turn {
@@ -208,38 +137,17 @@ class Turn {
         result.ok ? result.data : `${result.error_type}:${result.message}`,
       );
     const durationMs = context.deps.now() - started;
-    // One fixed-shape literal per outcome, with the stamp's slots (events.ts).
-    context.emit(
-      result.ok
-        ? {
-            type: 'tool_call_end',
-            callId: call.callId,
-            tool: call.name,
-            ok: true,
-            executed: outcome.executed,
-            verdict: outcome.verdict,
-            content,
-            durationMs,
-            seq: 0,
-            atMs: 0,
-            scope: TOP_SCOPE,
-          }
-        : {
-            type: 'tool_call_end',
-            callId: call.callId,
-            tool: call.name,
-            ok: false,
-            errorType: result.error_type,
-            retryable: result.retryable,
-            executed: outcome.executed,
-            verdict: outcome.verdict,
-            content,
-            durationMs,
-            seq: 0,
-            atMs: 0,
-            scope: TOP_SCOPE,
-          },
-    );
+    context.emit({
+      type: 'tool_call_end',
+      callId: call.callId,
+      tool: call.name,
+      ok: result.ok,
+      ...(result.ok ? {} : { errorType: result.error_type, retryable: result.retryable }),
+      executed: outcome.executed,
+      verdict: outcome.verdict,
+      content,
+      durationMs,
+    });
     const dispatched: DispatchedCall = { call, result, content, executed: outcome.executed };
     if (outcome.untrusted !== undefined) dispatched.untrusted = outcome.untrusted;
     this.results.push(dispatched);

@@ -1,16 +1,16 @@
 /**
- * Answers kept across turns (`path-cache.ts`) against the file system, over random runs of
- * reads, writes and commands with the tree changed between turns:
+ * Path answers of a turn (`path-cache.ts`) against the file system, over random runs of reads,
+ * writes and commands with the tree changed between turns (the harness creating files and
+ * folders, anyone swapping folders for links to the outside):
  *
- * - where the rule allows it (the harness creating files and folders at any time; a command's
- *   background job swapping folders for links once a command ran), every resolution a check
- *   uses, remembered or made from kept answers, equals the uncached resolution at that moment;
- * - an outside actor swapping folders for links to the outside between the turns of a quiet run
- *   never gets a file tool to read or list outside, and a command is always checked on what the
- *   file system says now.
+ * - every resolution a check uses, remembered or made from the turn's answers, equals the
+ *   uncached resolution at that moment;
+ * - no file tool reads or lists outside, and a command is always checked on what the file system
+ *   says now.
  *
- * And the scenario: a background job of a `bash` call swaps a folder for a link to the outside
- * between two reads of later turns; the second read is checked afresh and denied.
+ * And two scenarios: a background job of a `bash` call swaps a folder for a link to the outside
+ * between two reads of later turns, and a file a chat's earlier run created becomes a hard link
+ * to an outside file between turns; the later read is checked afresh and refused.
  */
 import {
   existsSync,
@@ -39,7 +39,7 @@ const fresh = (ws: string, requested: string) => resolvePath(ws, requested, { en
 const PATHS = ['a/f.txt', 'b/f.txt', 'a/new.txt', 'a', 'b/../a/f.txt', 'c/f.txt', 'c'];
 
 type Call = { tool: 'read_file' | 'list_dir' | 'write_file' | 'exec'; p: string };
-// Mostly reads, so that runs stay quiet for several turns; mostly creations, which are allowed then.
+// Mostly reads, and mostly creations, so that turns share folders.
 const weighted = <T>(...items: [T, number][]) =>
   fc.oneof(...items.map(([value, weight]) => ({ arbitrary: fc.constant(value), weight })));
 const callArb: fc.Arbitrary<Call> = fc.record({
@@ -182,8 +182,8 @@ async function runTurns(
   });
 }
 
-describe('answers kept across turns', () => {
-  it('equal the uncached resolution at every check, with the tree changed where the rule allows (property)', async () => {
+describe('path answers of a turn', () => {
+  it('equal the uncached resolution at every check, with the tree changed between turns (property)', async () => {
     const seen: Promise<[ResolvedPath, ResolvedPath]>[] = [];
     const recall = TurnPathCache.prototype.recall;
     const remember = TurnPathCache.prototype.remember;
@@ -201,18 +201,17 @@ describe('answers kept across turns', () => {
       ws,
       requested,
       resolved,
-      durable,
     ) {
       seen.push(fresh(ws, requested).then((now) => [{ ...resolved }, now]));
-      remember.call(this, ws, requested, resolved, durable);
+      remember.call(this, ws, requested, resolved);
     });
     let hits = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(turnArb, { minLength: 1, maxLength: 8 }), async (turns) => {
         seen.length = 0;
         const stale: string[] = [];
-        // A command's background job may swap folders between turns once a command ran.
-        await runTurns(turns, (execRan) => execRan, stale);
+        // Anyone may swap folders for links between turns.
+        await runTurns(turns, () => true, stale);
         expect(stale).toEqual([]);
         for (const [used, now] of await Promise.all(seen)) expect(used).toEqual(now);
         hits += seen.length;
@@ -220,7 +219,7 @@ describe('answers kept across turns', () => {
       {
         numRuns: 60,
         examples: [
-          // A file read while missing, then created by the harness (a spill file) in a quiet run.
+          // A file read while missing, then created by the harness (a spill file) in a run of reads.
           [[read('a/new.txt', [create('a/new.txt')]), read('a/new.txt')]],
           // A command's background job swaps a folder for a link between later turns.
           [
@@ -236,11 +235,11 @@ describe('answers kept across turns', () => {
     expect(hits).toBeGreaterThan(0);
   });
 
-  it('never let a file tool read or list outside, and commands are checked on fresh answers, whoever swaps between turns (property)', async () => {
+  it('never let a file tool read or list outside, and commands are checked on fresh answers, whoever swaps (property)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(turnArb, { minLength: 1, maxLength: 6 }), async (turns) => {
         const stale: string[] = [];
-        // An outside actor: swaps at any time, the run quiet or not.
+        // An outside actor: swaps at any time.
         const result = await runTurns(turns, () => true, stale);
         expect(stale).toEqual([]);
         for (const message of result.messages)
@@ -255,7 +254,7 @@ describe('answers kept across turns', () => {
       {
         numRuns: 40,
         examples: [
-          // A folder read in a quiet run, swapped for a link to the outside, then used by a command and a file tool.
+          // A folder read, swapped for a link to the outside, then used by a command and a file tool.
           [
             [
               read('a/f.txt', [{ kind: 'to-outside', at: 'a' }]),

@@ -3,8 +3,7 @@
  * while a command that may change it (any bash command: it can swap a folder for a link, or
  * rewrite a file) is running waits until that command is done, so the check of its paths and
  * their use see the same files. Calls that only read run alongside each other. A small
- * scheduler the dispatcher asks for each call it runs (`dispatch.ts`; the issue-14 dispatcher's
- * execution stage can call the same `run`).
+ * scheduler the dispatcher asks for each call it runs (`dispatch.ts`).
  */
 import path from 'node:path';
 import type { PreparedCall } from '../policy/command-policy.ts';

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deterministicDeps } from '../deps.ts';
 import { expectTranscriptInvariants, runScript, tempWorkspace, toolResult } from '../testing.ts';
-import { FILE_TOOLS } from './builtin/files.ts';
-import type { EffectClass, ToolDefinition } from './types.ts';
+import { FILE_TOOLS } from '../tools/builtin/files.ts';
+import type { EffectClass, ToolDefinition } from '../tools/types.ts';
 
 let space: ReturnType<typeof tempWorkspace>;
 beforeEach(() => {

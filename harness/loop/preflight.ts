@@ -7,17 +7,18 @@
  */
 import type { HarnessConfig } from '../config.ts';
 import type { HarnessDeps } from '../deps.ts';
-import { TOP_SCOPE, type UnstampedEvent } from '../events.ts';
-import type { LoopDetector } from '../loop/loop-detector.ts';
-import type { StopReason } from '../loop/stop-reasons.ts';
+import type { UnstampedEvent } from '../events.ts';
+import { type BudgetStop, toolBudgetStop } from './budgets.ts';
+import type { LoopDetector } from './loop-detector.ts';
+import type { StopReason } from './stop-reasons.ts';
 import { approvalRequest, grantCovers, isScopedShape } from '../policy/approval.ts';
 import { decideCall, prepareCall, type PreparedCall } from '../policy/command-policy.ts';
 import type { ApprovalAnswer, PolicyDecision, Verdict } from '../policy/types.ts';
 import type { Sandbox } from '../sandbox/types.ts';
-import type { AssembledCall } from './assemble.ts';
-import type { TurnPathCache } from './path-cache.ts';
-import { describeValidationErrors, type ToolRegistry } from './registry.ts';
-import { failure, type RunServices, type ToolDefinition, type ToolResult } from './types.ts';
+import type { AssembledCall } from '../tools/assemble.ts';
+import type { TurnPathCache } from '../tools/path-cache.ts';
+import { describeValidationErrors, type ToolRegistry } from '../tools/registry.ts';
+import { failure, type RunServices, type ToolDefinition, type ToolResult } from '../tools/types.ts';
 
 /** Everything the dispatcher needs from the run. */
 export interface DispatchContext {
@@ -47,11 +48,6 @@ export interface DispatchContext {
   /** The run's services for the memory tools (todos, skills, subagents), passed to every tool's context. */
   services?: RunServices;
   /**
-   * Path lookups and resolutions shared by the checks of a run (`path-cache.ts`; the dispatcher
-   * starts, freshens and clears it by the rule there). Absent: `node:fs/promises` each time.
-   */
-  lookup?: TurnPathCache;
-  /**
    * Shapes a successful output for the model (window-relative cap, spill file; `context/spill.ts`).
    * Absent: the plain `toolOutputMaxChars` cap.
    */
@@ -62,6 +58,8 @@ export interface DispatchContext {
 export interface CallStop {
   reason: StopReason;
   detail: string;
+  /** The spent budget, for the tool-call budget (`budgets.ts`). */
+  budget?: BudgetStop;
 }
 
 /** One call's outcome, before it is appended. */
@@ -92,18 +90,27 @@ export interface ReadyCall {
 /** What the checks decided: a result now, or a call ready to run. */
 export type Preflight = { kind: 'immediate'; outcome: CallOutcome } | ReadyCall;
 
+/** What the checks of one call share with the other calls of its turn. */
+export interface TurnChecks {
+  /** The stop an earlier call of the turn set (the call is then not executed). */
+  stopped: CallStop | undefined;
+  /** The files earlier calls of the turn write (a later write of one is a conflict). */
+  writtenPaths: Set<string>;
+  /** The turn's path lookups (`path-cache.ts`); absent: `node:fs/promises` each time. */
+  lookup?: TurnPathCache;
+}
+
 /**
- * Runs the checks of one call, in order. `stopped` is the stop an earlier call of the turn set
- * (the call is then not executed); `writtenPaths` the files earlier calls of the turn write.
+ * Runs the checks of one call, in order, with what the turn's earlier calls left in `turn`.
  * Updates `context.counters.toolCalls` for every call that reaches the budget check. Never
  * throws for model mistakes.
  */
 export async function preflight(
   call: AssembledCall,
   context: DispatchContext,
-  stopped: CallStop | undefined,
-  writtenPaths: Set<string>,
+  turn: TurnChecks,
 ): Promise<Preflight> {
+  const { stopped } = turn;
   const name = call.name;
   if (call.truncated)
     return notRun(
@@ -121,17 +128,11 @@ export async function preflight(
     );
   if (stopped)
     return notRun(failure(name, 'not_executed', `not executed: the run is stopping (${stopped.reason})`));
-  if (context.counters.toolCalls >= context.config.limits.maxToolCalls)
+  const budget = toolBudgetStop(context.config, context.counters.toolCalls, 'call');
+  if (budget)
     return notRun(
-      failure(
-        name,
-        'not_executed',
-        `not executed: the tool-call budget of ${context.config.limits.maxToolCalls} calls is spent`,
-      ),
-      {
-        reason: 'tool_budget_exceeded',
-        detail: `limit ${context.config.limits.maxToolCalls} tool calls`,
-      },
+      failure(name, 'not_executed', `not executed: the tool-call budget of ${budget.limit} calls is spent`),
+      { reason: budget.reason, detail: budget.detail, budget },
     );
   context.counters.toolCalls += 1;
 
@@ -187,7 +188,7 @@ export async function preflight(
         ),
       )
     );
-  return repeated(call, context) ?? policyStage(call, tool.definition, args, context, writtenPaths);
+  return repeated(call, context) ?? policyStage(call, tool.definition, args, context, turn);
 }
 
 /** Missing, null or blank arguments: the only case where "required property … is missing" is true. */
@@ -249,14 +250,15 @@ async function policyStage(
   tool: ToolDefinition,
   args: Record<string, unknown>,
   context: DispatchContext,
-  writtenPaths: Set<string>,
+  turn: TurnChecks,
 ): Promise<Preflight> {
   const name = call.name;
+  const { writtenPaths } = turn;
   const prepared = await prepareCall(tool, args, {
     workspace: context.workspace,
     taintedBy: context.taintedBy ?? [],
     pathLabels: context.deps.pathLabels ?? [],
-    ...(context.lookup ? { lookup: context.lookup } : {}),
+    ...(turn.lookup ? { lookup: turn.lookup } : {}),
   });
   let decision: PolicyDecision = decideCall(prepared, [context.config, ...(context.ancestors ?? [])]);
   if (context.allowedTools && !context.allowedTools.includes(name))
@@ -273,9 +275,6 @@ async function policyStage(
     tool: name,
     action: decision.action,
     decision,
-    seq: 0,
-    atMs: 0,
-    scope: TOP_SCOPE,
   });
   let verdict: Verdict = decision.action === 'allow' ? 'allow' : 'deny';
   if (decision.action === 'deny')

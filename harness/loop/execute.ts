@@ -10,7 +10,7 @@ import { escapeReservedTags } from '../policy/taint.ts';
 import { SandboxUnavailableError } from '../sandbox/types.ts';
 import type { CallOutcome, DispatchContext, ReadyCall } from './preflight.ts';
 import type { Verdict } from '../policy/types.ts';
-import { failure, type ToolContext, type ToolOutput } from './types.ts';
+import { failure, type ToolContext, type ToolOutput } from '../tools/types.ts';
 
 /** Executes `ready` and returns its outcome (`executed: true`, its outcome recorded by the loop detector). Never rejects for tool failures. */
 export async function executeCall(ready: ReadyCall, context: DispatchContext): Promise<CallOutcome> {
