@@ -211,6 +211,7 @@ export async function prepareCall(
       findings: [...analysis.findings, ...pathFindings],
       network: analysis.network,
       ...(trees.length > 0 ? { trees } : {}),
+      ...(analysis.equivalents.length > 0 ? { equivalents: analysis.equivalents } : {}),
       ...(analysis.repositoryCode !== undefined ? { repositoryCode: analysis.repositoryCode } : {}),
       ...(analysis.guards.length > 0 ? { guards: analysis.guards } : {}),
       ...(taintedBy.length > 0 ? { taintedBy } : {}),

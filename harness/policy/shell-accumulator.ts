@@ -5,7 +5,14 @@
  */
 import type { FindingRuleId } from './rules.ts';
 import { isSecretPath } from './programs/secrets.ts';
-import type { CommandPart, Finding, PathUse, TreeWalk } from './shell-analysis-types.ts';
+import type {
+  CommandPart,
+  Equivalent,
+  Finding,
+  OptionGlob,
+  PathUse,
+  TreeWalk,
+} from './shell-analysis-types.ts';
 import type { ShellWord } from './shell-words.ts';
 
 const DEVICES = /^\/dev\/(null|zero|random|urandom|stdin|stdout|stderr|tty|fd\/\d+)$/;
@@ -21,6 +28,10 @@ export interface Accumulator {
   inlineCode: string[];
   walks: TreeWalk[];
   repositoryCode: string[];
+  /** Destructive equivalents met (`destructive.ts`): decided also as the `rm -rf` they amount to. */
+  equivalents: Equivalent[];
+  /** Words of simple commands where a glob or brace may expand to option words (`command-policy.ts` expands them). */
+  optionGlobs: OptionGlob[];
   guards: string[];
   cwdChanged: boolean;
   /** How many paths were recorded when the directory first changed: later relative paths are unknowable. */

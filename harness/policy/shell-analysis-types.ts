@@ -59,6 +59,10 @@ export interface CommandAnalysis {
   walks: TreeWalk[];
   /** Why the command runs code the repository contains or configures (a test runner, a script), when it does. */
   repositoryCode?: string;
+  /** Destructive equivalents (`git reset --hard`, `truncate`, `crontab -r`): decided also as the `rm -rf` they amount to (`destructive.ts`). */
+  equivalents: Equivalent[];
+  /** Simple commands with a glob or brace word in an option position: expanded in the workspace, the option words they yield are decided as written out. */
+  optionGlobs: OptionGlob[];
   /** The harness guards some program of the command runs under (`git`: repository-configured programs disabled). */
   guards: string[];
 }
@@ -70,4 +74,27 @@ export interface TreeWalk {
   content: boolean;
   access: 'read' | 'write';
   via: string;
+}
+
+/** A command that destroys what `rm -rf` would (`destructive.ts`): the rules decide it also as `as`. */
+export interface Equivalent {
+  /** The normalised simple command. */
+  command: string;
+  /** The `rm -rf …` it amounts to. */
+  as: string;
+  reason: string;
+}
+
+/**
+ * A simple command whose word `index` (in `words`, the program first) is an unquoted glob or brace
+ * expression that may yield words starting with `-`, before any `--`.
+ */
+export interface OptionGlob {
+  /** The words as displayed (`displayWord`), the program first. */
+  words: string[];
+  index: number;
+  /** The pattern's value (quotes removed, glob and brace characters kept). */
+  pattern: string;
+  /** Nesting of the command (0: top level). */
+  depth: number;
 }

@@ -120,7 +120,8 @@ describe('analyseCommand: wrappers are parts and are unwrapped', () => {
     ['stdbuf -o0 rm x', ['stdbuf -o0 rm x', 'rm x']],
     ['time rm x', ['time rm x', 'rm x']],
     ['busybox rm x', ['busybox rm x', 'rm x']],
-    ['git -C sub -c core.pager=less log', ['git -C sub -c core.pager=less log', 'git log']],
+    // The pager a -c setting names is a command of its own (decided as what it is).
+    ['git -C sub -c core.pager=less log', ['git -C sub -c core.pager=less log', 'git log', 'less']],
     ['eval "rm x"', ["eval 'rm x'", 'rm x']],
     ["trap 'rm -rf x' EXIT", ["trap 'rm -rf x' EXIT", 'rm -rf x']],
     ['trap - EXIT', ['trap - EXIT']],
@@ -299,7 +300,8 @@ describe('analyseCommand: effect class and network', () => {
     ['echo x > f', 'write', false],
     ['npm test', 'write', false],
     ['sed -i s/a/b/ f', 'write', false],
-    ['find . -delete', 'write', false],
+    // A destructive equivalent of rm -rf (destructive.ts).
+    ['find . -delete', 'irreversible', false],
     ['rm x', 'irreversible', false],
     ['curl https://x', 'irreversible', true],
     ['git push origin main', 'irreversible', true],

@@ -9,7 +9,10 @@ import { programFacts, SHELLS } from './programs/index.ts';
 import { type Accumulator, addPath, finding } from './shell-accumulator.ts';
 import { builtinEvaluation, evaluationFindings } from './shell-arith.ts';
 import { ambiguousBytes, parserDifferential } from './shell-bytes.ts';
-import { DANGEROUS_VARIABLE, environmentChanges } from './shell-environment.ts';
+import { destructiveEquivalent } from './destructive.ts';
+import { definedFunctions, rebindingReason, shadowingReason } from './rebinding.ts';
+import { commandOfVariable } from './code-strings.ts';
+import { assignmentIsDangerous, environmentChanges } from './shell-environment.ts';
 import { extractCommands, type Assignment } from './shell-extract.ts';
 import { parseShell } from './shell-parser.ts';
 import { substitutionsInText } from './shell-hidden.ts';
@@ -61,7 +64,11 @@ function checkAssignments(
   depth: number,
 ): void {
   for (const a of assignments) {
-    if (DANGEROUS_VARIABLE.test(a.name))
+    const command = a.value?.value !== undefined ? commandOfVariable(a.name, a.value.value) : undefined;
+    // A command-valued variable (a pager, an editor) gets the verdict of the command it holds.
+    if (command !== undefined) {
+      if (command !== '') analyseScript(acc, command, depth + 1);
+    } else if (assignmentIsDangerous(a.name, a.value?.value))
       finding(
         acc,
         `${a.name}=${a.value ? displayWord(a.value) : ''}`,
@@ -79,6 +86,20 @@ function argvValue(word: ShellWord): string | null {
   if (word.value === undefined || word.expands) return null;
   if (word.plain && /(^|[=:])~/.test(word.value)) return null;
   return word.value;
+}
+
+/**
+ * Records the words of a simple command where an unquoted glob or brace word may expand to words
+ * starting with `-` (a pattern starting with `*`, `?`, `[`, `{` or `-`), up to `--`: the program
+ * would read them as options (`command-policy.ts` expands them in the workspace).
+ */
+function recordOptionGlobs(acc: Accumulator, words: readonly ShellWord[], depth: number): void {
+  for (let k = 1; k < words.length; k += 1) {
+    const w = words[k]!;
+    if (w.value === '--') return;
+    if (!w.expands || w.value === undefined || !/^[-*?[{]/.test(w.value)) continue;
+    acc.optionGlobs.push({ words: words.map(displayWord), index: k, pattern: w.value, depth });
+  }
 }
 
 /** Returns true when the command is a shell reading its script from stdin. */
@@ -154,6 +175,22 @@ function processCommand(
     network,
     argv: [first.value, ...args.map(argvValue)],
   });
+  const staticArgs = args.map((a) => (a.expands ? undefined : a.value));
+  const equivalent = destructiveEquivalent(name, staticArgs);
+  if (equivalent) {
+    acc.equivalents.push({ command: text, ...equivalent });
+    acc.parts[acc.parts.length - 1]!.effect = 'irreversible';
+  }
+  const rebinding = rebindingReason(name, staticArgs);
+  if (rebinding)
+    finding(
+      acc,
+      text,
+      'deny',
+      'shell:rebinding',
+      `${rebinding}: later commands run other code than their name says`,
+    );
+  recordOptionGlobs(acc, words, depth);
   if (name === 'eval') finding(acc, text, 'ask', 'program:eval', 'eval runs a string as a command');
   if (name === 'source' || name === '.')
     finding(
@@ -273,6 +310,17 @@ export function analyseScript(acc: Accumulator, script: string, depth: number): 
       for (const body of substitutionsInText(script).scripts) analyseScript(acc, body, depth + 1);
     }
     for (const f of evaluationFindings(tree.rootNode)) finding(acc, f.text, 'ask', f.rule, f.reason);
+    for (const fn of definedFunctions(tree.rootNode)) {
+      const why = shadowingReason('function', fn);
+      if (why)
+        finding(
+          acc,
+          `${fn}()`,
+          'deny',
+          'shell:rebinding',
+          `${why}: later commands run other code than their name says`,
+        );
+    }
     extraction = extractCommands(tree.rootNode, script);
   } finally {
     tree.delete();

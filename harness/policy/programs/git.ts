@@ -8,6 +8,7 @@
  * repository configures. Sources: git(1), git-diff(1), git-difftool(1), git-grep(1),
  * git-config(1).
  */
+import { commandOfGitConfig } from '../code-strings.ts';
 import type { ShellWord } from '../shell-words.ts';
 import { firstOperand, literal, optionEffects, read, values, walk, write } from './helpers.ts';
 import { hasOption, scanOptions, type OptionSpec } from '../shell-options.ts';
@@ -373,6 +374,13 @@ function unwrapGit(args: readonly ShellWord[]): WrapperInfo {
   };
   if (hasOption(scan, '-C', '--git-dir', '--work-tree')) info.changesDirectory = true;
   if (hasOption(scan, '-c', '--config-env', '--exec-path')) info.configOverride = true;
+  // `git -c core.pager=CMD`: the command a setting names is decided as what it is.
+  for (let i = 0; i < scan.index; i += 1) {
+    const v = args[i]!.value;
+    const setting = v === '-c' ? args[i + 1]?.value : v?.startsWith('-c') ? v.slice(2) : undefined;
+    const command = setting !== undefined ? commandOfGitConfig(setting) : undefined;
+    if (command !== undefined) info.inner.push({ kind: 'script', script: command });
+  }
   return info;
 }
 
