@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { HarnessConfig } from '../config.ts';
 import { runPathLabels, type PathLabel } from '../path-display.ts';
 import type { EffectClass, ToolDefinition } from '../tools/types.ts';
+import { globOption } from './glob-options.ts';
 import { expandBraces, expandGlob, hasGlob, MAX_EXPANSION } from './path-expansion.ts';
 import { resolvePath, type PathLookup, type ResolvedPath } from './paths.ts';
 import {
@@ -193,26 +194,51 @@ export async function prepareCall(
   const analysis = await analyseCommand(command);
   const commandPaths: PolicyPath[] = [];
   const pathFindings: PolicyFinding[] = [];
-  for (const use of analysis.paths) {
+  // Option words a glob yields in the workspace (`glob-options.ts`): decided as written out.
+  const written: CommandAnalysis[] = [];
+  for (const glob of analysis.optionGlobs) {
+    const found = await globOption(glob, async (pattern) => {
+      if (lexical) return [];
+      const matches = await expandGlob(pattern, site.workspace);
+      return matches?.map((m) => (path.isAbsolute(pattern) ? m : path.relative(site.workspace, m)));
+    });
+    if (!found) continue;
+    pathFindings.push({
+      subject: found.command,
+      action: 'ask',
+      rule: 'shell:glob-option',
+      reason: found.reason,
+    });
+    written.push(found.analysis);
+  }
+  for (const use of [...analysis.paths, ...written.flatMap((w) => w.paths)]) {
     const resolved = await resolveUse(use, site, lexical);
     commandPaths.push(...resolved.paths);
     pathFindings.push(...resolved.findings);
   }
   const trees: PolicyTree[] = [];
   if (!lexical) for (const walk of analysis.walks) await walkUse(walk, site, commandPaths, trees);
-  const effect =
-    tool.effect === 'irreversible' || ORDER[analysis.effect] > ORDER.write ? 'irreversible' : analysis.effect;
+  let analysed = analysis.effect;
+  for (const w of written) if (ORDER[w.effect] > ORDER[analysed]) analysed = w.effect;
+  const effect = tool.effect === 'irreversible' || ORDER[analysed] > ORDER.write ? 'irreversible' : analysed;
+  const equivalents = [...analysis.equivalents, ...written.flatMap((w) => w.equivalents)];
+  const repositoryCode =
+    analysis.repositoryCode ??
+    written.find((w) => w.repositoryCode !== undefined)?.repositoryCode ??
+    (written.length > 0
+      ? (pathFindings.find((f) => f.rule === 'shell:glob-option')?.reason ?? undefined)
+      : undefined);
   return {
     input: {
       tool: tool.name,
       effect,
       paths: [...toolPaths, ...commandPaths],
-      commands: analysis.parts.map((p) => p.text),
-      findings: [...analysis.findings, ...pathFindings],
-      network: analysis.network,
+      commands: [...analysis.parts, ...written.flatMap((w) => w.parts)].map((p) => p.text),
+      findings: [...analysis.findings, ...written.flatMap((w) => w.findings), ...pathFindings],
+      network: analysis.network || written.some((w) => w.network),
       ...(trees.length > 0 ? { trees } : {}),
-      ...(analysis.equivalents.length > 0 ? { equivalents: analysis.equivalents } : {}),
-      ...(analysis.repositoryCode !== undefined ? { repositoryCode: analysis.repositoryCode } : {}),
+      ...(equivalents.length > 0 ? { equivalents } : {}),
+      ...(repositoryCode !== undefined ? { repositoryCode } : {}),
       ...(analysis.guards.length > 0 ? { guards: analysis.guards } : {}),
       ...(taintedBy.length > 0 ? { taintedBy } : {}),
       ...labels,

@@ -9,6 +9,7 @@
  * git-config(1).
  */
 import { commandOfGitConfig } from '../code-strings.ts';
+import { helpViewer, historyReads } from './git-history.ts';
 import type { ShellWord } from '../shell-words.ts';
 import { firstOperand, literal, optionEffects, read, values, walk, write } from './helpers.ts';
 import { hasOption, scanOptions, type OptionSpec } from '../shell-options.ts';
@@ -251,6 +252,7 @@ function subcommandIndex(args: readonly ShellWord[]): number {
 function gitOperands(call: ProgramCall, out: ProgramEffects): void {
   const args = call.args;
   const sub = args[0]?.value;
+  helpViewer(args, out);
   // Global options first (`git -C x diff`): the folders they name are reads; the wrapper unwraps the subcommand as a part of its own.
   if (sub?.startsWith('-')) {
     optionEffects(scanProgramArgs(args, GIT_GLOBAL), GIT_GLOBAL, 'git', out);
@@ -259,10 +261,14 @@ function gitOperands(call: ProgramCall, out: ProgramEffects): void {
   if (sub === undefined) return;
   const table = GIT_OPTIONS[sub];
   if (sub === 'grep') out.walks.push(walk([literal('.')], 'none', true));
-  if (!table) return;
+  if (!table) {
+    historyReads(sub, args.slice(1), scanProgramArgs(args.slice(1), {}).operands, out);
+    return;
+  }
   const scan = scanProgramArgs(args.slice(1), table);
   optionEffects(scan, table, `git ${sub}`, out);
   const operands = scan.operands;
+  historyReads(sub, args.slice(1), operands, out);
   switch (sub) {
     case 'diff':
       // `git diff A B` compares files outside the repository as `--no-index` does: every operand may be a file read.
