@@ -16,7 +16,8 @@ import { assignmentIsDangerous, environmentChanges } from './shell-environment.t
 import { extractCommands, type Assignment } from './shell-extract.ts';
 import { parseShell } from './shell-parser.ts';
 import { substitutionsInText } from './shell-hidden.ts';
-import { displayWord, normaliseProgram, type ShellWord } from './shell-words.ts';
+import { displayWord, literalWord, normaliseProgram, type ShellWord } from './shell-words.ts';
+import { INLINE_FLAGS, reportInline } from './inline-code.ts';
 
 /** Scripts nested deeper than this (`sh -c "sh -c …"`) are not analysed further: ask. */
 export const MAX_DEPTH = 12;
@@ -100,6 +101,30 @@ function recordOptionGlobs(acc: Accumulator, words: readonly ShellWord[], depth:
     if (!w.expands || w.value === undefined || !/^[-*?[{]/.test(w.value)) continue;
     acc.optionGlobs.push({ words: words.map(displayWord), index: k, pattern: w.value, depth });
   }
+}
+
+/** Analyses an inline interpreter program (`inline-code.ts`) of the part just recorded, `text`. */
+function inlineProgram(acc: Accumulator, program: string, code: string, text: string, depth: number): void {
+  const part = acc.parts[acc.parts.length - 1]!;
+  reportInline(program, code, {
+    path: (p, access) => addPath(acc, literalWord(p), access, text),
+    network: () => {
+      acc.network.push(text);
+      part.network = true;
+      part.effect = 'irreversible';
+    },
+    secret: () => acc.secrets.push(text),
+    deletes: (targets, call) => {
+      acc.equivalents.push({
+        command: text,
+        as: `rm -rf ${targets.join(' ')}`,
+        reason: `the inline ${program} program deletes files (${call})`,
+      });
+      part.effect = 'irreversible';
+    },
+    command: (script) => analyseScript(acc, script, depth + 1),
+    unknown: (reason) => finding(acc, text, 'ask', 'program:dynamic', reason),
+  });
 }
 
 /** Returns true when the command is a shell reading its script from stdin. */
@@ -211,6 +236,17 @@ function processCommand(
   if (facts.secrets) acc.secrets.push(text);
   if (network) acc.network.push(text);
   if (facts.inlineCode) acc.inlineCode.push(text);
+  const inlineFlag = INLINE_FLAGS[name];
+  if (inlineFlag)
+    for (let i = 0; i < args.length; i += 1) {
+      const flag = args[i]!.value;
+      const code = args[i + 1];
+      if (flag === undefined || !inlineFlag.test(flag) || !code) continue;
+      acc.repositoryCode.push(`${name} ${flag} runs a program given inline`);
+      if (code.value === undefined)
+        finding(acc, text, 'ask', 'program:dynamic', `the inline ${name} program is built from an expansion`);
+      else inlineProgram(acc, name, code.value, text, depth);
+    }
   if (facts.repositoryCode) acc.repositoryCode.push(facts.repositoryCode);
   else if (nonstandardPath || (first.value.includes('/') && !first.value.startsWith('/')))
     acc.repositoryCode.push(`${first.value} is a program of the workspace`);
