@@ -5,6 +5,7 @@
  * by what the command does. `decideCommand` is the same pipeline for one command string, used
  * by `harness-bench policy check` and the tests.
  */
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { HarnessConfig } from '../config.ts';
@@ -24,6 +25,7 @@ import {
 import { analyseCommand } from './shell-analysis.ts';
 import type { CommandAnalysis, PathUse, TreeWalk } from './shell-analysis-types.ts';
 import { walkTree } from './tree-walk.ts';
+import { WORKSPACE_MARK } from './shell-words.ts';
 import type { PolicyDecision } from './types.ts';
 
 /** Where a call runs: the workspace (a real path), the home folder for `~`, and the taint so far. */
@@ -94,7 +96,14 @@ async function resolveUse(use: PathUse, site: CallSite, lexical: boolean): Promi
       ? resolveLexically(site.workspace, requested)
       : await resolvePath(site.workspace, requested, site.lookup);
   for (const word of words) {
-    const expanded = word === '~' ? home : word.startsWith('~/') ? path.join(home, word.slice(2)) : word;
+    const expanded =
+      word === '~'
+        ? home
+        : word.startsWith('~/')
+          ? path.join(home, word.slice(2))
+          : word.startsWith(WORKSPACE_MARK)
+            ? `${site.workspace}${word.slice(WORKSPACE_MARK.length)}`
+            : word;
     const literal = await resolve(expanded);
     const add = (resolved: ResolvedPath, requested: string) =>
       out.paths.push({ ...resolved, requested, access: use.access, via: use.via });
@@ -130,7 +139,13 @@ async function walkUse(
 ): Promise<void> {
   const home = site.home ?? homedir();
   const requested =
-    walk.root === '~' ? home : walk.root.startsWith('~/') ? path.join(home, walk.root.slice(2)) : walk.root;
+    walk.root === '~'
+      ? home
+      : walk.root.startsWith('~/')
+        ? path.join(home, walk.root.slice(2))
+        : walk.root.startsWith(WORKSPACE_MARK)
+          ? `${site.workspace}${walk.root.slice(WORKSPACE_MARK.length)}`
+          : walk.root;
   const root = await resolvePath(site.workspace, requested);
   if (!root.inside) return; // the root itself is a path of the command, denied there
   const found = await walkTree(site.workspace, root.absolute, walk.follows);
@@ -199,8 +214,9 @@ export async function prepareCall(
   for (const glob of analysis.optionGlobs) {
     const found = await globOption(glob, async (pattern) => {
       if (lexical) return [];
-      const matches = await expandGlob(pattern, site.workspace);
-      return matches?.map((m) => (path.isAbsolute(pattern) ? m : path.relative(site.workspace, m)));
+      const from = path.resolve(site.workspace, glob.cwd ?? '.');
+      const matches = await expandGlob(pattern, from);
+      return matches?.map((m) => (path.isAbsolute(pattern) ? m : path.relative(from, m)));
     });
     if (!found) continue;
     pathFindings.push({
@@ -217,7 +233,48 @@ export async function prepareCall(
     pathFindings.push(...resolved.findings);
   }
   const trees: PolicyTree[] = [];
-  if (!lexical) for (const walk of analysis.walks) await walkUse(walk, site, commandPaths, trees);
+  if (!lexical)
+    for (const walk of analysis.walks) {
+      if (!walk.glob) {
+        await walkUse(walk, site, commandPaths, trees);
+        continue;
+      }
+      // A glob root (`tar cf a.tar src/*`): every match is a root of its own.
+      const matches = hasGlob(walk.root) ? await expandGlob(walk.root, site.workspace) : undefined;
+      if (matches === undefined)
+        pathFindings.push({
+          subject: walk.via,
+          action: 'ask',
+          rule: 'path:dynamic',
+          reason: `the tree ${walk.root} ${walk.via.split(' ')[0]} walks matches more than ${MAX_EXPANSION} paths, or is not a pattern the checker expands`,
+        });
+      for (const match of matches ?? []) await walkUse({ ...walk, root: match }, site, commandPaths, trees);
+    }
+  if (lexical && analysis.walks.some((w) => w.glob))
+    pathFindings.push({
+      subject: command,
+      action: 'ask',
+      rule: 'path:dynamic',
+      reason: 'a walked tree is a glob, which is expanded only in a real workspace',
+    });
+  // A leading `cd DIR &&`: its paths were taken from DIR, which must be a folder inside the workspace.
+  if (analysis.cwd !== undefined && !lexical) {
+    const dir = await resolvePath(site.workspace, analysis.cwd, site.lookup);
+    const isFolder =
+      dir.inside &&
+      dir.error === undefined &&
+      (await stat(dir.absolute).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ));
+    if (!isFolder)
+      pathFindings.push({
+        subject: command,
+        action: 'ask',
+        rule: 'path:cwd-changed',
+        reason: `the command enters ${analysis.cwd}, which is not a folder inside the workspace, so its relative file targets cannot be resolved before it runs`,
+      });
+  }
   let analysed = analysis.effect;
   for (const w of written) if (ORDER[w.effect] > ORDER[analysed]) analysed = w.effect;
   const effect = tool.effect === 'irreversible' || ORDER[analysed] > ORDER.write ? 'irreversible' : analysed;

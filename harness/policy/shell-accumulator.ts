@@ -34,10 +34,19 @@ export interface Accumulator {
   optionGlobs: OptionGlob[];
   guards: string[];
   cwdChanged: boolean;
+  /** The folder a leading `cd DIR &&` enters, while its command is analysed (`shell-analysis.ts`). */
+  pendingCd?: string;
+  /** The folder relative paths are taken from after the leading `cd` (workspace-relative). */
+  cwd?: string;
   /** How many paths were recorded when the directory first changed: later relative paths are unknowable. */
   cwdChangedAt: number;
   /** Scripts rewritten the way bash reads them and analysed already (`shell-bytes.ts`). */
   repaired: Set<string>;
+}
+
+/** `relative` taken from the folder `cwd` (both relative to the workspace): `src` + `../a` → `src/../a`, kept unnormalised so links resolve as bash resolves them. */
+export function inFolder(cwd: string, relative: string): string {
+  return `${cwd.replace(/\/+$/, '')}/${relative}`;
 }
 
 /** Records a finding unless one with the same rule and subject is recorded already. */
@@ -69,8 +78,9 @@ export function addPath(acc: Accumulator, word: ShellWord, access: 'read' | 'wri
     );
     return;
   }
-  const value = word.value;
-  if (value === '' || DEVICES.test(value)) return;
+  if (word.value === '' || DEVICES.test(word.value)) return;
+  const value =
+    acc.cwd !== undefined && !/^[/~\u0000]/.test(word.value) ? inFolder(acc.cwd, word.value) : word.value;
   if (/^~[^/]/.test(value)) {
     finding(
       acc,

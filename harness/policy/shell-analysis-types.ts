@@ -63,6 +63,12 @@ export interface CommandAnalysis {
   equivalents: Equivalent[];
   /** Simple commands with a glob or brace word in an option position: expanded in the workspace, the option words they yield are decided as written out. */
   optionGlobs: OptionGlob[];
+  /**
+   * The folder a leading `cd DIR &&` enters (workspace-relative, as written): relative paths after
+   * it are taken from there. `command-policy.ts` checks that it is a folder inside the workspace;
+   * otherwise the call asks (`path:cwd-changed`).
+   */
+  cwd?: string;
   /** The harness guards some program of the command runs under (`git`: repository-configured programs disabled). */
   guards: string[];
 }
@@ -74,6 +80,8 @@ export interface TreeWalk {
   content: boolean;
   access: 'read' | 'write';
   via: string;
+  /** The root is a glob: the walk covers every match (`command-policy.ts` expands it). */
+  glob?: boolean;
 }
 
 /** A command that destroys what `rm -rf` would (`destructive.ts`): the rules decide it also as `as`. */
@@ -97,4 +105,6 @@ export interface OptionGlob {
   pattern: string;
   /** Nesting of the command (0: top level). */
   depth: number;
+  /** The folder a leading `cd` entered, where the pattern expands (workspace-relative). */
+  cwd?: string;
 }

@@ -242,7 +242,12 @@ describe('analyseCommand: files read and written', () => {
   });
 
   it('changing directory makes relative targets unknowable: ask', () => {
-    expect(rules(analyseCommandSync('cd /etc && echo x > passwd'))).toEqual(['path:cwd-changed']);
+    // A leading `cd DIR &&` takes later relative paths from DIR (command-policy.ts checks DIR is a folder inside).
+    const entered = analyseCommandSync('cd /etc && echo x > passwd');
+    expect(entered.cwd).toBe('/etc');
+    expect(entered.paths.map((p) => `${p.access}:${p.path}`)).toEqual(['read:/etc', 'write:/etc/passwd']);
+    expect(rules(analyseCommandSync('cd /etc; echo x > passwd'))).toEqual(['path:cwd-changed']);
+    expect(rules(analyseCommandSync('cd src && pushd b && cat x'))).toEqual(['path:cwd-changed']);
     expect(rules(analyseCommandSync('cd sub && ls'))).toEqual([]);
   });
 });

@@ -19,6 +19,7 @@ import { type Accumulator, finding } from './shell-accumulator.ts';
 import type { CommandAnalysis } from './shell-analysis-types.ts';
 import { analyseScript } from './shell-commands.ts';
 import { loadShellParser } from './shell-parser.ts';
+import { setWorkspaceVariable, WORKSPACE_MARK } from './shell-words.ts';
 
 /** Longer commands are not parsed: ask. Characters. */
 export const MAX_COMMAND_CHARS = 200_000;
@@ -59,6 +60,7 @@ export function analyseCommandSync(command: string): CommandAnalysis {
     cache.set(command, hit);
     return hit;
   }
+  setWorkspaceVariable(command);
   const acc: Accumulator = {
     parts: [],
     findings: [],
@@ -84,6 +86,9 @@ export function analyseCommandSync(command: string): CommandAnalysis {
       `commands longer than ${MAX_COMMAND_CHARS} characters are not analysed`,
     );
   else {
+    // `cd DIR && …` at the start: what follows runs in DIR when DIR is a folder (checked by `command-policy.ts`).
+    const leading = /^\s*cd\s+([\w.@+/-]+)\s*&&/.exec(command);
+    if (leading && !leading[1]!.startsWith('-')) acc.pendingCd = leading[1]!;
     try {
       analyseScript(acc, command, 0);
     } catch (error) {
@@ -99,7 +104,9 @@ export function analyseCommandSync(command: string): CommandAnalysis {
   }
   if (
     acc.cwdChanged &&
-    acc.paths.slice(acc.cwdChangedAt).some((p) => !p.path.startsWith('/') && !p.path.startsWith('~'))
+    acc.paths
+      .slice(acc.cwdChangedAt)
+      .some((p) => !p.path.startsWith('/') && !p.path.startsWith('~') && !p.path.startsWith(WORKSPACE_MARK))
   )
     finding(
       acc,
@@ -146,6 +153,7 @@ export function analyseCommandSync(command: string): CommandAnalysis {
     walks: acc.walks,
     ...(acc.repositoryCode.length > 0 ? { repositoryCode: acc.repositoryCode[0]! } : {}),
     guards: acc.guards,
+    ...(acc.cwd !== undefined ? { cwd: acc.cwd } : {}),
     equivalents: acc.equivalents,
     optionGlobs: acc.optionGlobs,
   };

@@ -6,7 +6,7 @@
  */
 import type { EffectClass } from '../tools/types.ts';
 import { programFacts, SHELLS } from './programs/index.ts';
-import { type Accumulator, addPath, finding } from './shell-accumulator.ts';
+import { type Accumulator, addPath, finding, inFolder } from './shell-accumulator.ts';
 import { builtinEvaluation, evaluationFindings } from './shell-arith.ts';
 import { ambiguousBytes, parserDifferential } from './shell-bytes.ts';
 import { destructiveEquivalent } from './destructive.ts';
@@ -16,7 +16,7 @@ import { assignmentIsDangerous, environmentChanges } from './shell-environment.t
 import { extractCommands, type Assignment } from './shell-extract.ts';
 import { parseShell } from './shell-parser.ts';
 import { substitutionsInText } from './shell-hidden.ts';
-import { displayWord, literalWord, normaliseProgram, type ShellWord } from './shell-words.ts';
+import { displayWord, literalWord, normaliseProgram, type ShellWord, WORKSPACE_MARK } from './shell-words.ts';
 import { INLINE_FLAGS, reportInline } from './inline-code.ts';
 
 /** Scripts nested deeper than this (`sh -c "sh -c …"`) are not analysed further: ask. */
@@ -84,7 +84,7 @@ function checkAssignments(
 
 /** A word's value as bash passes it, or null when expansion decides it. */
 function argvValue(word: ShellWord): string | null {
-  if (word.value === undefined || word.expands) return null;
+  if (word.value === undefined || word.expands || word.value.includes(WORKSPACE_MARK)) return null;
   if (word.plain && /(^|[=:])~/.test(word.value)) return null;
   return word.value;
 }
@@ -99,7 +99,13 @@ function recordOptionGlobs(acc: Accumulator, words: readonly ShellWord[], depth:
     const w = words[k]!;
     if (w.value === '--') return;
     if (!w.expands || w.value === undefined || !/^[-*?[{]/.test(w.value)) continue;
-    acc.optionGlobs.push({ words: words.map(displayWord), index: k, pattern: w.value, depth });
+    acc.optionGlobs.push({
+      words: words.map(displayWord),
+      index: k,
+      pattern: w.value,
+      depth,
+      ...(acc.cwd !== undefined ? { cwd: acc.cwd } : {}),
+    });
   }
 }
 
@@ -263,9 +269,13 @@ function processCommand(
   const effects = facts.effects;
   for (const w of effects.walks)
     for (const root of w.roots)
-      if (root.value !== undefined && !root.expands)
+      if (root.value !== undefined)
         acc.walks.push({
-          root: root.value,
+          root:
+            acc.cwd !== undefined && !/^[/~\u0000]/.test(root.value)
+              ? inFolder(acc.cwd, root.value)
+              : root.value,
+          ...(root.expands ? { glob: true } : {}),
           follows: w.follows,
           content: w.content,
           access: w.access,
@@ -281,7 +291,20 @@ function processCommand(
         );
   for (const file of effects.files) addPath(acc, file.word, file.access, text);
   // The folder `cd` (or `git -C`, `env -C`) enters was just checked as a read; paths after it are relative to it.
-  if ((name === 'cd' || name === 'pushd' || name === 'popd' || info.changesDirectory) && !acc.cwdChanged) {
+  // A leading `cd DIR &&` (`shell-analysis.ts`): later relative paths are taken from DIR.
+  if (
+    name === 'cd' &&
+    depth === 0 &&
+    acc.pendingCd !== undefined &&
+    args.length === 1 &&
+    args[0]!.value === acc.pendingCd
+  ) {
+    acc.cwd = acc.pendingCd;
+    acc.pendingCd = undefined;
+  } else if (
+    (name === 'cd' || name === 'pushd' || name === 'popd' || info.changesDirectory) &&
+    !acc.cwdChanged
+  ) {
     acc.cwdChanged = true;
     acc.cwdChangedAt = acc.paths.length;
   }
