@@ -64,6 +64,25 @@ export function resolveLexically(workspace: string, requested: string): Resolved
   return { requested, absolute, inside, relative: inside ? relative || '.' : absolute };
 }
 
+/**
+ * Resolves a name whose last component is used as it is (a link there is not followed): its
+ * folder through every link, then the name in it. `.`, `..` and a trailing `/` follow as usual.
+ */
+async function resolveName(workspace: string, requested: string, lookup?: PathLookup): Promise<ResolvedPath> {
+  const base = path.basename(requested);
+  if (base === '.' || base === '..' || base === '' || requested.endsWith('/'))
+    return resolvePath(workspace, requested, lookup);
+  const parent = await resolvePath(workspace, path.dirname(requested), lookup);
+  const absolute = path.join(parent.absolute, base);
+  if (!parent.inside || parent.error !== undefined) return { ...parent, requested, absolute };
+  return {
+    requested,
+    absolute,
+    inside: true,
+    relative: parent.relative === '.' ? base : `${parent.relative}/${base}`,
+  };
+}
+
 /** The resolved paths of one file operand, and what could not be checked. */
 interface ResolvedUse {
   paths: PolicyPath[];
@@ -94,7 +113,9 @@ async function resolveUse(use: PathUse, site: CallSite, lexical: boolean): Promi
   const resolve = async (requested: string) =>
     lexical
       ? resolveLexically(site.workspace, requested)
-      : await resolvePath(site.workspace, requested, site.lookup);
+      : use.noFollow
+        ? await resolveName(site.workspace, requested, site.lookup)
+        : await resolvePath(site.workspace, requested, site.lookup);
   for (const word of words) {
     const expanded =
       word === '~'
@@ -117,10 +138,7 @@ async function resolveUse(use: PathUse, site: CallSite, lexical: boolean): Promi
     if (!matches || matches.length === 0 || !literal.inside) add(literal, word);
     for (const match of matches ?? []) {
       const relative = path.relative(site.workspace, match);
-      add(
-        await resolvePath(site.workspace, match, site.lookup),
-        relative.startsWith('..') || path.isAbsolute(relative) ? match : relative,
-      );
+      add(await resolve(match), relative.startsWith('..') || path.isAbsolute(relative) ? match : relative);
     }
   }
   return out;

@@ -113,7 +113,7 @@ function withoutValues(args: readonly (string | undefined)[], valued: RegExp): (
   return out;
 }
 
-const PERMISSION_WIPE = /^(0+|[ugoa]*=|(a|ugo)?-[rwxXst]*r[rwxXst]*)$/;
+const PERMISSION_WIPE = /^(0+|[ugoa]*=|[ugoa]*-[rwxXst]*r[rwxXst]*)$/;
 const SERVICE_READS = /^(status|show|cat|help|list-\S+|is-\S+|--version|-h|--help)$/;
 
 /**
@@ -157,7 +157,7 @@ export function destructiveEquivalent(
     }
     case 'chmod': {
       const mode = ops[0];
-      return mode !== undefined && PERMISSION_WIPE.test(mode)
+      return mode !== undefined && mode.split(',').every((clause) => PERMISSION_WIPE.test(clause))
         ? rm(
             ops.slice(1),
             `chmod ${mode} takes the permissions away, so the files can no longer be read or written`,

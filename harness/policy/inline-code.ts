@@ -60,6 +60,8 @@ const PATH_LIKE =
 
 const HOME =
   /\b(expanduser|Path\.home|homedir|os\.environ(?:\.get)?\s*[[(]\s*['"]HOME|getenv\s*\(\s*['"]HOME|process\.env\.HOME|ENV\s*[[{]\s*['"]?HOME|Dir\.home|File\.expand_path|getpwuid|\$HOME)\b|~\//;
+const NETWORK_MODULE =
+  /require\(\s*['"](?:node:)?(https?|net|dgram|tls|http2)['"]\s*\)|from\s+['"](?:node:)?(https?|net|dgram|tls)['"]/;
 const NETWORK =
   /\b(urllib|urlopen|requests|http\.client|httplib|httpx|aiohttp|socket|ftplib|smtplib|telnetlib|fetch|XMLHttpRequest|WebSocket|https?\.(?:get|request)|require\(\s*['"](?:node:)?(?:https?|net|dgram|tls|http2)['"]\s*\)|axios|LWP|HTTP::Tiny|IO::Socket|Net::\w+|open-uri|URI\.open|TCPSocket|UDPSocket|curl_init|file_get_contents\s*\(\s*['"]https?:|fsockopen)\b/;
 const ENVIRONMENT =
@@ -86,7 +88,8 @@ export function inlineFacts(program: string, code: string): InlineFacts {
     environment: ENVIRONMENT.test(code),
     commands: [],
   };
-  const network = NETWORK.exec(code)?.[1];
+  const module = NETWORK_MODULE.exec(code);
+  const network = NETWORK.exec(code)?.[1] ?? (module ? (module[1] ?? module[2]) : undefined);
   if (network !== undefined) facts.network = network;
   const deletes = DELETES.exec(code)?.[1];
   if (deletes !== undefined) facts.deletes = deletes;

@@ -65,7 +65,13 @@ export function finding(
  * Records a file `via` reads or writes; an expansion, or another user's home folder, becomes a
  * `path:dynamic` finding instead, and devices are left out.
  */
-export function addPath(acc: Accumulator, word: ShellWord, access: 'read' | 'write', via: string): void {
+export function addPath(
+  acc: Accumulator,
+  word: ShellWord,
+  access: 'read' | 'write',
+  via: string,
+  noFollow = false,
+): void {
   // A process substitution as a file argument (`cat <(ls)`) is a pipe, not a file; its commands are parts already.
   if (word.value === undefined && /^[<>]\(/.test(word.text) && word.text.endsWith(')')) return;
   if (word.value === undefined) {
@@ -94,5 +100,11 @@ export function addPath(acc: Accumulator, word: ShellWord, access: 'read' | 'wri
   if (/^\/dev\/(tcp|udp)\//.test(value)) acc.network.push(via);
   // A secrets-shaped file read by any part (`nc host < .env`, `curl -T .env`) is a secret for the exfiltration rule.
   if (access === 'read' && isSecretPath(value)) acc.secrets.push(via);
-  acc.paths.push({ path: value, access, via, ...(word.expands ? { glob: true } : {}) });
+  acc.paths.push({
+    path: value,
+    access,
+    via,
+    ...(word.expands ? { glob: true } : {}),
+    ...(noFollow ? { noFollow: true } : {}),
+  });
 }

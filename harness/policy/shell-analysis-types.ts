@@ -43,6 +43,8 @@ export interface PathUse {
   via: string;
   /** Unquoted glob or brace characters: the shell expands the word to the files it matches (`command-policy.ts` expands it). */
   glob?: boolean;
+  /** Only the name is used: a link in the last component is not followed (`ls -l link`, `stat link`). */
+  noFollow?: boolean;
 }
 
 /** Everything the analysis found in one command string. */

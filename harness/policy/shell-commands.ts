@@ -14,10 +14,10 @@ import { definedFunctions, rebindingReason, shadowingReason } from './rebinding.
 import { commandOfVariable } from './code-strings.ts';
 import { assignmentIsDangerous, environmentChanges } from './shell-environment.ts';
 import { extractCommands, type Assignment } from './shell-extract.ts';
+import { inlinePrograms, inlineProgram } from './shell-inline.ts';
 import { parseShell } from './shell-parser.ts';
 import { substitutionsInText } from './shell-hidden.ts';
 import { displayWord, literalWord, normaliseProgram, type ShellWord, WORKSPACE_MARK } from './shell-words.ts';
-import { INLINE_FLAGS, reportInline } from './inline-code.ts';
 
 /** Scripts nested deeper than this (`sh -c "sh -c …"`) are not analysed further: ask. */
 export const MAX_DEPTH = 12;
@@ -109,38 +109,14 @@ function recordOptionGlobs(acc: Accumulator, words: readonly ShellWord[], depth:
   }
 }
 
-/** Analyses an inline interpreter program (`inline-code.ts`) of the part just recorded, `text`. */
-function inlineProgram(acc: Accumulator, program: string, code: string, text: string, depth: number): void {
-  const part = acc.parts[acc.parts.length - 1]!;
-  reportInline(program, code, {
-    path: (p, access) => addPath(acc, literalWord(p), access, text),
-    network: () => {
-      acc.network.push(text);
-      part.network = true;
-      part.effect = 'irreversible';
-    },
-    secret: () => acc.secrets.push(text),
-    deletes: (targets, call) => {
-      acc.equivalents.push({
-        command: text,
-        as: `rm -rf ${targets.join(' ')}`,
-        reason: `the inline ${program} program deletes files (${call})`,
-      });
-      part.effect = 'irreversible';
-    },
-    command: (script) => analyseScript(acc, script, depth + 1),
-    unknown: (reason) => finding(acc, text, 'ask', 'program:dynamic', reason),
-  });
-}
-
-/** Returns true when the command is a shell reading its script from stdin. */
+/** Returns true when the command is a shell reading its script from stdin, `interpreter:NAME` for an interpreter reading its program from stdin. */
 function processCommand(
   acc: Accumulator,
   words: readonly ShellWord[],
   assignments: readonly Assignment[],
   depth: number,
   source: string,
-): boolean {
+): boolean | `interpreter:${string}` {
   checkAssignments(acc, assignments, words.length > 0 ? source : '', depth);
   if (words.length === 0) return false;
   if (depth > MAX_DEPTH) {
@@ -242,17 +218,7 @@ function processCommand(
   if (facts.secrets) acc.secrets.push(text);
   if (network) acc.network.push(text);
   if (facts.inlineCode) acc.inlineCode.push(text);
-  const inlineFlag = INLINE_FLAGS[name];
-  if (inlineFlag)
-    for (let i = 0; i < args.length; i += 1) {
-      const flag = args[i]!.value;
-      const code = args[i + 1];
-      if (flag === undefined || !inlineFlag.test(flag) || !code) continue;
-      acc.repositoryCode.push(`${name} ${flag} runs a program given inline`);
-      if (code.value === undefined)
-        finding(acc, text, 'ask', 'program:dynamic', `the inline ${name} program is built from an expansion`);
-      else inlineProgram(acc, name, code.value, text, depth);
-    }
+  const stdinProgram = inlinePrograms(acc, name, args, text, depth, analyseScript);
   if (facts.repositoryCode) acc.repositoryCode.push(facts.repositoryCode);
   else if (nonstandardPath || (first.value.includes('/') && !first.value.startsWith('/')))
     acc.repositoryCode.push(`${first.value} is a program of the workspace`);
@@ -289,7 +255,7 @@ function processCommand(
           'path:dynamic',
           `the tree ${root.text} ${name} walks depends on an expansion and cannot be checked before it runs`,
         );
-  for (const file of effects.files) addPath(acc, file.word, file.access, text);
+  for (const file of effects.files) addPath(acc, file.word, file.access, text, file.noFollow === true);
   // The folder `cd` (or `git -C`, `env -C`) enters was just checked as a read; paths after it are relative to it.
   // A leading `cd DIR &&` (`shell-analysis.ts`): later relative paths are taken from DIR.
   if (
@@ -326,6 +292,7 @@ function processCommand(
   }
   const stdinSource =
     (name === 'source' || name === '.') && (args[0]?.value === '/dev/stdin' || args[0]?.value === '-');
+  if (stdinProgram) return `interpreter:${name}`;
   return SHELLS.has(name) ? info.readsStdin === true : stdinSource;
 }
 
@@ -396,10 +363,18 @@ export function analyseScript(acc: Accumulator, script: string, depth: number): 
   for (const hidden of extraction.unanalysed)
     finding(acc, hidden.text, 'ask', 'shell:unanalysed-substitution', hidden.reason);
   let stdinShell = false;
-  for (const command of extraction.commands)
-    if (processCommand(acc, command.words, command.assignments, depth, command.source)) stdinShell = true;
+  const stdinPrograms: string[] = [];
+  for (const command of extraction.commands) {
+    const reads = processCommand(acc, command.words, command.assignments, depth, command.source);
+    if (reads === true) stdinShell = true;
+    else if (reads !== false) stdinPrograms.push(reads.slice('interpreter:'.length));
+  }
   for (const redirect of extraction.redirects)
     if (redirect.target) addPath(acc, redirect.target, redirect.access, redirect.via);
   // A shell reading stdin runs whatever is fed to it: here-documents, here-strings, echoed text.
   if (stdinShell) for (const text of extraction.stdinTexts) analyseScript(acc, text, depth + 1);
+  // An interpreter reading stdin runs what is fed to it as its program (`inline-code.ts`).
+  for (const program of stdinPrograms)
+    for (const text of extraction.stdinTexts)
+      inlineProgram(acc, program, text, `${program} (stdin)`, depth, analyseScript, false);
 }

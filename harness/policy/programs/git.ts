@@ -9,7 +9,7 @@
  * git-config(1).
  */
 import { commandOfGitConfig } from '../code-strings.ts';
-import { helpViewer, historyReads } from './git-history.ts';
+import { commandsRun, helpViewer, historyReads } from './git-history.ts';
 import type { ShellWord } from '../shell-words.ts';
 import { firstOperand, literal, optionEffects, read, values, walk, write } from './helpers.ts';
 import { hasOption, scanOptions, type OptionSpec } from '../shell-options.ts';
@@ -253,6 +253,7 @@ function gitOperands(call: ProgramCall, out: ProgramEffects): void {
   const args = call.args;
   const sub = args[0]?.value;
   helpViewer(args, out);
+  if (sub !== undefined && !sub.startsWith('-')) commandsRun(sub, args.slice(1), out);
   // Global options first (`git -C x diff`): the folders they name are reads; the wrapper unwraps the subcommand as a part of its own.
   if (sub?.startsWith('-')) {
     optionEffects(scanProgramArgs(args, GIT_GLOBAL), GIT_GLOBAL, 'git', out);

@@ -60,7 +60,8 @@ describe('file operands of read programs (red-team P1)', () => {
     ['sed -n 1,5p /etc/passwd', ['read:/etc/passwd']],
     ['sed -e s/a/b/ -i.bak f', ['write:f']],
     ['python x.py --out /etc/x', ['read:x.py']],
-    ['python3 -c "print(1)" /etc/x', []],
+    // The words after an inline program are its arguments: files it may read.
+    ['python3 -c "print(1)" /etc/x', ['read:/etc/x']],
     ['node ../evil.js', ['read:../evil.js']],
     ['pytest tests/test_a.py::test_b /tmp/t.py', ['read:tests/test_a.py', 'read:/tmp/t.py']],
     ['find . /etc -name "*.x" -newer ref -fprint out', ['read:ref', 'write:out', 'read:.', 'read:/etc']],
@@ -180,7 +181,9 @@ describe('options that write files or run commands (red-team P1)', () => {
     expect(findings("vim -c '!rm x' f")).toEqual([]);
     expect(parts("vim -c '!rm x' f")).toContain('rm x');
     expect(findings("vim -c 'call system(x)' f")).toEqual(['ask:program:runs-command']);
-    expect(findings("less '+!rm x' f")).toEqual(['ask:program:runs-command']);
+    expect(findings("less '+!rm x' f")).toEqual([]);
+    expect(parts("less '+!rm x' f")).toContain('rm x');
+    expect(findings("less '+|rm x' f")).toEqual(['ask:program:runs-command']);
     expect(findings("LESSOPEN='|rm x %s' less f")).toEqual([]);
     expect(parts("LESSOPEN='|rm x %s' less f")).toContain('rm x {}');
     expect(findings('LESSOPEN="$X" less f')).toEqual(['ask:env:dangerous-variable']);

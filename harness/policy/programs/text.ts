@@ -98,7 +98,10 @@ function awkOperands(call: ProgramCall, out: ProgramEffects): void {
 function pagerOperands(call: ProgramCall, out: ProgramEffects): void {
   for (const op of call.scan.operands) {
     const v = op.value ?? op.text;
+    const shell = /^\+:?!/.test(v) ? v.replace(/^\+:?!/, '') : undefined;
     if (!v.startsWith('+')) out.files.push(read(op));
+    else if (shell !== undefined && shell !== '' && !/[|]/.test(v))
+      out.runs.push({ kind: 'script', script: shell });
     else if (/[!|]/.test(v))
       out.runs.push({
         kind: 'unknown',
