@@ -157,7 +157,7 @@ export function destructiveEquivalent(
     }
     case 'chmod': {
       const mode = ops[0];
-      return mode !== undefined && mode.split(',').every((clause) => PERMISSION_WIPE.test(clause))
+      return mode?.split(',').every((clause) => PERMISSION_WIPE.test(clause))
         ? rm(
             ops.slice(1),
             `chmod ${mode} takes the permissions away, so the files can no longer be read or written`,

@@ -17,7 +17,7 @@ import { extractCommands, type Assignment } from './shell-extract.ts';
 import { inlinePrograms, inlineProgram } from './shell-inline.ts';
 import { parseShell } from './shell-parser.ts';
 import { substitutionsInText } from './shell-hidden.ts';
-import { displayWord, literalWord, normaliseProgram, type ShellWord, WORKSPACE_MARK } from './shell-words.ts';
+import { displayWord, normaliseProgram, type ShellWord, WORKSPACE_MARK } from './shell-words.ts';
 
 /** Scripts nested deeper than this (`sh -c "sh -c …"`) are not analysed further: ask. */
 export const MAX_DEPTH = 12;
