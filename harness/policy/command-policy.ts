@@ -5,11 +5,13 @@
  * by what the command does. `decideCommand` is the same pipeline for one command string, used
  * by `harness-bench policy check` and the tests.
  */
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { HarnessConfig } from '../config.ts';
 import { runPathLabels, type PathLabel } from '../path-display.ts';
 import type { EffectClass, ToolDefinition } from '../tools/types.ts';
+import { globOption } from './glob-options.ts';
 import { expandBraces, expandGlob, hasGlob, MAX_EXPANSION } from './path-expansion.ts';
 import { resolvePath, type PathLookup, type ResolvedPath } from './paths.ts';
 import {
@@ -23,6 +25,7 @@ import {
 import { analyseCommand } from './shell-analysis.ts';
 import type { CommandAnalysis, PathUse, TreeWalk } from './shell-analysis-types.ts';
 import { walkTree } from './tree-walk.ts';
+import { WORKSPACE_MARK } from './shell-words.ts';
 import type { PolicyDecision } from './types.ts';
 
 /** Where a call runs: the workspace (a real path), the home folder for `~`, and the taint so far. */
@@ -61,6 +64,25 @@ export function resolveLexically(workspace: string, requested: string): Resolved
   return { requested, absolute, inside, relative: inside ? relative || '.' : absolute };
 }
 
+/**
+ * Resolves a name whose last component is used as it is (a link there is not followed): its
+ * folder through every link, then the name in it. `.`, `..` and a trailing `/` follow as usual.
+ */
+async function resolveName(workspace: string, requested: string, lookup?: PathLookup): Promise<ResolvedPath> {
+  const base = path.basename(requested);
+  if (base === '.' || base === '..' || base === '' || requested.endsWith('/'))
+    return resolvePath(workspace, requested, lookup);
+  const parent = await resolvePath(workspace, path.dirname(requested), lookup);
+  const absolute = path.join(parent.absolute, base);
+  if (!parent.inside || parent.error !== undefined) return { ...parent, requested, absolute };
+  return {
+    requested,
+    absolute,
+    inside: true,
+    relative: parent.relative === '.' ? base : `${parent.relative}/${base}`,
+  };
+}
+
 /** The resolved paths of one file operand, and what could not be checked. */
 interface ResolvedUse {
   paths: PolicyPath[];
@@ -91,9 +113,18 @@ async function resolveUse(use: PathUse, site: CallSite, lexical: boolean): Promi
   const resolve = async (requested: string) =>
     lexical
       ? resolveLexically(site.workspace, requested)
-      : await resolvePath(site.workspace, requested, site.lookup);
+      : use.noFollow
+        ? await resolveName(site.workspace, requested, site.lookup)
+        : await resolvePath(site.workspace, requested, site.lookup);
   for (const word of words) {
-    const expanded = word === '~' ? home : word.startsWith('~/') ? path.join(home, word.slice(2)) : word;
+    const expanded =
+      word === '~'
+        ? home
+        : word.startsWith('~/')
+          ? path.join(home, word.slice(2))
+          : word.startsWith(WORKSPACE_MARK)
+            ? `${site.workspace}${word.slice(WORKSPACE_MARK.length)}`
+            : word;
     const literal = await resolve(expanded);
     const add = (resolved: ResolvedPath, requested: string) =>
       out.paths.push({ ...resolved, requested, access: use.access, via: use.via });
@@ -107,10 +138,7 @@ async function resolveUse(use: PathUse, site: CallSite, lexical: boolean): Promi
     if (!matches || matches.length === 0 || !literal.inside) add(literal, word);
     for (const match of matches ?? []) {
       const relative = path.relative(site.workspace, match);
-      add(
-        await resolvePath(site.workspace, match, site.lookup),
-        relative.startsWith('..') || path.isAbsolute(relative) ? match : relative,
-      );
+      add(await resolve(match), relative.startsWith('..') || path.isAbsolute(relative) ? match : relative);
     }
   }
   return out;
@@ -129,7 +157,13 @@ async function walkUse(
 ): Promise<void> {
   const home = site.home ?? homedir();
   const requested =
-    walk.root === '~' ? home : walk.root.startsWith('~/') ? path.join(home, walk.root.slice(2)) : walk.root;
+    walk.root === '~'
+      ? home
+      : walk.root.startsWith('~/')
+        ? path.join(home, walk.root.slice(2))
+        : walk.root.startsWith(WORKSPACE_MARK)
+          ? `${site.workspace}${walk.root.slice(WORKSPACE_MARK.length)}`
+          : walk.root;
   const root = await resolvePath(site.workspace, requested);
   if (!root.inside) return; // the root itself is a path of the command, denied there
   const found = await walkTree(site.workspace, root.absolute, walk.follows);
@@ -193,25 +227,93 @@ export async function prepareCall(
   const analysis = await analyseCommand(command);
   const commandPaths: PolicyPath[] = [];
   const pathFindings: PolicyFinding[] = [];
-  for (const use of analysis.paths) {
+  // Option words a glob yields in the workspace (`glob-options.ts`): decided as written out.
+  const written: CommandAnalysis[] = [];
+  for (const glob of analysis.optionGlobs) {
+    const found = await globOption(glob, async (pattern) => {
+      if (lexical) return [];
+      const from = path.resolve(site.workspace, glob.cwd ?? '.');
+      const matches = await expandGlob(pattern, from);
+      return matches?.map((m) => (path.isAbsolute(pattern) ? m : path.relative(from, m)));
+    });
+    if (!found) continue;
+    pathFindings.push({
+      subject: found.command,
+      action: 'ask',
+      rule: 'shell:glob-option',
+      reason: found.reason,
+    });
+    written.push(found.analysis);
+  }
+  for (const use of [...analysis.paths, ...written.flatMap((w) => w.paths)]) {
     const resolved = await resolveUse(use, site, lexical);
     commandPaths.push(...resolved.paths);
     pathFindings.push(...resolved.findings);
   }
   const trees: PolicyTree[] = [];
-  if (!lexical) for (const walk of analysis.walks) await walkUse(walk, site, commandPaths, trees);
-  const effect =
-    tool.effect === 'irreversible' || ORDER[analysis.effect] > ORDER.write ? 'irreversible' : analysis.effect;
+  if (!lexical)
+    for (const walk of analysis.walks) {
+      if (!walk.glob) {
+        await walkUse(walk, site, commandPaths, trees);
+        continue;
+      }
+      // A glob root (`tar cf a.tar src/*`): every match is a root of its own.
+      const matches = hasGlob(walk.root) ? await expandGlob(walk.root, site.workspace) : undefined;
+      if (matches === undefined)
+        pathFindings.push({
+          subject: walk.via,
+          action: 'ask',
+          rule: 'path:dynamic',
+          reason: `the tree ${walk.root} ${walk.via.split(' ')[0]} walks matches more than ${MAX_EXPANSION} paths, or is not a pattern the checker expands`,
+        });
+      for (const match of matches ?? []) await walkUse({ ...walk, root: match }, site, commandPaths, trees);
+    }
+  if (lexical && analysis.walks.some((w) => w.glob))
+    pathFindings.push({
+      subject: command,
+      action: 'ask',
+      rule: 'path:dynamic',
+      reason: 'a walked tree is a glob, which is expanded only in a real workspace',
+    });
+  // A leading `cd DIR &&`: its paths were taken from DIR, which must be a folder inside the workspace.
+  if (analysis.cwd !== undefined && !lexical) {
+    const dir = await resolvePath(site.workspace, analysis.cwd, site.lookup);
+    const isFolder =
+      dir.inside &&
+      dir.error === undefined &&
+      (await stat(dir.absolute).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ));
+    if (!isFolder)
+      pathFindings.push({
+        subject: command,
+        action: 'ask',
+        rule: 'path:cwd-changed',
+        reason: `the command enters ${analysis.cwd}, which is not a folder inside the workspace, so its relative file targets cannot be resolved before it runs`,
+      });
+  }
+  let analysed = analysis.effect;
+  for (const w of written) if (ORDER[w.effect] > ORDER[analysed]) analysed = w.effect;
+  const effect = tool.effect === 'irreversible' || ORDER[analysed] > ORDER.write ? 'irreversible' : analysed;
+  const equivalents = [...analysis.equivalents, ...written.flatMap((w) => w.equivalents)];
+  const repositoryCode =
+    analysis.repositoryCode ??
+    written.find((w) => w.repositoryCode !== undefined)?.repositoryCode ??
+    (written.length > 0
+      ? (pathFindings.find((f) => f.rule === 'shell:glob-option')?.reason ?? undefined)
+      : undefined);
   return {
     input: {
       tool: tool.name,
       effect,
       paths: [...toolPaths, ...commandPaths],
-      commands: analysis.parts.map((p) => p.text),
-      findings: [...analysis.findings, ...pathFindings],
-      network: analysis.network,
+      commands: [...analysis.parts, ...written.flatMap((w) => w.parts)].map((p) => p.text),
+      findings: [...analysis.findings, ...written.flatMap((w) => w.findings), ...pathFindings],
+      network: analysis.network || written.some((w) => w.network),
       ...(trees.length > 0 ? { trees } : {}),
-      ...(analysis.repositoryCode !== undefined ? { repositoryCode: analysis.repositoryCode } : {}),
+      ...(equivalents.length > 0 ? { equivalents } : {}),
+      ...(repositoryCode !== undefined ? { repositoryCode } : {}),
       ...(analysis.guards.length > 0 ? { guards: analysis.guards } : {}),
       ...(taintedBy.length > 0 ? { taintedBy } : {}),
       ...labels,

@@ -49,6 +49,12 @@ export interface PolicyInput {
   harnessState?: boolean;
   /** Folder trees the command walks recursively, with the files under them (`command-policy.ts`). */
   trees?: PolicyTree[];
+  /**
+   * Destructive equivalents among the commands (`git reset --hard`, `truncate`, `crontab -r`):
+   * each is decided also as the `rm -rf …` it amounts to (`destructive.ts`), so a rule denying
+   * `rm *` denies it, with the reason.
+   */
+  equivalents?: { command: string; as: string; reason: string }[];
   /** Why the call runs code the repository contains or configures (test runners, build tools, scripts). */
   repositoryCode?: string;
   /** Guards the harness runs programs of the call under, stated in the reason (`git`). */
@@ -260,6 +266,18 @@ export function decide(input: PolicyInput, config: HarnessConfig): PolicyDecisio
   for (const f of findings)
     parts.push({ subject: f.subject, kind: 'command', action: f.action, rule: f.rule, reason: f.reason });
   for (const command of commands) parts.push(decideSimpleCommand(command, permissions.bash));
+  for (const e of input.equivalents ?? []) {
+    const as = decideSimpleCommand(e.as, permissions.bash);
+    if (as.action !== 'allow')
+      parts.push({
+        subject: e.command,
+        kind: 'command',
+        action: as.action,
+        rule: as.rule,
+        reason: `${e.reason}, as ${JSON.stringify(e.as)} would: decided as that command`,
+        spelledAs: e.as,
+      });
+  }
   for (const p of input.paths) parts.push(pathPart(p, config));
   for (const tree of input.trees ?? []) parts.push(...treeParts(tree, config.permissions.sensitivePaths));
   const secret = exfiltration(input, config.permissions.sensitivePaths);

@@ -17,7 +17,7 @@ export const RULES = {
   'effects:harness-state':
     'a write that changes only the harness’s own state (todos, notes) is decided like a read',
   'taint:untrusted-content':
-    'untrusted content entered the context: irreversible, network-reaching and repository-code calls, and writes to sensitive paths (code planted to run later: a git hook, a CI workflow), need a human (or are denied)',
+    'untrusted content entered the context: irreversible, network-reaching and code-running calls (code the repository contains or configures, inline interpreter programs, commands an option or a variable names, loader and start-up variables), and writes to sensitive paths (code planted to run later: a git hook, a CI workflow, a package script, a test configuration), need a human (or are denied)',
   'scope:tools': 'the tool is not among those this agent (a subagent) may use',
   'analysis:unparseable': 'the command does not parse as bash, so its parts cannot all be known',
   'analysis:too-long': 'the command is too long to analyse',
@@ -32,6 +32,10 @@ export const RULES = {
     'an arithmetic context (`$((…))`, `((…))`, `[[ … -eq … ]]`, `let`, a subscript, a substring offset) with an operand that is not a literal number: bash evaluates the value again, and `a[$(cmd)]` in it runs cmd',
   'shell:indirection':
     'an indirection (`${!x}`, `declare -n`, `printf -v`, `read` or `declare` into a computed name, `test -v`) whose name is not a literal: a name with a subscript runs the substitution in it',
+  'shell:rebinding':
+    'the command rebinds a command name (hash -p, enable -f or -n, an alias or a function named like a program or builtin, command_not_found_handle), so a later command of that name runs other code than it says: denied',
+  'shell:glob-option':
+    'a glob or brace expansion yields words that start with `-`, which the program reads as options (a file named `--ext-diff` picked up by `*`): they are decided as written out, and the call asks',
   'program:dynamic': 'the program (or the command a wrapper runs) is built from an expansion',
   'program:eval': 'eval runs a string as a command',
   'program:source': 'source runs the commands of a file',

@@ -20,6 +20,8 @@ export const DEFAULT_SENSITIVE_PATHS: readonly SensitivePath[] = [
   { pattern: '**/.git/hooks/**', access: 'write' },
   { pattern: '**/.git/config', access: 'write' },
   { pattern: '**/.git/info/**', access: 'write' },
+  { pattern: '**/.git/**', access: 'write' },
+  { pattern: '**/.gitattributes', access: 'write' },
   { pattern: '**/.gitmodules', access: 'write' },
   { pattern: '**/.husky/**', access: 'write' },
   { pattern: '**/.github/workflows/**', access: 'write' },
@@ -31,13 +33,51 @@ export const DEFAULT_SENSITIVE_PATHS: readonly SensitivePath[] = [
   { pattern: '**/azure-pipelines.yml', access: 'write' },
   { pattern: '**/Jenkinsfile', access: 'write' },
   { pattern: '**/.pre-commit-config.yaml', access: 'write' },
-  { pattern: '**/.vscode/{settings,tasks,launch}.json', access: 'write' },
   { pattern: '**/.devcontainer/**', access: 'write' },
   { pattern: '**/.npmrc', access: 'any' },
   { pattern: '**/.yarnrc*', access: 'write' },
   { pattern: '**/.pypirc', access: 'any' },
   { pattern: '**/pip.conf', access: 'write' },
   { pattern: '**/.cargo/config*', access: 'write' },
+  // Files that run as code later: package scripts and hooks, test-runner configuration and plugins,
+  // build scripts, make and task files, interpreter start-up files, shell start-up files.
+  { pattern: '**/package.json', access: 'write' },
+  {
+    pattern: '**/{.pnpmfile.cjs,pnpmfile.js,.yarn/plugins/**,.yarnrc.yml,bunfig.toml,deno.json,deno.jsonc}',
+    access: 'write',
+  },
+  {
+    pattern:
+      '**/{conftest.py,pytest.ini,tox.ini,noxfile.py,setup.py,setup.cfg,pyproject.toml,sitecustomize.py,usercustomize.py,*.pth,manage.py}',
+    access: 'write',
+  },
+  {
+    pattern:
+      '**/{Makefile,makefile,GNUmakefile,*.mk,justfile,Justfile,.justfile,Taskfile.y{,a}ml,Rakefile,*.rake,Gemfile,*.gemspec,Guardfile,Vagrantfile}',
+    access: 'write',
+  },
+  {
+    pattern:
+      '**/{build.rs,Cargo.toml,build.gradle,build.gradle.kts,settings.gradle,settings.gradle.kts,gradlew,gradle/wrapper/**,pom.xml,.mvn/**,build.xml,build.sbt,CMakeLists.txt,*.cmake,meson.build,BUILD,BUILD.bazel,WORKSPACE,MODULE.bazel,*.bzl,.bazelrc,go.mod,composer.json}',
+    access: 'write',
+  },
+  {
+    pattern:
+      '**/{vitest,vite,jest,webpack,rollup,babel,eslint,prettier,playwright,cypress,karma,svelte,next,nuxt,astro,tailwind,postcss,stylelint,lint-staged,commitlint,tsup,esbuild}.config.*',
+    access: 'write',
+  },
+  {
+    pattern:
+      '**/{.babelrc*,.eslintrc*,.prettierrc*,.mocharc*,.lintstagedrc*,.stylelintrc*,.swcrc,jest.setup.*,vitest.setup.*,.lefthook*,lefthook.y{,a}ml,.envrc,.tool-versions,.mise.toml,mise.toml}',
+    access: 'write',
+  },
+  {
+    pattern:
+      '**/{.bashrc,.bash_profile,.bash_login,.profile,.zshrc,.zshenv,.zprofile,.inputrc,.gitconfig,.npmrc,.curlrc,.wgetrc,.lesskey,.vimrc,.exrc,.nvimrc}',
+    access: 'write',
+  },
+  { pattern: '**/.vscode/**', access: 'write' },
+  { pattern: '**/.idea/**', access: 'write' },
   { pattern: '**/.env', access: 'any' },
   { pattern: '**/.env.*', access: 'any' },
   { pattern: '**/.envrc', access: 'any' },

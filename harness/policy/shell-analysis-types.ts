@@ -43,6 +43,8 @@ export interface PathUse {
   via: string;
   /** Unquoted glob or brace characters: the shell expands the word to the files it matches (`command-policy.ts` expands it). */
   glob?: boolean;
+  /** Only the name is used: a link in the last component is not followed (`ls -l link`, `stat link`). */
+  noFollow?: boolean;
 }
 
 /** Everything the analysis found in one command string. */
@@ -59,6 +61,16 @@ export interface CommandAnalysis {
   walks: TreeWalk[];
   /** Why the command runs code the repository contains or configures (a test runner, a script), when it does. */
   repositoryCode?: string;
+  /** Destructive equivalents (`git reset --hard`, `truncate`, `crontab -r`): decided also as the `rm -rf` they amount to (`destructive.ts`). */
+  equivalents: Equivalent[];
+  /** Simple commands with a glob or brace word in an option position: expanded in the workspace, the option words they yield are decided as written out. */
+  optionGlobs: OptionGlob[];
+  /**
+   * The folder a leading `cd DIR &&` enters (workspace-relative, as written): relative paths after
+   * it are taken from there. `command-policy.ts` checks that it is a folder inside the workspace;
+   * otherwise the call asks (`path:cwd-changed`).
+   */
+  cwd?: string;
   /** The harness guards some program of the command runs under (`git`: repository-configured programs disabled). */
   guards: string[];
 }
@@ -70,4 +82,31 @@ export interface TreeWalk {
   content: boolean;
   access: 'read' | 'write';
   via: string;
+  /** The root is a glob: the walk covers every match (`command-policy.ts` expands it). */
+  glob?: boolean;
+}
+
+/** A command that destroys what `rm -rf` would (`destructive.ts`): the rules decide it also as `as`. */
+export interface Equivalent {
+  /** The normalised simple command. */
+  command: string;
+  /** The `rm -rf …` it amounts to. */
+  as: string;
+  reason: string;
+}
+
+/**
+ * A simple command whose word `index` (in `words`, the program first) is an unquoted glob or brace
+ * expression that may yield words starting with `-`, before any `--`.
+ */
+export interface OptionGlob {
+  /** The words as displayed (`displayWord`), the program first. */
+  words: string[];
+  index: number;
+  /** The pattern's value (quotes removed, glob and brace characters kept). */
+  pattern: string;
+  /** Nesting of the command (0: top level). */
+  depth: number;
+  /** The folder a leading `cd` entered, where the pattern expands (workspace-relative). */
+  cwd?: string;
 }

@@ -120,7 +120,8 @@ describe('analyseCommand: wrappers are parts and are unwrapped', () => {
     ['stdbuf -o0 rm x', ['stdbuf -o0 rm x', 'rm x']],
     ['time rm x', ['time rm x', 'rm x']],
     ['busybox rm x', ['busybox rm x', 'rm x']],
-    ['git -C sub -c core.pager=less log', ['git -C sub -c core.pager=less log', 'git log']],
+    // The pager a -c setting names is a command of its own (decided as what it is).
+    ['git -C sub -c core.pager=less log', ['git -C sub -c core.pager=less log', 'git log', 'less']],
     ['eval "rm x"', ["eval 'rm x'", 'rm x']],
     ["trap 'rm -rf x' EXIT", ["trap 'rm -rf x' EXIT", 'rm -rf x']],
     ['trap - EXIT', ['trap - EXIT']],
@@ -241,7 +242,12 @@ describe('analyseCommand: files read and written', () => {
   });
 
   it('changing directory makes relative targets unknowable: ask', () => {
-    expect(rules(analyseCommandSync('cd /etc && echo x > passwd'))).toEqual(['path:cwd-changed']);
+    // A leading `cd DIR &&` takes later relative paths from DIR (command-policy.ts checks DIR is a folder inside).
+    const entered = analyseCommandSync('cd /etc && echo x > passwd');
+    expect(entered.cwd).toBe('/etc');
+    expect(entered.paths.map((p) => `${p.access}:${p.path}`)).toEqual(['read:/etc', 'write:/etc/passwd']);
+    expect(rules(analyseCommandSync('cd /etc; echo x > passwd'))).toEqual(['path:cwd-changed']);
+    expect(rules(analyseCommandSync('cd src && pushd b && cat x'))).toEqual(['path:cwd-changed']);
     expect(rules(analyseCommandSync('cd sub && ls'))).toEqual([]);
   });
 });
@@ -299,7 +305,8 @@ describe('analyseCommand: effect class and network', () => {
     ['echo x > f', 'write', false],
     ['npm test', 'write', false],
     ['sed -i s/a/b/ f', 'write', false],
-    ['find . -delete', 'write', false],
+    // A destructive equivalent of rm -rf (destructive.ts).
+    ['find . -delete', 'irreversible', false],
     ['rm x', 'irreversible', false],
     ['curl https://x', 'irreversible', true],
     ['git push origin main', 'irreversible', true],

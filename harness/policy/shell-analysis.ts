@@ -19,10 +19,25 @@ import { type Accumulator, finding } from './shell-accumulator.ts';
 import type { CommandAnalysis } from './shell-analysis-types.ts';
 import { analyseScript } from './shell-commands.ts';
 import { loadShellParser } from './shell-parser.ts';
+import { setWorkspaceVariable, WORKSPACE_MARK } from './shell-words.ts';
 
 /** Longer commands are not parsed: ask. Characters. */
 export const MAX_COMMAND_CHARS = 200_000;
 const ORDER: Record<EffectClass, number> = { read: 0, write: 1, irreversible: 2 };
+
+/** Findings whose danger is code chosen outside the command text: code-running for the taint rule. */
+const CODE_RULES: ReadonlySet<string> = new Set([
+  'env:dangerous-variable',
+  'program:runs-command',
+  'program:dynamic',
+  'program:eval',
+  'program:source',
+  'program:path',
+  'git:config-override',
+  'shell:glob-option',
+  'shell:rebinding',
+  'shell:unanalysed-substitution',
+]);
 
 const cache = new Map<string, CommandAnalysis>();
 /** Analyses kept in the cache (least recently used dropped first). */
@@ -45,6 +60,7 @@ export function analyseCommandSync(command: string): CommandAnalysis {
     cache.set(command, hit);
     return hit;
   }
+  setWorkspaceVariable(command);
   const acc: Accumulator = {
     parts: [],
     findings: [],
@@ -58,6 +74,8 @@ export function analyseCommandSync(command: string): CommandAnalysis {
     walks: [],
     repositoryCode: [],
     guards: [],
+    equivalents: [],
+    optionGlobs: [],
   };
   if (command.length > MAX_COMMAND_CHARS)
     finding(
@@ -68,6 +86,9 @@ export function analyseCommandSync(command: string): CommandAnalysis {
       `commands longer than ${MAX_COMMAND_CHARS} characters are not analysed`,
     );
   else {
+    // `cd DIR && …` at the start: what follows runs in DIR when DIR is a folder (checked by `command-policy.ts`).
+    const leading = /^\s*cd\s+([\w.@+/-]+)\s*&&/.exec(command);
+    if (leading && !leading[1]!.startsWith('-')) acc.pendingCd = leading[1]!;
     try {
       analyseScript(acc, command, 0);
     } catch (error) {
@@ -83,7 +104,9 @@ export function analyseCommandSync(command: string): CommandAnalysis {
   }
   if (
     acc.cwdChanged &&
-    acc.paths.slice(acc.cwdChangedAt).some((p) => !p.path.startsWith('/') && !p.path.startsWith('~'))
+    acc.paths
+      .slice(acc.cwdChangedAt)
+      .some((p) => !p.path.startsWith('/') && !p.path.startsWith('~') && !p.path.startsWith(WORKSPACE_MARK))
   )
     finding(
       acc,
@@ -106,10 +129,20 @@ export function analyseCommandSync(command: string): CommandAnalysis {
       rule: 'exfil:secret-to-network',
       reason: `sends environment data or credentials (read by ${JSON.stringify(acc.secrets[0])}) to a network host (via ${JSON.stringify(reach[0])}); a hard deny, not overridable by auto-approve, rules or approvals`,
     });
+  // A call whose danger is code chosen elsewhere (a variable that loads code, an option that runs a
+  // configured command, an expansion as the program, a rebinding) runs code untrusted content may
+  // have chosen: after untrusted content it needs a human, like repository code (`policy.ts`).
+  if (acc.repositoryCode.length === 0)
+    for (const f of acc.findings)
+      if (CODE_RULES.has(f.rule)) {
+        acc.repositoryCode.push(`${f.subject}: ${f.reason}`);
+        break;
+      }
   let effect: EffectClass = 'read';
   for (const part of acc.parts) if (ORDER[part.effect] > ORDER[effect]) effect = part.effect;
   if (effect === 'read' && acc.paths.some((p) => p.access === 'write')) effect = 'write';
   if (acc.findings.length > 0 && effect === 'read') effect = 'write';
+  if (acc.equivalents.length > 0) effect = 'irreversible';
   const analysis: CommandAnalysis = {
     command,
     parts: acc.parts,
@@ -120,6 +153,9 @@ export function analyseCommandSync(command: string): CommandAnalysis {
     walks: acc.walks,
     ...(acc.repositoryCode.length > 0 ? { repositoryCode: acc.repositoryCode[0]! } : {}),
     guards: acc.guards,
+    ...(acc.cwd !== undefined ? { cwd: acc.cwd } : {}),
+    equivalents: acc.equivalents,
+    optionGlobs: acc.optionGlobs,
   };
   cache.set(command, analysis);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);

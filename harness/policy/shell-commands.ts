@@ -6,14 +6,18 @@
  */
 import type { EffectClass } from '../tools/types.ts';
 import { programFacts, SHELLS } from './programs/index.ts';
-import { type Accumulator, addPath, finding } from './shell-accumulator.ts';
+import { type Accumulator, addPath, finding, inFolder } from './shell-accumulator.ts';
 import { builtinEvaluation, evaluationFindings } from './shell-arith.ts';
 import { ambiguousBytes, parserDifferential } from './shell-bytes.ts';
-import { DANGEROUS_VARIABLE, environmentChanges } from './shell-environment.ts';
+import { destructiveEquivalent } from './destructive.ts';
+import { definedFunctions, rebindingReason, shadowingReason } from './rebinding.ts';
+import { commandOfVariable } from './code-strings.ts';
+import { assignmentIsDangerous, environmentChanges } from './shell-environment.ts';
 import { extractCommands, type Assignment } from './shell-extract.ts';
+import { inlinePrograms, inlineProgram } from './shell-inline.ts';
 import { parseShell } from './shell-parser.ts';
 import { substitutionsInText } from './shell-hidden.ts';
-import { displayWord, normaliseProgram, type ShellWord } from './shell-words.ts';
+import { displayWord, normaliseProgram, type ShellWord, WORKSPACE_MARK } from './shell-words.ts';
 
 /** Scripts nested deeper than this (`sh -c "sh -c …"`) are not analysed further: ask. */
 export const MAX_DEPTH = 12;
@@ -61,7 +65,11 @@ function checkAssignments(
   depth: number,
 ): void {
   for (const a of assignments) {
-    if (DANGEROUS_VARIABLE.test(a.name))
+    const command = a.value?.value !== undefined ? commandOfVariable(a.name, a.value.value) : undefined;
+    // A command-valued variable (a pager, an editor) gets the verdict of the command it holds.
+    if (command !== undefined) {
+      if (command !== '') analyseScript(acc, command, depth + 1);
+    } else if (assignmentIsDangerous(a.name, a.value?.value))
       finding(
         acc,
         `${a.name}=${a.value ? displayWord(a.value) : ''}`,
@@ -76,19 +84,39 @@ function checkAssignments(
 
 /** A word's value as bash passes it, or null when expansion decides it. */
 function argvValue(word: ShellWord): string | null {
-  if (word.value === undefined || word.expands) return null;
+  if (word.value === undefined || word.expands || word.value.includes(WORKSPACE_MARK)) return null;
   if (word.plain && /(^|[=:])~/.test(word.value)) return null;
   return word.value;
 }
 
-/** Returns true when the command is a shell reading its script from stdin. */
+/**
+ * Records the words of a simple command where an unquoted glob or brace word may expand to words
+ * starting with `-` (a pattern starting with `*`, `?`, `[`, `{` or `-`), up to `--`: the program
+ * would read them as options (`command-policy.ts` expands them in the workspace).
+ */
+function recordOptionGlobs(acc: Accumulator, words: readonly ShellWord[], depth: number): void {
+  for (let k = 1; k < words.length; k += 1) {
+    const w = words[k]!;
+    if (w.value === '--') return;
+    if (!w.expands || w.value === undefined || !/^[-*?[{]/.test(w.value)) continue;
+    acc.optionGlobs.push({
+      words: words.map(displayWord),
+      index: k,
+      pattern: w.value,
+      depth,
+      ...(acc.cwd !== undefined ? { cwd: acc.cwd } : {}),
+    });
+  }
+}
+
+/** Returns true when the command is a shell reading its script from stdin, `interpreter:NAME` for an interpreter reading its program from stdin. */
 function processCommand(
   acc: Accumulator,
   words: readonly ShellWord[],
   assignments: readonly Assignment[],
   depth: number,
   source: string,
-): boolean {
+): boolean | `interpreter:${string}` {
   checkAssignments(acc, assignments, words.length > 0 ? source : '', depth);
   if (words.length === 0) return false;
   if (depth > MAX_DEPTH) {
@@ -154,6 +182,22 @@ function processCommand(
     network,
     argv: [first.value, ...args.map(argvValue)],
   });
+  const staticArgs = args.map((a) => (a.expands ? undefined : a.value));
+  const equivalent = destructiveEquivalent(name, staticArgs);
+  if (equivalent) {
+    acc.equivalents.push({ command: text, ...equivalent });
+    acc.parts[acc.parts.length - 1]!.effect = 'irreversible';
+  }
+  const rebinding = rebindingReason(name, staticArgs);
+  if (rebinding)
+    finding(
+      acc,
+      text,
+      'deny',
+      'shell:rebinding',
+      `${rebinding}: later commands run other code than their name says`,
+    );
+  recordOptionGlobs(acc, words, depth);
   if (name === 'eval') finding(acc, text, 'ask', 'program:eval', 'eval runs a string as a command');
   if (name === 'source' || name === '.')
     finding(
@@ -174,6 +218,7 @@ function processCommand(
   if (facts.secrets) acc.secrets.push(text);
   if (network) acc.network.push(text);
   if (facts.inlineCode) acc.inlineCode.push(text);
+  const stdinProgram = inlinePrograms(acc, name, args, text, depth, analyseScript);
   if (facts.repositoryCode) acc.repositoryCode.push(facts.repositoryCode);
   else if (nonstandardPath || (first.value.includes('/') && !first.value.startsWith('/')))
     acc.repositoryCode.push(`${first.value} is a program of the workspace`);
@@ -190,9 +235,13 @@ function processCommand(
   const effects = facts.effects;
   for (const w of effects.walks)
     for (const root of w.roots)
-      if (root.value !== undefined && !root.expands)
+      if (root.value !== undefined)
         acc.walks.push({
-          root: root.value,
+          root:
+            acc.cwd !== undefined && !/^[/~\u0000]/.test(root.value)
+              ? inFolder(acc.cwd, root.value)
+              : root.value,
+          ...(root.expands ? { glob: true } : {}),
           follows: w.follows,
           content: w.content,
           access: w.access,
@@ -206,9 +255,22 @@ function processCommand(
           'path:dynamic',
           `the tree ${root.text} ${name} walks depends on an expansion and cannot be checked before it runs`,
         );
-  for (const file of effects.files) addPath(acc, file.word, file.access, text);
+  for (const file of effects.files) addPath(acc, file.word, file.access, text, file.noFollow === true);
   // The folder `cd` (or `git -C`, `env -C`) enters was just checked as a read; paths after it are relative to it.
-  if ((name === 'cd' || name === 'pushd' || name === 'popd' || info.changesDirectory) && !acc.cwdChanged) {
+  // A leading `cd DIR &&` (`shell-analysis.ts`): later relative paths are taken from DIR.
+  if (
+    name === 'cd' &&
+    depth === 0 &&
+    acc.pendingCd !== undefined &&
+    args.length === 1 &&
+    args[0]!.value === acc.pendingCd
+  ) {
+    acc.cwd = acc.pendingCd;
+    acc.pendingCd = undefined;
+  } else if (
+    (name === 'cd' || name === 'pushd' || name === 'popd' || info.changesDirectory) &&
+    !acc.cwdChanged
+  ) {
     acc.cwdChanged = true;
     acc.cwdChangedAt = acc.paths.length;
   }
@@ -230,6 +292,7 @@ function processCommand(
   }
   const stdinSource =
     (name === 'source' || name === '.') && (args[0]?.value === '/dev/stdin' || args[0]?.value === '-');
+  if (stdinProgram) return `interpreter:${name}`;
   return SHELLS.has(name) ? info.readsStdin === true : stdinSource;
 }
 
@@ -273,6 +336,17 @@ export function analyseScript(acc: Accumulator, script: string, depth: number): 
       for (const body of substitutionsInText(script).scripts) analyseScript(acc, body, depth + 1);
     }
     for (const f of evaluationFindings(tree.rootNode)) finding(acc, f.text, 'ask', f.rule, f.reason);
+    for (const fn of definedFunctions(tree.rootNode)) {
+      const why = shadowingReason('function', fn);
+      if (why)
+        finding(
+          acc,
+          `${fn}()`,
+          'deny',
+          'shell:rebinding',
+          `${why}: later commands run other code than their name says`,
+        );
+    }
     extraction = extractCommands(tree.rootNode, script);
   } finally {
     tree.delete();
@@ -289,10 +363,18 @@ export function analyseScript(acc: Accumulator, script: string, depth: number): 
   for (const hidden of extraction.unanalysed)
     finding(acc, hidden.text, 'ask', 'shell:unanalysed-substitution', hidden.reason);
   let stdinShell = false;
-  for (const command of extraction.commands)
-    if (processCommand(acc, command.words, command.assignments, depth, command.source)) stdinShell = true;
+  const stdinPrograms: string[] = [];
+  for (const command of extraction.commands) {
+    const reads = processCommand(acc, command.words, command.assignments, depth, command.source);
+    if (reads === true) stdinShell = true;
+    else if (reads !== false) stdinPrograms.push(reads.slice('interpreter:'.length));
+  }
   for (const redirect of extraction.redirects)
     if (redirect.target) addPath(acc, redirect.target, redirect.access, redirect.via);
   // A shell reading stdin runs whatever is fed to it: here-documents, here-strings, echoed text.
   if (stdinShell) for (const text of extraction.stdinTexts) analyseScript(acc, text, depth + 1);
+  // An interpreter reading stdin runs what is fed to it as its program (`inline-code.ts`).
+  for (const program of stdinPrograms)
+    for (const text of extraction.stdinTexts)
+      inlineProgram(acc, program, text, `${program} (stdin)`, depth, analyseScript, false);
 }

@@ -82,6 +82,27 @@ export function decodeAnsiC(body: string): string {
   );
 }
 
+/**
+ * The value `$WS` and `${WS}` stand for: the workspace, which the bash tool sets `WS` to
+ * (`harness/tools/builtin/bash.ts`). A NUL cannot be in a bash word, so the mark cannot be
+ * spelled by a command; `command-policy.ts` replaces it with the workspace before resolving.
+ */
+export const WORKSPACE_MARK = '\u0000WS';
+
+let workspaceVariable = true;
+
+/**
+ * Whether `$WS` means the workspace in the command being analysed: not when the command assigns
+ * WS itself (`WS=/etc`, `read WS`, `for WS in …`, `export WS=…`, `unset WS`). Set by
+ * `shell-analysis.ts` for each command it analyses.
+ */
+export function setWorkspaceVariable(command: string): void {
+  workspaceVariable =
+    !/\bWS(\[[^\]]*\])?\+?=|(?:^|[;&|({`\n]|\$\(|\b(?:then|do|else|command|builtin)\b)\s*(read|declare|typeset|local|export|readonly|unset|mapfile|readarray|for|select|getopts|printf|let|eval)\b[^\n;|&]*\bWS\b/.test(
+      command,
+    );
+}
+
 interface Piece {
   value?: string;
   expands: boolean;
@@ -104,14 +125,22 @@ function piece(node: ShellNode): Piece {
     case 'translated_string': {
       // The value is the text between the quotes: the grammar leaves some characters (a newline, a
       // carriage return) out of every child, so the children do not spell the whole string.
+      let ws = false;
       for (const child of node.namedChildren)
-        if (child && child.type !== 'string_content') return { expands: false, plain: false };
+        if (child && child.type !== 'string_content') {
+          if (!workspaceVariable || (child.text !== '$WS' && child.text !== '${WS}'))
+            return { expands: false, plain: false };
+          ws = true;
+        }
       const open = node.text.startsWith('$"') ? 2 : 1;
       const body =
         node.text.endsWith('"') && node.text.length > open
           ? node.text.slice(open, -1)
           : node.text.slice(open);
-      return { value: unescapeDoubleQuoted(body), expands: false, plain: false };
+      const value = unescapeDoubleQuoted(
+        ws ? body.replace(/(?<!\\)\$(\{WS\}|WS(?![A-Za-z0-9_]))/g, WORKSPACE_MARK) : body,
+      );
+      return { value, expands: false, plain: false };
     }
     case 'concatenation': {
       let value = '';
@@ -130,6 +159,8 @@ function piece(node: ShellNode): Piece {
       return { value, expands, plain };
     }
     default:
+      if (workspaceVariable && (node.text === '$WS' || node.text === '${WS}'))
+        return { value: WORKSPACE_MARK, expands: false, plain: false };
       if (EXPANSIONS.has(node.type)) return { expands: false, plain: false };
       // Other leaves the grammar produces in argument position (regex, extglob, test operators): literal text.
       return node.namedChildCount === 0
@@ -173,7 +204,7 @@ export function quoteWord(value: string): string {
  * an expansion as written.
  */
 export function displayWord(word: ShellWord): string {
-  if (word.value === undefined) return word.text;
+  if (word.value === undefined || word.value.includes(WORKSPACE_MARK)) return word.text;
   if (word.plain && word.value === word.text) return word.text;
   return quoteWord(word.value);
 }

@@ -143,7 +143,20 @@ export const ARCHIVE: readonly ProgramRecord[] = [
       long: { 'unzip-command': 'program', 'temp-path': W },
     },
     operands: (call, out) => {
-      const ops = call.scan.operands;
+      // `-TT CMD` (`--unzip-command`): the command zip runs to test the archive (zip(1)).
+      const tt = call.args.findIndex((a) => a.value === '-TT');
+      const command = tt >= 0 ? call.args[tt + 1] : undefined;
+      if (command)
+        out.runs.push(
+          command.value !== undefined
+            ? { kind: 'script', script: `${command.value} {}` }
+            : {
+                kind: 'unknown',
+                rule: 'program:dynamic',
+                reason: 'zip -TT runs a command built from an expansion',
+              },
+        );
+      const ops = call.scan.operands.filter((w) => w !== command && w.value !== '-TT');
       if (ops[0]) out.files.push(write(ops[0]));
       out.files.push(...ops.slice(1).map(read));
       if (has(call, '-r', '-R', '--recurse-paths') && ops.length > 1)

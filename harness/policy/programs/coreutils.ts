@@ -7,7 +7,7 @@
  */
 import type { ShellWord } from '../shell-words.ts';
 import { COREUTILS_WRITERS } from './coreutils-writers.ts';
-import { has, read, rootsOrDot, walk, write } from './helpers.ts';
+import { has, read, rootsOrDot, walk, write, readName } from './helpers.ts';
 import type { OptionTable } from './options.ts';
 import type { ProgramEffects, ProgramRecord } from './types.ts';
 
@@ -31,7 +31,13 @@ const reader = (
 /** The coreutils records. */
 export const COREUTILS: readonly ProgramRecord[] = [
   reader(['cat', 'tr', 'paste', 'comm', 'join']),
-  reader(['fold', 'fmt', 'expand', 'unexpand', 'column', 'readlink', 'realpath']),
+  reader(['fold', 'fmt', 'expand', 'unexpand', 'column', 'realpath']),
+  // readlink prints where a link points: a name, not the content behind it.
+  {
+    names: ['readlink'],
+    effect: 'read',
+    operands: (call, out) => out.files.push(...call.scan.operands.map(readName)),
+  },
   reader(['md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'cksum'], SUMS),
   reader(
     ['sha224sum', 'sha384sum', 'b2sum', 'sum', 'shasum', 'md5', 'rev', 'dir', 'vdir', 'pr'],
@@ -88,7 +94,11 @@ export const COREUTILS: readonly ProgramRecord[] = [
     names: ['ls'],
     effect: 'read',
     operands: (call, out) => {
-      out.files.push(...call.scan.operands.map(read));
+      // With -l, -d or -F a link given as an operand is listed itself, not followed (GNU ls).
+      const names =
+        has(call, '-l', '-d', '-F', '--directory', '--classify', '-g', '-o', '-n') &&
+        !has(call, '-L', '--dereference', '-H', '--dereference-command-line');
+      out.files.push(...call.scan.operands.map(names ? readName : read));
       if (has(call, '-R', '--recursive'))
         out.walks.push(
           walk(
@@ -211,7 +221,13 @@ export const COREUTILS: readonly ProgramRecord[] = [
       long: { 'magic-file': R, 'files-from': R, separator: V, exclude: V, 'exclude-quiet': V, parameter: V },
     },
   },
-  { ...reader(['stat']), options: { short: { c: V }, long: { format: V, printf: V } } },
+  {
+    ...reader(['stat']),
+    options: { short: { c: V }, long: { format: V, printf: V } },
+    // stat describes a link itself unless -L follows it.
+    operands: (call, out) =>
+      out.files.push(...call.scan.operands.map(has(call, '-L', '--dereference') ? read : readName)),
+  },
   {
     names: ['du'],
     effect: 'read',
@@ -229,7 +245,12 @@ export const COREUTILS: readonly ProgramRecord[] = [
       longOptional: { time: V },
     },
     operands: (call, out) => {
-      out.files.push(...call.scan.operands.map(read));
+      // du counts a link given as an operand itself unless -L, -D or -H follows it.
+      out.files.push(
+        ...call.scan.operands.map(
+          has(call, '-L', '--dereference', '-D', '-H', '--dereference-args') ? read : readName,
+        ),
+      );
       out.walks.push(
         walk(
           rootsOrDot(call.scan.operands),

@@ -2,6 +2,7 @@
  * Editors: every file operand may be written; `+cmd`, `-c`, `--cmd`, `-S`, `-u`, `-s` run editor
  * commands, which can run shell commands (vim `:!`). Source: vim(1).
  */
+import { shellOfEditorCommand } from '../code-strings.ts';
 import { write } from './helpers.ts';
 import type { ProgramRecord } from './types.ts';
 
@@ -20,7 +21,9 @@ export const EDITORS: readonly ProgramRecord[] = [
     operands: (call, out) => {
       for (const op of call.scan.operands) {
         const v = op.value ?? op.text;
+        const shell = v.startsWith('+') ? shellOfEditorCommand(v.slice(1)) : undefined;
         if (!v.startsWith('+')) out.files.push(write(op));
+        else if (shell !== undefined) out.runs.push({ kind: 'script', script: shell });
         else if (!/^\+(\d*|\/.*)$/.test(v))
           out.runs.push({
             kind: 'unknown',
@@ -29,7 +32,13 @@ export const EDITORS: readonly ProgramRecord[] = [
           });
       }
       for (const option of call.scan.options)
-        if (['-c', '--cmd', '-S', '-u', '-s'].includes(option.name))
+        if (
+          (option.name === '-c' || option.name === '--cmd') &&
+          option.value?.value !== undefined &&
+          shellOfEditorCommand(option.value.value) !== undefined
+        )
+          out.runs.push({ kind: 'script', script: shellOfEditorCommand(option.value.value)! });
+        else if (['-c', '--cmd', '-S', '-u', '-s'].includes(option.name))
           out.runs.push({
             kind: 'unknown',
             rule: 'program:runs-command',

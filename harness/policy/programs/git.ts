@@ -8,6 +8,8 @@
  * repository configures. Sources: git(1), git-diff(1), git-difftool(1), git-grep(1),
  * git-config(1).
  */
+import { commandOfGitConfig } from '../code-strings.ts';
+import { commandsRun, helpViewer, historyReads } from './git-history.ts';
 import type { ShellWord } from '../shell-words.ts';
 import { firstOperand, literal, optionEffects, read, values, walk, write } from './helpers.ts';
 import { hasOption, scanOptions, type OptionSpec } from '../shell-options.ts';
@@ -250,6 +252,8 @@ function subcommandIndex(args: readonly ShellWord[]): number {
 function gitOperands(call: ProgramCall, out: ProgramEffects): void {
   const args = call.args;
   const sub = args[0]?.value;
+  helpViewer(args, out);
+  if (sub !== undefined && !sub.startsWith('-')) commandsRun(sub, args.slice(1), out);
   // Global options first (`git -C x diff`): the folders they name are reads; the wrapper unwraps the subcommand as a part of its own.
   if (sub?.startsWith('-')) {
     optionEffects(scanProgramArgs(args, GIT_GLOBAL), GIT_GLOBAL, 'git', out);
@@ -258,10 +262,14 @@ function gitOperands(call: ProgramCall, out: ProgramEffects): void {
   if (sub === undefined) return;
   const table = GIT_OPTIONS[sub];
   if (sub === 'grep') out.walks.push(walk([literal('.')], 'none', true));
-  if (!table) return;
+  if (!table) {
+    historyReads(sub, args.slice(1), scanProgramArgs(args.slice(1), {}).operands, out);
+    return;
+  }
   const scan = scanProgramArgs(args.slice(1), table);
   optionEffects(scan, table, `git ${sub}`, out);
   const operands = scan.operands;
+  historyReads(sub, args.slice(1), operands, out);
   switch (sub) {
     case 'diff':
       // `git diff A B` compares files outside the repository as `--no-index` does: every operand may be a file read.
@@ -373,6 +381,13 @@ function unwrapGit(args: readonly ShellWord[]): WrapperInfo {
   };
   if (hasOption(scan, '-C', '--git-dir', '--work-tree')) info.changesDirectory = true;
   if (hasOption(scan, '-c', '--config-env', '--exec-path')) info.configOverride = true;
+  // `git -c core.pager=CMD`: the command a setting names is decided as what it is.
+  for (let i = 0; i < scan.index; i += 1) {
+    const v = args[i]!.value;
+    const setting = v === '-c' ? args[i + 1]?.value : v?.startsWith('-c') ? v.slice(2) : undefined;
+    const command = setting !== undefined ? commandOfGitConfig(setting) : undefined;
+    if (command !== undefined) info.inner.push({ kind: 'script', script: command });
+  }
   return info;
 }
 

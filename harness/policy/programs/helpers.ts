@@ -17,6 +17,8 @@ export const literal = (value: string): ShellWord => ({
 });
 /** The word as a file read. */
 export const read = (word: ShellWord): FileArgument => ({ word, access: 'read' });
+/** The word as a name read without following a link there (`ls -l`, `stat`, `readlink`). */
+export const readName = (word: ShellWord): FileArgument => ({ word, access: 'read', noFollow: true });
 /** The word as a file written. */
 export const write = (word: ShellWord): FileArgument => ({ word, access: 'write' });
 /** The word without its first `from` characters (`of=x` → `x`). */

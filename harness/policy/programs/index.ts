@@ -40,6 +40,11 @@ for (const family of [COREUTILS, SEARCH, TEXT, ARCHIVE, NETWORK, GIT, RUNTIMES, 
 // find's `-exec` commands: the search record also wraps.
 RECORDS.set('find', { ...RECORDS.get('find')!, wrapper: unwrapFind });
 
+/** True when a program record answers to `name`. */
+export function hasRecord(name: string): boolean {
+  return RECORDS.has(name);
+}
+
 /** What the analysis learns about one simple command from its record. */
 export interface ProgramFacts {
   effects: ProgramEffects;

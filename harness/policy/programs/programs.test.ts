@@ -60,7 +60,8 @@ describe('file operands of read programs (red-team P1)', () => {
     ['sed -n 1,5p /etc/passwd', ['read:/etc/passwd']],
     ['sed -e s/a/b/ -i.bak f', ['write:f']],
     ['python x.py --out /etc/x', ['read:x.py']],
-    ['python3 -c "print(1)" /etc/x', []],
+    // The words after an inline program are its arguments: files it may read.
+    ['python3 -c "print(1)" /etc/x', ['read:/etc/x']],
     ['node ../evil.js', ['read:../evil.js']],
     ['pytest tests/test_a.py::test_b /tmp/t.py', ['read:tests/test_a.py', 'read:/tmp/t.py']],
     ['find . /etc -name "*.x" -newer ref -fprint out', ['read:ref', 'write:out', 'read:.', 'read:/etc']],
@@ -161,25 +162,37 @@ describe('options that write files or run commands (red-team P1)', () => {
   it('sed and awk programs: e and system() run commands, w writes, r reads', () => {
     expect(files("sed 's/a/b/w /etc/x' f")).toEqual(['write:/etc/x', 'read:f']);
     expect(files("sed -n 'r /etc/shadow' f")).toEqual(['read:/etc/shadow', 'read:f']);
-    expect(findings("sed '1e rm x' f")).toEqual(['ask:program:runs-command']);
+    // `e COMMAND` runs COMMAND: decided as the command it is (rm x), not asked about blindly.
+    expect(findings("sed '1e rm x' f")).toEqual([]);
+    expect(parts("sed '1e rm x' f")).toContain('rm x');
     expect(findings("sed 's/x/y/e' f")).toEqual(['ask:program:runs-command']);
     expect(findings('sed --sandbox "s/x/y/e" f')).toEqual([]);
     expect(findings('sed -f script.sed f')).toEqual(['ask:program:runs-command']);
-    expect(findings(`awk 'BEGIN { system("rm x") }'`)).toEqual(['ask:program:runs-command']);
+    expect(findings(`awk 'BEGIN { system("rm x") }'`)).toEqual([]);
+    expect(parts(`awk 'BEGIN { system("rm x") }'`)).toContain('rm x');
+    expect(findings(`awk 'BEGIN { system(cmd) }'`)).toEqual(['ask:program:runs-command']);
+    expect(findings(`awk '{ print | "sh" }' f`)).toEqual(['ask:program:runs-command']);
     expect(findings(`awk '{ print > "/etc/x" }' f`)).toEqual(['ask:program:runs-command']);
     expect(findings(`awk '$1 == "a" || $2 > 3 { print $1 }' f`)).toEqual([]);
   });
 
   it('editors and pagers: initial commands run shell commands; LESSOPEN asks', () => {
-    expect(findings("vim -c '!rm x' f")).toEqual(['ask:program:runs-command']);
-    expect(findings("less '+!rm x' f")).toEqual(['ask:program:runs-command']);
-    expect(findings("LESSOPEN='|rm x %s' less f")).toEqual(['ask:env:dangerous-variable']);
+    // A shell command given to the editor, or a command-valued variable, is decided as the command it is.
+    expect(findings("vim -c '!rm x' f")).toEqual([]);
+    expect(parts("vim -c '!rm x' f")).toContain('rm x');
+    expect(findings("vim -c 'call system(x)' f")).toEqual(['ask:program:runs-command']);
+    expect(findings("less '+!rm x' f")).toEqual([]);
+    expect(parts("less '+!rm x' f")).toContain('rm x');
+    expect(findings("less '+|rm x' f")).toEqual(['ask:program:runs-command']);
+    expect(findings("LESSOPEN='|rm x %s' less f")).toEqual([]);
+    expect(parts("LESSOPEN='|rm x %s' less f")).toContain('rm x {}');
+    expect(findings('LESSOPEN="$X" less f')).toEqual(['ask:env:dangerous-variable']);
   });
 
-  it('enable -f loads code and hash -p redirects a command name: ask', () => {
-    expect(findings('enable -f ./x.so x')).toEqual(['ask:program:runs-command']);
+  it('enable -f loads code and hash -p redirects a command name: a rebinding, denied', () => {
+    expect(findings('enable -f ./x.so x')).toEqual(['deny:shell:rebinding', 'ask:program:runs-command']);
     expect(files('enable -f /tmp/x.so x')).toEqual(['read:/tmp/x.so']);
-    expect(findings('hash -p /tmp/evil ls')).toEqual(['ask:program:runs-command']);
+    expect(findings('hash -p /tmp/evil ls')).toEqual(['deny:shell:rebinding', 'ask:program:runs-command']);
     expect(findings('hash -r')).toEqual([]);
   });
 

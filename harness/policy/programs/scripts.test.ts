@@ -3,24 +3,25 @@ import { awkProgramRisk, sedScriptEffects } from './scripts.ts';
 
 describe('sedScriptEffects', () => {
   it.each([
-    ['s/a/b/g', { reads: [], writes: [] }],
-    ['1,5p;$=', { reads: [], writes: [] }],
-    ['/start/,/end/{/x/d;p}', { reads: [], writes: [] }],
-    ['$!N;s/\\n/ /', { reads: [], writes: [] }],
-    ['s|a/b|c|w out.txt', { reads: [], writes: ['out.txt'] }],
-    ['s/[/]/X/w /dev/stderr', { reads: [], writes: ['/dev/stderr'] }],
-    ['s/[[:alpha:]/]/X/', { reads: [], writes: [] }],
-    ['y/abc/xyz/', { reads: [], writes: [] }],
-    ['1i\\\nheader\n$a footer', { reads: [], writes: [] }],
-    ['/x/w /tmp/x\nr /etc/shadow', { reads: ['/etc/shadow'], writes: ['/tmp/x'] }],
-    ['\\,x,W log', { reads: [], writes: ['log'] }],
-    [':a;N;ba', { reads: [], writes: [] }],
+    ['s/a/b/g', { reads: [], writes: [], commands: [] }],
+    ['1,5p;$=', { reads: [], writes: [], commands: [] }],
+    ['/start/,/end/{/x/d;p}', { reads: [], writes: [], commands: [] }],
+    ['$!N;s/\\n/ /', { reads: [], writes: [], commands: [] }],
+    ['s|a/b|c|w out.txt', { reads: [], writes: ['out.txt'], commands: [] }],
+    ['s/[/]/X/w /dev/stderr', { reads: [], writes: ['/dev/stderr'], commands: [] }],
+    ['s/[[:alpha:]/]/X/', { reads: [], writes: [], commands: [] }],
+    ['y/abc/xyz/', { reads: [], writes: [], commands: [] }],
+    ['1i\\\nheader\n$a footer', { reads: [], writes: [], commands: [] }],
+    ['/x/w /tmp/x\nr /etc/shadow', { reads: ['/etc/shadow'], writes: ['/tmp/x'], commands: [] }],
+    ['\\,x,W log', { reads: [], writes: ['log'], commands: [] }],
+    [':a;N;ba', { reads: [], writes: [], commands: [] }],
   ])('%j → %j', (script, expected) => {
     expect(sedScriptEffects(script)).toEqual(expected);
   });
 
   it('the e command and the s///e flag run commands; what does not parse is a risk too', () => {
-    expect(sedScriptEffects('1e rm x').risk).toContain('e command');
+    expect(sedScriptEffects('1e rm x')).toEqual({ reads: [], writes: [], commands: ['rm x'] });
+    expect(sedScriptEffects('1e').risk).toContain('e command');
     expect(sedScriptEffects('s/x/y/ge').risk).toContain('s///e');
     expect(sedScriptEffects('s/x/y').risk).toContain('unterminated s');
     expect(sedScriptEffects('1K').risk).toContain('unknown command');

@@ -10,6 +10,8 @@
 export interface SedEffects {
   reads: string[];
   writes: string[];
+  /** Shell commands the script's `e COMMAND` commands run. */
+  commands: string[];
   /** Set when the script runs a command (`e`) or could not be parsed. */
   risk?: string;
 }
@@ -22,7 +24,7 @@ const SIMPLE = new Set(['{', '}', '=', 'd', 'D', 'g', 'G', 'h', 'H', 'n', 'N', '
  * Anything it cannot parse is reported as a risk, never ignored.
  */
 export function sedScriptEffects(script: string): SedEffects {
-  const out: SedEffects = { reads: [], writes: [] };
+  const out: SedEffects = { reads: [], writes: [], commands: [] };
   const n = script.length;
   let i = 0;
   const fail = (what: string): SedEffects => ({
@@ -155,9 +157,14 @@ export function sedScriptEffects(script: string): SedEffects {
         blanks();
         out.writes.push(restOfLine());
         break;
-      case 'e':
-        restOfLine();
-        return { ...out, risk: 'the e command runs a shell command' };
+      case 'e': {
+        // `e COMMAND` runs COMMAND (decided as the command it is); a bare `e` runs the pattern space.
+        const command = restOfLine().trim();
+        if (command === '')
+          return { ...out, risk: 'the e command runs the pattern space as a shell command' };
+        out.commands.push(command);
+        break;
+      }
       case 's':
       case 'y': {
         const d = script[i];

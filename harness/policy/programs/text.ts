@@ -7,6 +7,7 @@
 import { has, literal, read, write } from './helpers.ts';
 import { scanProgramArgs } from './options.ts';
 import type { ProgramCall, ProgramEffects, ProgramRecord } from './types.ts';
+import { awkCommands } from '../code-strings.ts';
 import { awkProgramRisk, sedScriptEffects } from './scripts.ts';
 
 const V = 'value' as const;
@@ -42,6 +43,7 @@ function sedOperands(call: ProgramCall, out: ProgramEffects): void {
       const effects = sedScriptEffects(script.value);
       for (const file of effects.reads) out.files.push(read(literal(file)));
       for (const file of effects.writes) out.files.push(write(literal(file)));
+      for (const command of effects.commands) out.runs.push({ kind: 'script', script: command });
       if (effects.risk)
         out.runs.push({ kind: 'unknown', rule: 'program:runs-command', reason: `sed: ${effects.risk}` });
     }
@@ -66,10 +68,21 @@ function awkOperands(call: ProgramCall, out: ProgramEffects): void {
   ];
   for (const source of sources) {
     if (!source) continue;
+    const commands = source.value !== undefined ? awkCommands(source.value) : undefined;
+    for (const command of commands?.commands ?? [])
+      out.runs.push(
+        /^\s*(sh|bash|dash|zsh|ksh|busybox\s+sh)\s*$/.test(command)
+          ? {
+              kind: 'unknown',
+              rule: 'program:runs-command',
+              reason: `${program} pipes data into ${command.trim()}, which runs it as commands`,
+            }
+          : { kind: 'script', script: command },
+      );
     const risk =
-      source.value === undefined
+      commands === undefined
         ? 'the awk program is built from an expansion'
-        : awkProgramRisk(source.value);
+        : (commands.dynamic ?? awkProgramRisk(commands.rest));
     if (risk) out.runs.push({ kind: 'unknown', rule: 'program:runs-command', reason: `${program}: ${risk}` });
   }
   if (given)
@@ -85,7 +98,10 @@ function awkOperands(call: ProgramCall, out: ProgramEffects): void {
 function pagerOperands(call: ProgramCall, out: ProgramEffects): void {
   for (const op of call.scan.operands) {
     const v = op.value ?? op.text;
+    const shell = /^\+:?!/.test(v) ? v.replace(/^\+:?!/, '') : undefined;
     if (!v.startsWith('+')) out.files.push(read(op));
+    else if (shell !== undefined && shell !== '' && !/[|]/.test(v))
+      out.runs.push({ kind: 'script', script: shell });
     else if (/[!|]/.test(v))
       out.runs.push({
         kind: 'unknown',
@@ -171,6 +187,46 @@ export const TEXT: readonly ProgramRecord[] = [
       },
     },
     operands: pagerOperands,
+  },
+  {
+    // man -P CMD / --pager=CMD: the pager is a command line (man(1)); -H/--html the browser.
+    names: ['man'],
+    effect: 'read',
+    options: {
+      short: { P: 'script', H: 'script', M: V, L: V, S: V, s: V, m: V, p: V, C: R, E: V, R: V, e: V, r: V },
+      long: {
+        pager: 'script',
+        html: 'script',
+        manpath: V,
+        locale: V,
+        sections: V,
+        systems: V,
+        preprocessor: V,
+        config: R,
+        encoding: V,
+        recode: V,
+        extension: V,
+        prompt: V,
+      },
+    },
+  },
+  {
+    // script -c CMD runs CMD (util-linux script(1)); the operand is the typescript file written.
+    names: ['script'],
+    options: {
+      short: { c: 'script', E: V, I: W, O: W, B: W, T: W, o: V },
+      long: {
+        command: 'script',
+        'log-in': W,
+        'log-out': W,
+        'log-io': W,
+        'log-timing': W,
+        echo: V,
+        'output-limit': V,
+      },
+      longOptional: { timing: W },
+    },
+    operands: 'write',
   },
   {
     names: ['more'],

@@ -25,6 +25,8 @@ export interface ProgramCall {
 export interface FileArgument {
   word: ShellWord;
   access: 'read' | 'write';
+  /** Only the name is used, not what a link there points to (`ls -l link`, `stat link`, `readlink link`). */
+  noFollow?: boolean;
 }
 
 /** A command a program runs because of its options: a script to analyse, words to analyse, or something unknowable (ask). */
