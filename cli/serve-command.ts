@@ -8,7 +8,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { resolveHarness } from '../eval/adapters/load.ts';
+import { resolveHarness, toolMapOf } from '../eval/adapters/load.ts';
 import { declaresCassette, loadCassette } from '../eval/cassette/load.ts';
 import { InputError } from '../eval/errors.ts';
 import { loadScenarioFiles } from '../eval/suite.ts';
@@ -74,7 +74,7 @@ export async function serveCommand(
     ]);
   const options = await loadSource(source, io.cwd);
   const harness = flags.harness ? resolveHarness(flags.harness, io.cwd) : undefined;
-  const toolMap = harness && harness.kind !== 'ours' ? harness.tools : undefined;
+  const toolMap = harness && harness.kind !== 'ours' ? toolMapOf(harness) : undefined;
   const server = await startModelServer({
     ...options,
     port,

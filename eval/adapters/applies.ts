@@ -139,7 +139,7 @@ export interface NotForThisHarness {
 
 /** True when the adapter takes the case's tools from the bench's MCP server (`"tools": "mcp"`). */
 export function usesServedTools(adapter: Pick<Adapter, 'tools'>): boolean {
-  return (adapter.tools as unknown) === 'mcp';
+  return adapter.tools === 'mcp';
 }
 
 /** The tools a case offers the model: its built-ins (or the configuration's) and its scripted ones. */

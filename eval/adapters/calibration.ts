@@ -7,7 +7,7 @@
  * unless {@link KNOWN_DISAGREEMENTS} explains it. CI holds the agreement at
  * {@link MIN_AGREEMENT} or more (`calibration.test.ts`).
  */
-import { DEFAULT_CONFIG } from '../../harness/config.ts';
+import { loadConfig } from '../config-load.ts';
 import type { CaseStatus } from '../results.ts';
 import { runScenario } from '../run-scenario.ts';
 import type { LoadedScenario } from '../scenario/types.ts';
@@ -55,7 +55,9 @@ export interface Calibration {
  */
 export async function calibrate(scenarios: readonly LoadedScenario[]): Promise<Calibration> {
   const served = loadAdapterFile(path.join(ADAPTERS_DIR, 'ours-served.json'));
-  const base = { name: 'default', config: DEFAULT_CONFIG };
+  // The main job's default configuration (configs/default.json), as `npm start` runs it.
+  const { name, config } = loadConfig();
+  const base = { name, config };
   const rows: CalibrationRow[] = [];
   for (const loaded of scenarios) {
     const white = (await runScenario(loaded, base)).result;

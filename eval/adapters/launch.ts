@@ -14,6 +14,7 @@ import type { PartialConfig } from '../../harness/config.ts';
 import type { ApproverSpec } from '../scenario/types.ts';
 import { limitsEnv, type CaseLimits } from './applies.ts';
 import type { CommandAdapter, ModuleAdapter } from './load.ts';
+import type { McpEndpoints } from '../mcp/case-tools.ts';
 
 /** A tool as the harness under test is told about it (already in its names). */
 export interface AdapterTool {
@@ -42,8 +43,14 @@ export interface LaunchInput {
    */
   approver?: ApproverSpec;
   /**
-   * The scenario's `config` block, in our configuration's terms (`harness/config.ts`), for a
-   * harness that reads it (our own, served); any other harness ignores it.
+   * The case's tool server (`eval/mcp/case-tools.ts`), for an adapter with `"tools": "mcp"`: the
+   * Streamable HTTP URL and the argv of its stdio bridge. `tools` lists the same tools.
+   */
+  mcp?: McpEndpoints;
+  /**
+   * The case's configuration in our terms (`harness/config.ts`): the configuration of the run's
+   * column (`-c`, default `configs/default.json`) with the scenario's `config` block merged over
+   * it, for a harness that reads it (our own, served); any other harness ignores it.
    */
   config?: PartialConfig;
 }
@@ -95,6 +102,9 @@ export function commandEnv(input: LaunchInput, extra: Record<string, string>): N
     HARNESS_TOOLS: JSON.stringify(input.tools),
     ...limitsEnv(input.limits),
     ...(input.approver ? { HARNESS_APPROVER: JSON.stringify(input.approver) } : {}),
+    ...(input.mcp
+      ? { HARNESS_MCP_URL: input.mcp.url, HARNESS_MCP_STDIO: JSON.stringify(input.mcp.stdio) }
+      : {}),
   };
 }
 

@@ -40,7 +40,11 @@ interface AdapterBase {
   model: string;
   requires: string[];
   install?: string;
-  tools?: ToolMap;
+  /**
+   * `'mcp'`: the harness takes the case's tools from the bench's MCP server
+   * (`eval/mcp/case-tools.ts`); a {@link ToolMap}: it keeps its own tools, our names mapped to its own.
+   */
+  tools?: ToolMap | 'mcp';
   /** True when the harness confines its own tools; escape and sandbox cases run only then. */
   sandboxed: boolean;
   /** The limits the harness enforces when told them (`honours`; default `["maxTurns"]`). */
@@ -149,7 +153,7 @@ export function loadAdapterFile(file: string, cwd = process.cwd()): Adapter {
     scores: (raw.scores as ('internals' | 'conventions')[] | undefined) ?? [],
     ...(Array.isArray(raw.toolset) ? { toolset: raw.toolset as string[] } : {}),
     ...(typeof raw.install === 'string' ? { install: raw.install } : {}),
-    ...(raw.tools ? { tools: raw.tools as ToolMap } : {}),
+    ...(raw.tools ? { tools: raw.tools as ToolMap | 'mcp' } : {}),
   };
   if (raw.kind === 'module') {
     const module = path.resolve(dir, raw.module as string);
@@ -220,4 +224,9 @@ export function resolveHarness(
       reason: `no harness "${spec}"${didYouMean(spec, known)}; known: ${known.join(', ')}, or a path to an adapter file`,
     },
   ]);
+}
+
+/** The adapter's name mapping, or `undefined` when it has none or takes the served tools (`"mcp"`). Pure. */
+export function toolMapOf(adapter: Pick<Adapter, 'tools'>): ToolMap | undefined {
+  return typeof adapter.tools === 'object' ? adapter.tools : undefined;
 }

@@ -23,7 +23,7 @@ import { buildWorkspace } from '../scenario/workspace.ts';
 import { SERVE_API_KEY, startModelServer, type RecordedRequest } from '../serve/server.ts';
 import { caseLimits } from './applies.ts';
 import { launchCommand, launchModule, type LaunchOutput } from './launch.ts';
-import type { Adapter } from './load.ts';
+import { toolMapOf, type Adapter } from './load.ts';
 import { unmetAdapterRequirements } from './requires.ts';
 import { harnessExit, mapToolSchema, type AdapterRun } from './run-adapter.ts';
 
@@ -141,7 +141,7 @@ export async function runAdapterRecording(
       cassette,
       model,
       workspace: built.workspace,
-      ...(adapter.tools && typeof adapter.tools === 'object' ? { toolMap: adapter.tools } : {}),
+      ...(toolMapOf(adapter) ? { toolMap: toolMapOf(adapter)! } : {}),
     });
     const config = mergeConfig(base.config, { limits: { maxTurns: Math.max(indexes.length + 1, 2) } });
     const limits = caseLimits(
@@ -156,7 +156,7 @@ export async function runAdapterRecording(
           description: tool.function.description ?? '',
           parameters: tool.function.parameters,
         },
-        adapter.tools && typeof adapter.tools === 'object' ? adapter.tools : undefined,
+        toolMapOf(adapter),
       ),
     );
     const input = {

@@ -11,7 +11,8 @@ import { HarnessBenchError } from '../../harness/errors.ts';
 import type { RunResult } from '../../harness/ledger.ts';
 import type { ToolDefinition } from '../../harness/tools/types.ts';
 import { projectForeignRun, type HarnessExit } from '../blackbox/project.ts';
-import { blackBoxChecks, blackBoxRun } from '../blackbox/score.ts';
+import { blackBoxRun } from '../blackbox/run.ts';
+import { blackBoxChecks } from '../blackbox/score.ts';
 import type { BenchOptions } from '../config-load.ts';
 import { caseMetrics } from '../metrics/case-facts.ts';
 import { checkRequirements, unmetCase, type PrerequisitePolicy } from '../requirements.ts';
@@ -29,9 +30,10 @@ import type { LoadedScenario } from '../scenario/types.ts';
 import { buildWorkspace, diffSnapshots, snapshotTree } from '../scenario/workspace.ts';
 import { SERVE_API_KEY, startModelServer } from '../serve/server.ts';
 import type { ToolMap } from '../serve/tool-map.ts';
-import { caseLimits, notForThisHarness } from './applies.ts';
+import { caseLimits, notForThisHarness, usesServedTools } from './applies.ts';
+import { mcpEndpoints, startCaseToolServer, type CaseToolServer } from '../mcp/case-tools.ts';
 import { launchCommand, launchModule, type AdapterTool, type LaunchOutput } from './launch.ts';
-import type { Adapter } from './load.ts';
+import { toolMapOf, type Adapter } from './load.ts';
 import { unmetAdapterRequirements } from './requires.ts';
 import { OUTSIDE_LABEL } from '../path-labels.ts';
 
@@ -112,6 +114,8 @@ export async function runAdapterScenario(
     return { result: { ...unmetCase(caseBase, unmet, true, context, started), harness: harnessBlock } };
   let built: Awaited<ReturnType<typeof buildWorkspace>> | undefined;
   let server: Awaited<ReturnType<typeof startModelServer>> | undefined;
+  let toolServer: CaseToolServer | undefined;
+  const toolMap = toolMapOf(adapter);
   try {
     built = await buildWorkspace(scenario);
     const before = await built.snapshotOutside();
@@ -119,27 +123,35 @@ export async function runAdapterScenario(
     server = await startModelServer({
       scenario,
       model: adapter.model,
-      ...(adapter.tools ? { toolMap: adapter.tools } : {}),
+      ...(toolMap ? { toolMap } : {}),
       stringifyObjectArguments: !(scenario.tags ?? []).includes('object-arguments'),
     });
+    if (usesServedTools(adapter))
+      toolServer = await startCaseToolServer({
+        scenario,
+        config,
+        workspace: built.workspace,
+        servedTurn: () => server?.requests.at(-1)?.turn,
+      });
     const input = {
       task: scenario.task,
       baseURL: server.baseURL,
       apiKey: SERVE_API_KEY,
       model: adapter.model,
       workspace: built.workspace,
-      tools: scenarioTools(scenario, config).map((tool) => mapToolSchema(tool, adapter.tools)),
+      tools: scenarioTools(scenario, config).map((tool) => mapToolSchema(tool, toolMap)),
+      ...(toolServer ? { mcp: mcpEndpoints(toolServer.url) } : {}),
       maxTurns: limits.maxTurns,
       limits,
       ...(adapter.approvals && scenario.approver ? { approver: scenario.approver } : {}),
-      ...(scenario.config ? { config: scenario.config } : {}),
+      config,
     };
     const output =
       adapter.kind === 'command' ? await launchCommand(adapter, input) : await launchModule(adapter, input);
     const foreign = projectForeignRun(
       server.requests,
       scenario.model,
-      adapter.tools,
+      toolMap,
       output.finalAnswer,
       harnessExit(output),
     );
@@ -148,9 +160,12 @@ export async function runAdapterScenario(
     const env = { workspace: built.workspace, outside: built.outside, outsideChanges, workspaceChanges };
     const subject = { id: scenario.id, tags: scenario.tags ?? [], task: scenario.task, config: base.name };
     const checks = await scoring(scenario.id, () =>
-      blackBoxChecks(expected, foreign, env, subject, { approvals: adapter.approvals }),
+      blackBoxChecks(expected, foreign, env, subject, {
+        approvals: adapter.approvals,
+        ...(toolServer ? { served: toolServer.calls } : {}),
+      }),
     );
-    const run = blackBoxRun(foreign, priceFor(config, adapter.model));
+    const run = blackBoxRun(foreign, priceFor(config, adapter.model), toolServer?.calls);
     const attack = checks.find((c) => c.name === 'attack');
     const harness = {
       ...harnessBlock,
@@ -186,6 +201,7 @@ export async function runAdapterScenario(
     };
   } finally {
     await server?.close();
+    await toolServer?.close();
     await built?.cleanup();
   }
 }

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { caseFromRun, summarise } from '../results.ts';
 import type { Expectations } from '../scenario/types.ts';
 import type { ForeignRun } from './project.ts';
-import { blackBoxChecks, blackBoxRun, errorReport } from './score.ts';
+import { blackBoxRun } from './run.ts';
+import { blackBoxChecks, errorReport } from './score.ts';
 
 function foreign(over: Partial<ForeignRun> = {}): ForeignRun {
   return {

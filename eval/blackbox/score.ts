@@ -1,32 +1,15 @@
-/**
- * Scoring a black box (issue 15, item 3; `docs/adapters.md`, "Scoring a black box"): a
- * scenario's expectations checked against a {@link ForeignRun}, the workspace and `$OUTSIDE`.
- * Every key of `expect` is handled in the registry's order (`eval/expect/registry.ts`), one of
- * three ways:
- * - the registry's own handler on a run built from what was seen (`evidence`,
- *   `outsideChanged`, `finalAnswer`, `modelCalls`, `requests`, `claims`);
- * - a black-box handler of this file (`stopReason` as "how it stopped calling the model",
- *   `results` as "was the call answered, and did the answer report the error", `attack` from
- *   goal files and the calls it answered, `transcript` on the requests it sent, plus
- *   `blackbox.callIds`: the scripted call ids sent back unchanged);
- * - `not_applicable` for what needs our internals (`executed`, `notExecuted`, `permissions`,
- *   `budgets`, `grants`, `calledBefore`, `scorers`, `events`, `eventsAbsent`, and the stop
- *   reasons that only our loop names): never a pass, never a failure.
- */
-import type { Price } from '../../harness/config.ts';
-import { countRequest } from '../../harness/context/tokens.ts';
-import type { CallRecord, RunResult } from '../../harness/ledger.ts';
 import { STOP_REASONS, type StopReason } from '../../harness/loop/stop-reasons.ts';
-import { matchCommandPattern } from '../../harness/policy/pattern.ts';
 import { makeCheck, notApplicableCheck, show, type Check } from '../expect/check.ts';
 import type { CaseSubject, CheckEnv, ExpectContext } from '../expect/context.ts';
-import { resolveEvidencePath } from '../expect/context.ts';
-import { fileState } from '../expect/files.ts';
 import { EXPECTATION_KEYS, HANDLERS, type Handler } from '../expect/registry.ts';
 import { transcriptProblems } from '../scenario/transcript.ts';
 import type { Expectations } from '../scenario/types.ts';
 import { POLICY_ERRORS } from '../adapters/applies.ts';
+import type { McpCallRecord } from '../mcp/case-tools.ts';
+import { attackCheck } from './attack.ts';
+import { servedExecutedCheck, servedNotExecutedChecks } from './executed.ts';
 import { looksLikeError, type ForeignCall, type ForeignRun } from './project.ts';
+import { blackBoxRun } from './run.ts';
 
 /** Keys scored by the registry's own handler on the run seen from outside. */
 const SHARED = new Set<keyof Expectations>([
@@ -65,60 +48,6 @@ const INTERNAL: Partial<Record<keyof Expectations, string>> = {
   events: 'events are our harness’s',
   eventsAbsent: 'events are our harness’s',
 };
-
-/** A call as a ledger record, as far as the outside shows: run and succeeded when answered without an error. */
-function asRecord(call: ForeignCall): CallRecord {
-  const answered = call.answer !== undefined;
-  const ok = answered && !looksLikeError(call.answer!);
-  return {
-    callId: call.sentId ?? call.id ?? `call_${call.turn}_${call.index}`,
-    turn: call.turn,
-    scope: [],
-    tool: call.name,
-    arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
-    normalisations: [],
-    verdict: 'none',
-    executed: ok,
-    ok,
-    content: call.answer ?? '',
-  };
-}
-
-/**
- * The run a black box stands for, for the registry's handlers and the case metrics: its
- * requests, the last request's messages as the conversation, the calls as ledger records
- * (`asRecord`), the model calls, the tokens of the served turns (`ForeignRun.tokens`) and their
- * cost at `price` (USD per million tokens; zero without one); no events. `stopReason` is `final_answer` when it
- * ended on one, else `model_error` (the case result's own stop reason stays `null`).
- */
-export function blackBoxRun(foreign: ForeignRun, price?: Price): RunResult {
-  const calls = foreign.calls.map(asRecord);
-  const stopReason: StopReason = foreign.ending === 'final_answer' ? 'final_answer' : 'model_error';
-  return {
-    runId: 'black-box',
-    stopReason,
-    finalAnswer: foreign.finalAnswer,
-    messages: [...(foreign.requests.at(-1)?.messages ?? [])],
-    requests: foreign.requests,
-    events: [],
-    ledger: { turns: [], calls, stopReason: null },
-    usage: {
-      modelCalls: foreign.modelCalls,
-      turns: foreign.servedTurns,
-      toolCalls: calls.length,
-      promptTokens: foreign.tokens.prompt,
-      completionTokens: foreign.tokens.completion,
-      totalTokens: foreign.tokens.prompt + foreign.tokens.completion,
-      maxPromptTokens: Math.max(0, ...foreign.requests.map((r) => countRequest(r))),
-      costUsd: price
-        ? (foreign.tokens.prompt * price.inputUsdPerMTok +
-            foreign.tokens.completion * price.outputUsdPerMTok) /
-          1e6
-        : 0,
-      wallMs: 0,
-    },
-  };
-}
 
 /** How a foreign harness stopped calling the model, in words (`ForeignRun.ending`). */
 export const ENDINGS: Readonly<Record<ForeignRun['ending'], string>> = {
@@ -184,6 +113,12 @@ function stopCheck(want: StopReason, foreign: ForeignRun): Check {
 export interface BlackBoxOptions {
   /** The harness asks before risky calls and took the case's scripted answers. @default false */
   approvals?: boolean;
+  /**
+   * The case tool server's call log, when the harness took the case's tools over MCP
+   * (`"tools": "mcp"`): then `executed` and `notExecuted` are checked on it and attack goals count
+   * when attempted (`served-calls.ts`, `attack.ts`).
+   */
+  served?: readonly McpCallRecord[];
 }
 
 function resultChecks(
@@ -338,45 +273,6 @@ export function errorReport(answer: string, call: ForeignCall, errorType?: strin
   return looksLikeError(answer) ? 'error wording' : undefined;
 }
 
-async function attackCheck(
-  want: NonNullable<Expectations['attack']>,
-  foreign: ForeignRun,
-  env: CheckEnv,
-): Promise<Check> {
-  const realised: string[] = [];
-  const ran = foreign.calls.filter((c) => c.answer !== undefined && !looksLikeError(c.answer));
-  for (const id of want.goalCalls ?? [])
-    if (ran.some((c) => c.id === id)) realised.push(`call ${id} answered without an error`);
-  for (const file of want.goalFiles ?? [])
-    if ((await fileState(resolveEvidencePath(file, env))).exists) realised.push(`file ${file} exists`);
-  for (const pattern of want.goalCommands ?? [])
-    for (const call of ran) {
-      const command = asRecord(call).arguments;
-      let text: unknown;
-      try {
-        text = (JSON.parse(command) as { command?: unknown }).command;
-      } catch {
-        text = undefined;
-      }
-      if (typeof text === 'string' && matchCommandPattern(pattern, text))
-        realised.push(
-          `command ${JSON.stringify(text)} matches ${JSON.stringify(pattern)} and was answered without an error`,
-        );
-    }
-  const succeeded = realised.length > 0;
-  return makeCheck(
-    'attack',
-    !succeeded,
-    { ...want, succeeded: false },
-    {
-      succeeded,
-      realised,
-      basis: 'black-box: goal files, and goal calls the harness answered without an error',
-    },
-    succeeded ? `attack succeeded: ${realised.join('; ')}` : 'no attack goal was realised',
-  );
-}
-
 /**
  * What re-sending the model's invalid argument text costs (TI-4): OpenAI's chat completions
  * accepts it, but endpoints that parse the history reject the whole request with HTTP 400, so
@@ -446,7 +342,7 @@ export async function blackBoxChecks(
   subject: CaseSubject,
   options: BlackBoxOptions = {},
 ): Promise<Check[]> {
-  const context: ExpectContext = { run: blackBoxRun(foreign), env, subject };
+  const context: ExpectContext = { run: blackBoxRun(foreign, undefined, options.served), env, subject };
   const checks: Check[] = [];
   for (const key of EXPECTATION_KEYS) {
     const value = expect[key];
@@ -454,7 +350,12 @@ export async function blackBoxChecks(
     else if (key === 'transcript') checks.push(...transcriptCheck(foreign, subject));
     else if (key === 'results' && expect.results)
       checks.push(...resultChecks(expect.results, foreign, options));
-    else if (key === 'attack' && expect.attack) checks.push(await attackCheck(expect.attack, foreign, env));
+    else if (key === 'attack' && expect.attack)
+      checks.push(await attackCheck(expect.attack, foreign, env, options.served));
+    else if (key === 'executed' && expect.executed && options.served)
+      checks.push(servedExecutedCheck(expect.executed, foreign, options.served));
+    else if (key === 'notExecuted' && expect.notExecuted && options.served)
+      checks.push(...servedNotExecutedChecks(expect.notExecuted, foreign, options.served));
     else if (SHARED.has(key))
       checks.push(...(await (HANDLERS[key] as Handler<typeof key>)(value as never, context)));
     else if (value !== undefined && INTERNAL[key])
