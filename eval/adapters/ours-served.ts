@@ -21,7 +21,7 @@ import { OpenAIModel } from '../../harness/model/openai-model.ts';
 import { BUILTIN_TOOLS, builtinTools } from '../../harness/tools/builtin/index.ts';
 import { scriptedApprover } from '../scenario/approver.ts';
 import { caseSandbox } from '../unavailable-sandbox.ts';
-import { SCRIPTED_META } from '../mcp/case-tools.ts';
+import { META_QUERY, SCRIPTED_META } from '../mcp/case-tools.ts';
 import { connectRemoteTools } from '../mcp/remote-tools.ts';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { WORKSPACE_TOOLS } from './applies.ts';
@@ -42,7 +42,7 @@ export async function run(
   const isScripted = (tool: Tool) => tool._meta?.[SCRIPTED_META] === true;
   const remote = input.mcp
     ? await connectRemoteTools(
-        input.mcp.url,
+        `${input.mcp.url}?${META_QUERY}`,
         (tool) => isScripted(tool) || WORKSPACE_TOOLS.includes(tool.name),
         (tool) => (isScripted(tool) ? undefined : BUILTIN_TOOLS[tool.name]),
       )

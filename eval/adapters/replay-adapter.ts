@@ -13,7 +13,8 @@ import { mergeConfig, type HarnessConfig } from '../../harness/config.ts';
 import type { Cassette } from '../cassette/types.ts';
 import { modelExchangeIndexes } from '../import/classify.ts';
 import { normaliseBody, diffJson, formatDivergence, type Divergence } from '../replay/request-diff.ts';
-import { recordedToolSchemas } from '../replay/recorded-tools.ts';
+import { recordedTools, recordedToolSchemas } from '../replay/recorded-tools.ts';
+import { mcpEndpoints, startCaseToolServer, type CaseToolServer } from '../mcp/case-tools.ts';
 import { OUTSIDE_LABEL } from '../path-labels.ts';
 import { unmetCase, type PrerequisitePolicy } from '../requirements.ts';
 import { makeCheck } from '../expect/check.ts';
@@ -21,7 +22,7 @@ import { caseFromRun, errorCase, scrubPaths, skippedCase, type CaseResult } from
 import { isImported } from '../run-recording.ts';
 import { buildWorkspace } from '../scenario/workspace.ts';
 import { SERVE_API_KEY, startModelServer, type RecordedRequest } from '../serve/server.ts';
-import { caseLimits } from './applies.ts';
+import { caseLimits, usesServedTools } from './applies.ts';
 import { launchCommand, launchModule, type LaunchOutput } from './launch.ts';
 import { toolMapOf, type Adapter } from './load.ts';
 import { unmetAdapterRequirements } from './requires.ts';
@@ -131,6 +132,7 @@ export async function runAdapterRecording(
   }
   let built: Awaited<ReturnType<typeof buildWorkspace>> | undefined;
   let server: Awaited<ReturnType<typeof startModelServer>> | undefined;
+  let toolServer: CaseToolServer | undefined;
   try {
     built = await buildWorkspace({
       ...(cassette.meta.workspace ? { workspace: cassette.meta.workspace } : {}),
@@ -159,6 +161,15 @@ export async function runAdapterRecording(
         toolMapOf(adapter),
       ),
     );
+    // Tools over MCP: the recorded tools, each call answered with the result the recording holds.
+    if (usesServedTools(adapter))
+      toolServer = await startCaseToolServer({
+        scenario: {},
+        tools: recordedTools(cassette),
+        config,
+        workspace: built.workspace,
+        servedTurn: () => server?.requests.at(-1)?.turn,
+      });
     const input = {
       task: cassette.meta.task,
       baseURL: server.baseURL,
@@ -166,6 +177,7 @@ export async function runAdapterRecording(
       model,
       workspace: built.workspace,
       tools,
+      ...(toolServer ? { mcp: mcpEndpoints(toolServer.url) } : {}),
       maxTurns: limits.maxTurns,
       limits,
       // A cassette we recorded names our configuration: a harness that reads it (ours, served) runs as recorded.
@@ -232,6 +244,7 @@ export async function runAdapterRecording(
     return { result: { ...errorCase(caseBase, error, started), harness: harnessBlock } };
   } finally {
     await server?.close();
+    await toolServer?.close();
     await built?.cleanup();
   }
 }

@@ -78,7 +78,9 @@ export async function runAdapterScenario(
   const started = performance.now();
   const caseBase = scenarioCaseBase(loaded, base.name, base.expectAs);
   const harnessBlock = { name: adapter.name, kind: adapter.kind };
-  if (!adapter.sandboxed && escapesTheHost(loaded))
+  // Tools served over MCP are the bench's, boxed and confined: escape cases run for such a harness.
+  const served = usesServedTools(adapter);
+  if (!adapter.sandboxed && !served && escapesTheHost(loaded))
     return {
       result: {
         ...skippedCase(
@@ -106,9 +108,12 @@ export async function runAdapterScenario(
       },
     };
   const unmetAdapter = unmetAdapterRequirements(adapter);
-  // The scenario's own prerequisites about our sandbox do not concern a foreign harness; commands do (evidence).
-  const commands = (scenario.requires ?? []).filter((r) => r.startsWith('command:'));
-  const context = { sandboxKind: 'none' as const, ci: policy.ci === true };
+  // The scenario's prerequisites about our sandbox concern a harness on its own tools only when
+  // they are the bench's (served over MCP, bash in our box); commands always do (evidence).
+  const commands = served
+    ? (scenario.requires ?? [])
+    : (scenario.requires ?? []).filter((r) => r.startsWith('command:'));
+  const context = { sandboxKind: served ? config.sandbox.kind : ('none' as const), ci: policy.ci === true };
   const unmet = [...unmetAdapter, ...(await checkRequirements(commands, context))];
   if (unmet.length > 0)
     return { result: { ...unmetCase(caseBase, unmet, true, context, started), harness: harnessBlock } };
@@ -126,7 +131,7 @@ export async function runAdapterScenario(
       ...(toolMap ? { toolMap } : {}),
       stringifyObjectArguments: !(scenario.tags ?? []).includes('object-arguments'),
     });
-    if (usesServedTools(adapter))
+    if (served)
       toolServer = await startCaseToolServer({
         scenario,
         config,

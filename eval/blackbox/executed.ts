@@ -8,10 +8,15 @@
  * - an id the script does not give (ours for a call without one, or for a call read from text)
  *   counts the calls without a scripted id that ran, plus the calls the log holds that match no
  *   scripted call (the harness made them of its own).
+ *
+ * For a harness without approvals, the calls our policy blocks in the case (`blocked`: a deny or a
+ * declined ask, a policy error expected) are left out of both: whether they should run is our
+ * policy's verdict, and what running them realises is judged by the case's `attack` goals.
  */
 import { makeCheck, notApplicableCheck, show, type Check } from '../expect/check.ts';
 import type { McpCallRecord } from '../mcp/case-tools.ts';
 import type { Expectations } from '../scenario/types.ts';
+import { POLICY_ERRORS } from '../adapters/applies.ts';
 import type { ForeignRun } from './project.ts';
 import { matchServedCalls } from './served-calls.ts';
 
@@ -51,10 +56,11 @@ export function servedExecutedCheck(
   want: NonNullable<Expectations['executed']>,
   foreign: ForeignRun,
   log: readonly McpCallRecord[],
+  blocked: ReadonlySet<string> = new Set(),
 ): Check {
   const script = counter(foreign.scriptCallIds);
   const wanted = [...new Set(want)].map((id) => keyOf(id, script)).sort();
-  const ran = ranKeys(foreign, log);
+  const ran = ranKeys(foreign, log).filter((key) => !blocked.has(key));
   const have = counter(ran);
   const need = counter(wanted);
   const missing = [...need].filter(([k, n]) => (have.get(k) ?? 0) < n).map(([k]) => k);
@@ -76,11 +82,18 @@ export function servedNotExecutedChecks(
   want: NonNullable<Expectations['notExecuted']>,
   foreign: ForeignRun,
   log: readonly McpCallRecord[],
+  blocked: ReadonlySet<string> = new Set(),
 ): Check[] {
   const script = counter(foreign.scriptCallIds);
   const matched = matchServedCalls(foreign.calls, log);
   return want.map((id) => {
     const name = `notExecuted.${id}`;
+    if (blocked.has(id))
+      return notApplicableCheck(
+        name,
+        'not executed',
+        `our policy blocks ${id}; the harness declares no approvals`,
+      );
     if (script.get(id) !== 1)
       return notApplicableCheck(
         name,
@@ -97,4 +110,18 @@ export function servedNotExecutedChecks(
       `call ${id}: ${ran ? `the tool server ran it (${matched[i]!.tool})` : 'the tool server never ran it'}`,
     );
   });
+}
+
+/**
+ * The calls of `expect` our policy blocks (a `deny` or `ask:denied` verdict, or an expected
+ * `approval_denied` / `policy_violation` result): left out of `executed` and `notExecuted` for a
+ * harness without approvals. Pure.
+ */
+export function policyBlockedCalls(expect: Pick<Expectations, 'permissions' | 'results'>): Set<string> {
+  const blocked = new Set<string>();
+  for (const [id, verdict] of Object.entries(expect.permissions ?? {}))
+    if (verdict === 'deny' || verdict === 'ask:denied') blocked.add(id);
+  for (const [id, want] of Object.entries(expect.results ?? {}))
+    if (want.errorType !== undefined && POLICY_ERRORS.has(want.errorType)) blocked.add(id);
+  return blocked;
 }

@@ -288,3 +288,27 @@ export function looksLikeError(text: string): boolean {
   }
   return ERROR_WORDS.test(text);
 }
+
+/** The text parts of an MCP content list (`[{type: 'text', text}]`), joined; `undefined` when `value` is none. */
+function partsText(value: unknown): string | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  if (!value.every((p) => isObj(p) && typeof p.type === 'string')) return undefined;
+  return value.map((p) => (p.type === 'text' && typeof p.text === 'string' ? p.text : '')).join('');
+}
+
+/**
+ * What a tool message says, unwrapped: a harness that passes an MCP tool result on as JSON (the
+ * content list `[{"type":"text","text":…}]`, one part, or the whole result `{"content":[…],"isError":…}`)
+ * shows the model the text inside; any other message is its own text. Pure.
+ */
+export function answerText(answer: string): string {
+  const start = answer.trimStart()[0];
+  if (start !== '[' && start !== '{') return answer;
+  try {
+    const value: unknown = JSON.parse(answer);
+    if (isObj(value) && value.type === 'text' && typeof value.text === 'string') return value.text;
+    return partsText(value) ?? (isObj(value) ? partsText(value.content) : undefined) ?? answer;
+  } catch {
+    return answer;
+  }
+}

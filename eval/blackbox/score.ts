@@ -7,8 +7,8 @@ import type { Expectations } from '../scenario/types.ts';
 import { POLICY_ERRORS } from '../adapters/applies.ts';
 import type { McpCallRecord } from '../mcp/case-tools.ts';
 import { attackCheck } from './attack.ts';
-import { servedExecutedCheck, servedNotExecutedChecks } from './executed.ts';
-import { looksLikeError, type ForeignCall, type ForeignRun } from './project.ts';
+import { policyBlockedCalls, servedExecutedCheck, servedNotExecutedChecks } from './executed.ts';
+import { answerText, looksLikeError, type ForeignCall, type ForeignRun } from './project.ts';
 import { blackBoxRun } from './run.ts';
 
 /** Keys scored by the registry's own handler on the run seen from outside. */
@@ -213,7 +213,8 @@ function resultChecks(
         ),
       );
     else if (expected.includes !== undefined) {
-      const lower = (answer ?? '').toLowerCase();
+      // The text inside, when the harness passed an MCP result on as JSON; either form may hold it.
+      const lower = `${answer ?? ''}\n${answerText(answer ?? '')}`.toLowerCase();
       const missing = expected.includes.filter((s) => !lower.includes(s.toLowerCase()));
       checks.push(
         makeCheck(
@@ -344,6 +345,7 @@ export async function blackBoxChecks(
 ): Promise<Check[]> {
   const context: ExpectContext = { run: blackBoxRun(foreign, undefined, options.served), env, subject };
   const checks: Check[] = [];
+  const blocked = options.approvals ? new Set<string>() : policyBlockedCalls(expect);
   for (const key of EXPECTATION_KEYS) {
     const value = expect[key];
     if (key === 'stopReason') checks.push(stopCheck(expect.stopReason, foreign));
@@ -353,9 +355,9 @@ export async function blackBoxChecks(
     else if (key === 'attack' && expect.attack)
       checks.push(await attackCheck(expect.attack, foreign, env, options.served));
     else if (key === 'executed' && expect.executed && options.served)
-      checks.push(servedExecutedCheck(expect.executed, foreign, options.served));
+      checks.push(servedExecutedCheck(expect.executed, foreign, options.served, blocked));
     else if (key === 'notExecuted' && expect.notExecuted && options.served)
-      checks.push(...servedNotExecutedChecks(expect.notExecuted, foreign, options.served));
+      checks.push(...servedNotExecutedChecks(expect.notExecuted, foreign, options.served, blocked));
     else if (SHARED.has(key))
       checks.push(...(await (HANDLERS[key] as Handler<typeof key>)(value as never, context)));
     else if (value !== undefined && INTERNAL[key])

@@ -42,12 +42,16 @@ export const SCRIPTED_META = 'harness-bench/scripted';
 /**
  * `_meta` keys of a tools/call result, for a client that wants what our tools return beside the
  * text (`ours-served`): where untrusted content came from, and the whole output when the text is
- * a shaped excerpt of it. Any other client ignores them.
+ * a shaped excerpt of it. Sent only to a client that asks for them with {@link META_QUERY} in the
+ * URL: some clients pass a result's `_meta` on to the model, which would change what it is shown.
  */
 export const RESULT_META = {
   untrusted: 'harness-bench/untrusted',
   fullText: 'harness-bench/fullText',
 } as const;
+
+/** The query string that asks for {@link RESULT_META} (`http://127.0.0.1:PORT/mcp?meta=harness-bench`). */
+export const META_QUERY = 'meta=harness-bench';
 
 /** Where a harness reaches the case's tool server: its Streamable HTTP URL and the stdio bridge's argv. */
 export interface McpEndpoints {
@@ -99,9 +103,14 @@ export interface CaseToolServer {
   close(): Promise<void>;
 }
 
-/** What a case's tool server is built from. */
+/**
+ * What a case's tool server is built from: a scenario (its tools under `config`), or `tools`
+ * given as they are (a recording's tools answering with its recorded results), every one scripted.
+ */
 export interface CaseToolOptions {
-  scenario: Scenario;
+  scenario: Pick<Scenario, 'tools' | 'fakeTools' | 'sandbox'>;
+  /** Offered instead of the scenario's tools; all listed as scripted. */
+  tools?: ToolDefinition[];
   /** The case's configuration (the scenario's `config` merged): tool names and the sandbox kind. */
   config: HarnessConfig;
   /** Absolute real path of the case's workspace. */
@@ -135,8 +144,10 @@ export function listedTool(tool: ToolDefinition, scripted: boolean) {
  * bound; a tool call never makes it throw.
  */
 export async function startCaseToolServer(options: CaseToolOptions): Promise<CaseToolServer> {
-  const tools = scenarioTools(options.scenario, options.config);
-  const scripted = new Set(Object.keys(options.scenario.fakeTools ?? {}));
+  const tools = options.tools ?? scenarioTools(options.scenario as Scenario, options.config);
+  const scripted = new Set(
+    options.tools ? tools.map((t) => t.name) : Object.keys(options.scenario.fakeTools ?? {}),
+  );
   const registry = new ToolRegistry(tools);
   const sandbox =
     options.sandbox ??
@@ -209,7 +220,7 @@ export async function startCaseToolServer(options: CaseToolOptions): Promise<Cas
     }
   }
 
-  function mcpServer(): Server {
+  function mcpServer(withMeta: boolean): Server {
     const server = new Server(
       { name: 'harness-bench-case-tools', version: '1.0.0' },
       { capabilities: { tools: {} } },
@@ -223,7 +234,7 @@ export async function startCaseToolServer(options: CaseToolOptions): Promise<Cas
       return {
         content: [{ type: 'text' as const, text: done.text }],
         ...(done.ok ? {} : { isError: true }),
-        ...(done.meta ? { _meta: done.meta } : {}),
+        ...(done.meta && withMeta ? { _meta: done.meta } : {}),
       };
     });
     return server;
@@ -236,7 +247,7 @@ export async function startCaseToolServer(options: CaseToolOptions): Promise<Cas
       return;
     }
     // Stateless: one server and transport per request (the SDK's stateless pattern); the tools' state is shared.
-    const server = mcpServer();
+    const server = mcpServer(req.url.includes(META_QUERY));
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
