@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import type { PartialConfig } from '../../harness/config.ts';
 import type { ApproverSpec } from '../scenario/types.ts';
 import { limitsEnv, type CaseLimits } from './applies.ts';
+import { harnessEnv } from './harness-env.ts';
 import type { CommandAdapter, ModuleAdapter } from './load.ts';
 import type { McpEndpoints } from '../mcp/case-tools.ts';
 
@@ -88,10 +89,17 @@ function capped(chunks: Buffer[]): string {
   return `${all.subarray(0, OUTPUT_CAP_BYTES).toString('utf8')}\n[cut: ${all.length - OUTPUT_CAP_BYTES} more bytes]`;
 }
 
-/** The environment of a command adapter (`docs/adapters.md`, "kind: command"). */
-export function commandEnv(input: LaunchInput, extra: Record<string, string>): NodeJS.ProcessEnv {
+/**
+ * The environment of a command adapter (`docs/adapters.md`, "kind: command"): `base` (the host's,
+ * scrubbed, with a scratch home: `harness-env.ts`), the adapter's own `env`, then the bench's.
+ */
+export function commandEnv(
+  input: LaunchInput,
+  extra: Record<string, string>,
+  base: Record<string, string>,
+): NodeJS.ProcessEnv {
   return {
-    ...process.env,
+    ...base,
     ...extra,
     OPENAI_BASE_URL: input.baseURL,
     OPENAI_API_KEY: input.apiKey,
@@ -118,11 +126,13 @@ export function launchCommand(adapter: CommandAdapter, input: LaunchInput): Prom
     const err: Buffer[] = [];
     let timedOut: string | undefined;
     let startError: string | undefined;
+    // One scratch folder per case: the result file, and the harness's home and temp folder.
     const resultDir = mkdtempSync(path.join(tmpdir(), 'hb-result-'));
     const resultFile = path.join(resultDir, 'result.json');
+    const base = harnessEnv(process.env, resultDir);
     const child = spawn(program!, argv, {
       cwd: input.workspace,
-      env: { ...commandEnv(input, adapter.env), HARNESS_RESULT_FILE: resultFile },
+      env: { ...commandEnv(input, adapter.env, base), HARNESS_RESULT_FILE: resultFile },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
