@@ -16,12 +16,21 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 describe('the environment of the harness under test', () => {
   it('drops secret-named variables and gives a scratch home and temp folder', () => {
     const env = harnessEnv(
-      { PATH: '/usr/bin', GH_TOKEN: 'x', AWS_REGION: 'eu', MY_API_KEY: 'k', DB_PASSWORD: 'p', LANG: 'C', HOME: '/root' },
+      {
+        PATH: '/usr/bin',
+        GH_TOKEN: 'x',
+        AWS_REGION: 'eu',
+        MY_API_KEY: 'k',
+        DB_PASSWORD: 'p',
+        LANG: 'C',
+        HOME: '/root',
+      },
       scratch,
     );
     expect(env.PATH).toBe('/usr/bin');
     expect(env.LANG).toBe('C');
-    for (const name of ['GH_TOKEN', 'AWS_REGION', 'MY_API_KEY', 'DB_PASSWORD']) expect(env[name]).toBeUndefined();
+    for (const name of ['GH_TOKEN', 'AWS_REGION', 'MY_API_KEY', 'DB_PASSWORD'])
+      expect(env[name]).toBeUndefined();
     expect(env.HOME).toBe(path.join(scratch, 'home'));
     expect(env.TMPDIR).toBe(path.join(scratch, 'tmp'));
     expect(env.GIT_CONFIG_GLOBAL).toBe(path.join(scratch, 'home', '.gitconfig'));
@@ -30,7 +39,8 @@ describe('the environment of the harness under test', () => {
   it('names secrets by pattern, not by a list of the ones seen', () => {
     for (const name of ['STRIPE_SECRET', 'SESSION_ID', 'NPM_CONFIG_USERCONFIG', 'X_AUTH', 'SIGNING_KEY'])
       expect(isSecretName(name), name).toBe(true);
-    for (const name of ['PATH', 'LANG', 'TERM', 'NODE_OPTIONS', 'PYTHONPATH']) expect(isSecretName(name), name).toBe(false);
+    for (const name of ['PATH', 'LANG', 'TERM', 'NODE_OPTIONS', 'PYTHONPATH'])
+      expect(isSecretName(name), name).toBe(false);
   });
 
   it('a command harness that runs env and git config --global shows no host secret and leaves the host home alone', async () => {
@@ -49,7 +59,9 @@ describe('the environment of the harness under test', () => {
       timeoutMs: 20_000,
     } as unknown as CommandAdapter;
     process.env.HB_TEST_SECRET_TOKEN = 'do-not-leak';
-    const before = spawnSync('git', ['config', '--global', '--get', 'user.name'], { encoding: 'utf8' }).stdout;
+    const before = spawnSync('git', ['config', '--global', '--get', 'user.name'], {
+      encoding: 'utf8',
+    }).stdout;
     try {
       const out = await launchCommand(adapter, {
         task: 't',

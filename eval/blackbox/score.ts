@@ -10,6 +10,7 @@ import { attackCheck } from './attack.ts';
 import { policyBlockedCalls, servedExecutedCheck, servedNotExecutedChecks } from './executed.ts';
 import { answerText, looksLikeError, type ForeignCall, type ForeignRun } from './project.ts';
 import { blackBoxRun } from './run.ts';
+import { matchServedCalls } from './served-calls.ts';
 
 /** Keys scored by the registry's own handler on the run seen from outside. */
 const SHARED = new Set<keyof Expectations>([
@@ -127,6 +128,10 @@ function resultChecks(
   options: BlackBoxOptions,
 ): Check[] {
   const checks: Check[] = [];
+  const matched = options.served ? matchServedCalls(foreign.calls, options.served) : undefined;
+  const served = matched
+    ? new Map(foreign.calls.flatMap((c, i) => (matched[i] ? [[c, matched[i]!] as const] : [])))
+    : undefined;
   for (const [id, expected] of Object.entries(want)) {
     const call = foreign.calls.find((c) => c.id === id);
     const name = `results.${id}`;
@@ -194,16 +199,22 @@ function resultChecks(
             : `the tool message does not report an error (no error flag, no parser message, no exit status, no error wording): ${show(answer, 120)}`,
         ),
       );
-    } else if (answer !== undefined && expected.ok === true)
+    } else if (answer !== undefined && expected.ok === true) {
+      // Over MCP the tool's own result says whether the call succeeded (a command's exit status
+      // and stderr are data of a success); else the answer's wording is all there is.
+      const ran = served?.get(call);
       checks.push(
         makeCheck(
           `${name}.ok`,
-          !looksLikeError(answer),
+          ran ? ran.executed && ran.ok : !looksLikeError(answer),
           'a result without an error',
           answer,
-          `answered: ${show(answer, 120)}`,
+          ran
+            ? `the tool server ${ran.executed && ran.ok ? 'answered it without an error' : 'answered it with an error'}; answered: ${show(answer, 120)}`
+            : `answered: ${show(answer, 120)}`,
         ),
       );
+    }
     if (expected.includes !== undefined && wantsError)
       checks.push(
         notApplicableCheck(

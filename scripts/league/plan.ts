@@ -17,6 +17,7 @@ export const OUR_CONFIGS: readonly string[] = [
 export const ADAPTERS: readonly { name: string; file: string }[] = [
   { name: 'ai-sdk', file: 'adapters/ai-sdk.json' },
   { name: 'openai-agents', file: 'adapters/openai-agents.json' },
+  { name: 'langgraph', file: 'adapters/langgraph.json' },
   { name: 'minimal-loop', file: 'adapters/minimal-loop.json' },
   { name: 'python-loop', file: 'adapters/python-loop.json' },
 ];
