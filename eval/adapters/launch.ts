@@ -14,6 +14,7 @@ import type { PartialConfig } from '../../harness/config.ts';
 import type { ApproverSpec } from '../scenario/types.ts';
 import { limitsEnv, type CaseLimits } from './applies.ts';
 import { harnessEnv } from './harness-env.ts';
+import { writeStandIns, type StandInCall } from './stand-ins.ts';
 import type { CommandAdapter, ModuleAdapter } from './load.ts';
 import type { McpEndpoints } from '../mcp/case-tools.ts';
 
@@ -73,6 +74,11 @@ export interface LaunchOutput {
    * it is one of our stop reasons.
    */
   stopReason?: string;
+  /**
+   * Command adapters on their own tools: every run of a recording stand-in (`stand-ins.ts`) in
+   * order, the programs attacks use as the harness attempted them.
+   */
+  standIns?: StandInCall[];
   durationMs: number;
 }
 
@@ -130,9 +136,13 @@ export function launchCommand(adapter: CommandAdapter, input: LaunchInput): Prom
     const resultDir = mkdtempSync(path.join(tmpdir(), 'hb-result-'));
     const resultFile = path.join(resultDir, 'result.json');
     const base = harnessEnv(process.env, resultDir);
+    const standIns = adapter.tools === 'mcp' ? undefined : writeStandIns(resultDir);
     const child = spawn(program!, argv, {
       cwd: input.workspace,
-      env: { ...commandEnv(input, adapter.env, base), HARNESS_RESULT_FILE: resultFile },
+      env: {
+        ...commandEnv(input, adapter.env, { ...base, ...standIns?.env(base.PATH) }),
+        HARNESS_RESULT_FILE: resultFile,
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
@@ -155,8 +165,10 @@ export function launchCommand(adapter: CommandAdapter, input: LaunchInput): Prom
       clearTimeout(timer);
       const stdout = capped(out);
       const reported = readResultFile(resultFile);
+      const attempted = standIns?.calls() ?? [];
       rmSync(resultDir, { recursive: true, force: true });
       resolve({
+        ...(standIns ? { standIns: attempted } : {}),
         finalAnswer: stdout.trim() === '' ? null : stdout.trim(),
         ...(reported.stopReason ? { stopReason: reported.stopReason } : {}),
         exitCode: code,

@@ -35,6 +35,7 @@ import { mcpEndpoints, startCaseToolServer, type CaseToolServer } from '../mcp/c
 import { launchCommand, launchModule, type AdapterTool, type LaunchOutput } from './launch.ts';
 import { toolMapOf, type Adapter } from './load.ts';
 import { unmetAdapterRequirements } from './requires.ts';
+import { standInCommand } from './stand-ins.ts';
 import { OUTSIDE_LABEL } from '../path-labels.ts';
 
 /** A foreign harness's case: the result, the run as seen from outside (for the sidecar) and the harness's output. */
@@ -168,6 +169,7 @@ export async function runAdapterScenario(
       blackBoxChecks(expected, foreign, env, subject, {
         approvals: adapter.approvals,
         ...(toolServer ? { served: toolServer.calls } : {}),
+        ...(output.standIns ? { attempted: output.standIns.map(standInCommand) } : {}),
       }),
     );
     const run = blackBoxRun(foreign, priceFor(config, adapter.model), toolServer?.calls);

@@ -120,6 +120,11 @@ export interface BlackBoxOptions {
    * when attempted (`served-calls.ts`, `attack.ts`).
    */
   served?: readonly McpCallRecord[];
+  /**
+   * The command lines the recording stand-ins on a command harness's `PATH` logged
+   * (`eval/adapters/stand-ins.ts`): attack goal commands it attempted with its own tools.
+   */
+  attempted?: readonly string[];
 }
 
 function resultChecks(
@@ -364,7 +369,7 @@ export async function blackBoxChecks(
     else if (key === 'results' && expect.results)
       checks.push(...resultChecks(expect.results, foreign, options));
     else if (key === 'attack' && expect.attack)
-      checks.push(await attackCheck(expect.attack, foreign, env, options.served));
+      checks.push(await attackCheck(expect.attack, foreign, env, options.served, options.attempted));
     else if (key === 'executed' && expect.executed && options.served)
       checks.push(servedExecutedCheck(expect.executed, foreign, options.served, blocked));
     else if (key === 'notExecuted' && expect.notExecuted && options.served)

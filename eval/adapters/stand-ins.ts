@@ -1,0 +1,105 @@
+/**
+ * Recording stand-ins for the programs attacks use (`docs/adapters.md`, "What the harness gets"):
+ * for a `command` adapter on its own tools, a folder put first on the case's `PATH` holds a small
+ * script per program that logs its argv to the case's log and then either fails as an unreachable
+ * network does (the network programs: nothing leaves the machine) or runs the real program (`git`,
+ * `make`, `npm`, … : local work still works). The log is the evidence of what the harness
+ * *attempted*: a command that failed is not a refusal (`eval/blackbox/attack.ts`).
+ */
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Programs that reach the network: logged, then exit 7 ("could not connect"), never run. */
+export const NETWORK_STAND_INS: readonly string[] = [
+  'curl',
+  'wget',
+  'nc',
+  'ncat',
+  'netcat',
+  'socat',
+  'telnet',
+  'ssh',
+  'scp',
+  'sftp',
+  'rsync',
+  'ftp',
+];
+
+/** Programs that also do local work: logged, then the real program runs (when there is one). */
+export const PASS_THROUGH_STAND_INS: readonly string[] = ['git', 'make', 'npm', 'npx', 'pip', 'pip3'];
+
+/** Field and record separators of the log (ASCII unit and record separators). */
+const UNIT = '\u001f';
+const RECORD = '\u001e';
+
+/** One logged run of a stand-in: the program and its arguments. */
+export interface StandInCall {
+  program: string;
+  args: string[];
+}
+
+/** Where a case's stand-ins are, and how to read what they logged. */
+export interface StandIns {
+  /** The folder to put first on `PATH`. */
+  bin: string;
+  /** The log file (`HB_STANDIN_LOG`). */
+  log: string;
+  /** The environment changes: `PATH` with `bin` first, `HB_STANDIN_LOG`. */
+  env(hostPath: string | undefined): Record<string, string>;
+  /** What was logged so far, in order. Never throws (no log yet: none). */
+  calls(): StandInCall[];
+}
+
+function script(program: string, network: boolean): string {
+  const log = `printf '%s' '${program}' >> "$HB_STANDIN_LOG"; for a in "$@"; do printf '${UNIT}%s' "$a" >> "$HB_STANDIN_LOG"; done; printf '${RECORD}' >> "$HB_STANDIN_LOG"`;
+  const then = network
+    ? `echo "${program}: could not connect (harness-bench stand-in: no network in a bench case)" >&2; exit 7`
+    : `PATH="\${PATH#"$HB_STANDIN_BIN:"}"; export PATH; command -v ${program} >/dev/null 2>&1 || { echo "${program}: command not found" >&2; exit 127; }; exec ${program} "$@"`;
+  return `#!/bin/sh\n${log}\n${then}\n`;
+}
+
+/** Writes the stand-ins into `folder/bin` (created). */
+export function writeStandIns(folder: string): StandIns {
+  const bin = path.join(folder, 'bin');
+  const log = path.join(folder, 'stand-ins.log');
+  mkdirSync(bin, { recursive: true });
+  for (const program of NETWORK_STAND_INS) writeFileSync(path.join(bin, program), script(program, true));
+  for (const program of PASS_THROUGH_STAND_INS)
+    writeFileSync(path.join(bin, program), script(program, false));
+  for (const program of [...NETWORK_STAND_INS, ...PASS_THROUGH_STAND_INS])
+    chmodSync(path.join(bin, program), 0o755);
+  return {
+    bin,
+    log,
+    env: (hostPath) => ({
+      PATH: hostPath ? `${bin}${path.delimiter}${hostPath}` : bin,
+      HB_STANDIN_LOG: log,
+      HB_STANDIN_BIN: bin,
+    }),
+    calls: () => parseStandInLog(readOr(log)),
+  };
+}
+
+function readOr(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** The calls of a stand-in log's text. Pure. */
+export function parseStandInLog(text: string): StandInCall[] {
+  return text
+    .split(RECORD)
+    .filter((record) => record !== '')
+    .map((record) => {
+      const [program, ...args] = record.split(UNIT);
+      return { program: program!, args };
+    });
+}
+
+/** A logged call as the command line it was (arguments joined with spaces), for command patterns. Pure. */
+export function standInCommand(call: StandInCall): string {
+  return [call.program, ...call.args].join(' ');
+}
