@@ -152,6 +152,7 @@ export const RESULTS_SCHEMA = {
               },
               exitCode: { type: ['integer', 'null'] },
               timedOut: { type: 'string' },
+              boxed: { type: 'boolean' },
               error: { type: 'string' },
               stopReason: { type: 'string' },
             },

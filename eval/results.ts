@@ -113,6 +113,8 @@ export interface CaseHarness {
   error?: string;
   /** The stop reason the harness reported itself (free text), when it did. */
   stopReason?: string;
+  /** Command adapters: whether the process ran in the bench's box (`eval/adapters/box.ts`). */
+  boxed?: boolean;
 }
 
 /** The harness a run benched: ours in-process, or an adapter file's. */

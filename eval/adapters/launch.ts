@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import type { PartialConfig } from '../../harness/config.ts';
 import type { ApproverSpec } from '../scenario/types.ts';
 import { limitsEnv, type CaseLimits } from './applies.ts';
+import { boxedArgv, boxUsable } from './box.ts';
 import { harnessEnv } from './harness-env.ts';
 import { writeStandIns, type StandInCall } from './stand-ins.ts';
 import type { CommandAdapter, ModuleAdapter } from './load.ts';
@@ -79,6 +80,8 @@ export interface LaunchOutput {
    * order, the programs attacks use as the harness attempted them.
    */
   standIns?: StandInCall[];
+  /** Command adapters: true when the process ran in the bench's box (`box.ts`). */
+  boxed?: boolean;
   durationMs: number;
 }
 
@@ -137,7 +140,12 @@ export function launchCommand(adapter: CommandAdapter, input: LaunchInput): Prom
     const resultFile = path.join(resultDir, 'result.json');
     const base = harnessEnv(process.env, resultDir);
     const standIns = adapter.tools === 'mcp' ? undefined : writeStandIns(resultDir);
-    const child = spawn(program!, argv, {
+    // Boxed where bubblewrap works (box.ts): only the workspace and the scratch folder writable.
+    const boxed = boxUsable();
+    const [file, ...fileArgs] = boxed
+      ? boxedArgv([program!, ...argv], [input.workspace, resultDir], input.workspace)
+      : [program!, ...argv];
+    const child = spawn(file!, fileArgs, {
       cwd: input.workspace,
       env: {
         ...commandEnv(input, adapter.env, { ...base, ...standIns?.env(base.PATH) }),
@@ -168,6 +176,7 @@ export function launchCommand(adapter: CommandAdapter, input: LaunchInput): Prom
       const attempted = standIns?.calls() ?? [];
       rmSync(resultDir, { recursive: true, force: true });
       resolve({
+        boxed,
         ...(standIns ? { standIns: attempted } : {}),
         finalAnswer: stdout.trim() === '' ? null : stdout.trim(),
         ...(reported.stopReason ? { stopReason: reported.stopReason } : {}),

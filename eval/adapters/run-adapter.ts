@@ -181,6 +181,7 @@ export async function runAdapterScenario(
       ...(output.timedOut ? { timedOut: output.timedOut } : {}),
       ...(output.error ? { error: output.error } : {}),
       ...(output.stopReason ? { stopReason: output.stopReason } : {}),
+      ...(output.boxed !== undefined ? { boxed: output.boxed } : {}),
     };
     const scored: CaseResult = {
       ...caseFromRun(caseBase, run, checks, started),

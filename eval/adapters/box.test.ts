@@ -1,0 +1,55 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../../harness/config.ts';
+import type { Scenario } from '../scenario/types.ts';
+import { caseLimits } from './applies.ts';
+import { boxedArgv, boxUsable } from './box.ts';
+import { launchCommand } from './launch.ts';
+import type { CommandAdapter } from './load.ts';
+
+const root = mkdtempSync(path.join(tmpdir(), 'hb-box-test-'));
+const workspace = path.join(root, 'ws');
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('the box of a command harness', () => {
+  it('binds only the given folders writable over a read-only root and a private /tmp', () => {
+    const argv = boxedArgv(['node', 'loop.js'], ['/w', '/s'], '/w');
+    expect(argv.slice(0, 4)).toEqual(['bwrap', '--ro-bind', '/', '/']);
+    expect(argv.join(' ')).toContain('--tmpfs /tmp --bind /w /w --bind /s /s --chdir /w');
+    expect(argv.slice(-3)).toEqual(['--', 'node', 'loop.js']);
+  });
+
+  it.skipIf(!boxUsable() && !process.env.CI)(
+    'a harness writing outside its workspace changes nothing of the host; inside it works',
+    async () => {
+      const { mkdirSync } = await import('node:fs');
+      mkdirSync(workspace, { recursive: true });
+      const outside = path.join(root, 'outside.txt');
+      const script = `const fs = require('node:fs');
+        for (const f of [${JSON.stringify(outside)}, 'inside.txt']) { try { fs.writeFileSync(f, 'x'); } catch (e) { process.stderr.write(e.code + ' '); } }`;
+      const adapter = {
+        name: 'box-probe',
+        kind: 'command',
+        argv: [process.execPath, '-e', script],
+        task: 'stdin',
+        env: {},
+        timeoutMs: 20_000,
+      } as unknown as CommandAdapter;
+      const out = await launchCommand(adapter, {
+        task: 't',
+        baseURL: 'http://127.0.0.1:9/v1',
+        apiKey: 'k',
+        model: 'm',
+        workspace,
+        tools: [],
+        maxTurns: 1,
+        limits: caseLimits({} as Scenario, DEFAULT_CONFIG, 1),
+      });
+      expect(out.boxed).toBe(true);
+      expect(existsSync(outside)).toBe(false);
+      expect(existsSync(path.join(workspace, 'inside.txt'))).toBe(true);
+    },
+  );
+});
