@@ -21,8 +21,9 @@
  * shell holds no capabilities, caches the answer, and when it fails every `exec` rejects with
  * `SandboxUnavailableError` carrying bwrap's own message and an install hint. Nothing runs unboxed.
  */
+import { processTempDir } from './process-temp.ts';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bwrapArguments, etcEntries, syntheticEtc, systemMounts, type ProcessBound } from './bwrap-args.ts';
@@ -155,7 +156,7 @@ export class BwrapSandbox extends HostFileSandbox {
     const key = `${this.host.uid}:${this.host.gid}:${this.host.home}`;
     let files = boxFileCache.get(key);
     if (!files) {
-      const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hb-box-')));
+      const dir = processTempDir('hb-box-');
       chmodSync(dir, 0o755);
       files = {};
       for (const [name, text] of Object.entries(syntheticEtc(this.host))) {

@@ -15,9 +15,9 @@
  * then runs the real git. Sources: git-config(1) (`GIT_CONFIG_COUNT`, "an empty string resets the
  * list" for `credential.helper`), gitattributes(5) (drivers), githooks(5), git(1) (`GIT_PAGER`).
  */
+import { processTempDir } from './process-temp.ts';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Settings every git in the sandbox runs with (command-line scope). */
@@ -155,7 +155,7 @@ export function gitShimFolder(realGit: string): string {
   const known = shimDirs.get(realGit);
   if (known && existsSync(path.join(known, 'git'))) return known;
   if (!shimRoot || !existsSync(shimRoot)) {
-    shimRoot = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-git-guard-')));
+    shimRoot = processTempDir('hb-git-guard-');
     chmodSync(shimRoot, 0o755);
   }
   const dir = path.join(shimRoot, String(shimDirs.size));
