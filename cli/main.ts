@@ -98,9 +98,29 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       '--trace-content',
       'record tool arguments and results, commands and paths in traces (off by default)',
     )
+    .option('--approved <dir>', 'compare each case with its approved behaviour in this folder (default: approved/ when it exists)')
+    .option('--no-approved', 'do not compare with the approved behaviour')
     .addOption(maxFileSizeOption())
     .action(async (options) => {
       exitCode = await runCommand(options, io);
+    });
+
+  program
+    .command('approve')
+    .description(
+      "Run cases and record their behaviour as approved (approved/ or --approved DIR): what run then compares each case with (docs/approved-behaviour.md).",
+    )
+    .option('-s, --scenarios <glob>', 'scenario files or folders (repeatable; default: scenarios/)', collect)
+    .option('-r, --recordings <glob>', 'cassette files or folders (repeatable; default: recordings/)', collect)
+    .option('-c, --config <file|name=file|name>', 'harness configuration, as for run (repeatable)', collect)
+    .option('--harness <name|file>', 'the harness under test, as for run (repeatable)', collect)
+    .option('-f, --filter <text>', 'only cases whose id contains this text (repeatable: any of them)', collect)
+    .option('-t, --tag <tag>', 'only cases with this tag (repeatable; !TAG leaves out)', collect)
+    .option('--approved <dir>', 'the folder of approved behaviours (default: approved/)')
+    .addOption(new Option('--concurrency <n>', 'cases run at once').default('2').argParser(positiveInt))
+    .addOption(maxFileSizeOption())
+    .action(async (options) => {
+      exitCode = await runCommand({ ...options, approve: true, compact: true }, io);
     });
 
   addPassthroughOptions(

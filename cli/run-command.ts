@@ -8,6 +8,7 @@ import { describeTracing, suiteTracing, traceTarget } from '../eval/trace/cli-tr
 import { palette, useColor } from '../reports/color.ts';
 import { writeReportDir, writeResultsJson } from '../reports/write.ts';
 import { CaseFileStage } from '../reports/case-dir.ts';
+import { gateFor } from './approval-flags.ts';
 import { describeFailure } from '../eval/results.ts';
 import { isFailedCheck } from '../eval/expect/check.ts';
 import { conversationLines } from './conversation-lines.ts';
@@ -51,6 +52,10 @@ export interface RunFlags extends CompareFlags {
   traceContent?: boolean;
   /** Print the turn-by-turn ledger of every failed or errored case as it ends. */
   verbose?: boolean;
+  /** `--approved DIR`, `--no-approved` (`cli/approval-flags.ts`). */
+  approved?: string | boolean;
+  /** Set by `approve`: record the behaviour of what ran instead of checking it. */
+  approve?: boolean;
 }
 
 /** `harness: NAME (kind, file) · N checks not applicable`: the header of a foreign harness's run. */
@@ -88,7 +93,9 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     ? suiteTracing({ ...trace, ...(trace.file ? { file: path.resolve(io.cwd, trace.file) } : {}) }, VERSION)
     : undefined;
   const stage = prepared.out ? new CaseFileStage(prepared.out) : undefined;
+  const approval = gateFor(flags, io.cwd, flags.approve ? 'write' : 'check');
   const suite: SuiteOptions = {
+    ...(approval ? { approval } : {}),
     configs,
     scenarios,
     recordings,
@@ -169,6 +176,13 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
     written.push(prepared.json);
   }
   for (const file of written) io.stdout(`${c.dim(`wrote ${path.relative(io.cwd, file) || file}`)}\n`);
+  if (approval?.options.mode === 'write') {
+    const { cases, changed } = approval.flush();
+    io.stdout(
+      `approved the behaviour of ${cases} case${cases === 1 ? '' : 's'} in ${path.relative(io.cwd, approval.options.dir) || '.'} (${changed} new or changed)\n`,
+    );
+    return results.summary.errored > 0 ? 1 : 0;
+  }
   // Skipped cases (a prerequisite missing here) are neither passes nor failures: exit 0 when every case that ran passed.
   return results.summary.failed + results.summary.errored > 0 || (gate?.regressions.length ?? 0) > 0 ? 1 : 0;
 }

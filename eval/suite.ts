@@ -3,6 +3,7 @@
  * run through a concurrency pool, each result reported as it ends, the results file built at the
  * end with cases in a stable order (plan order), whatever the completion order.
  */
+import type { ApprovalGate } from './approved/gate.ts';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
@@ -64,6 +65,11 @@ export interface SuiteOptions {
   ci?: boolean;
   /** Called as each case ends, with the count done and the total. */
   onCaseEnd?: (result: CaseResult, done: number, total: number) => void;
+  /**
+   * The approved-behaviour gate (`eval/approved/gate.ts`): each case that ran gets its `approved`
+   * check (or, approving, has its behaviour noted) before `onRun`.
+   */
+  approval?: ApprovalGate;
   /**
    * Called as each case ends, before `onCaseEnd`, with the harness run (its events and ledger;
    * absent when the case errored before the run) — the hook a tracer subscribes through.
@@ -357,11 +363,13 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
     while (!stop && next < planned.length) {
       const index = next;
       next += 1;
-      const { result, run, output } = await runPlanned(
+      const ran = await runPlanned(
         planned[index]!,
         options.ci ? { ci: true } : {},
         planned[index]!.config.harness ?? options.harness,
       );
+      const { run, output } = ran;
+      const result = options.approval ? options.approval.apply(ran.result, run) : ran.result;
       results[index] = result;
       await options.onRun?.(planned[index]!, run, result, output);
       done += 1;
