@@ -21,7 +21,11 @@ export interface ApprovalFlags {
  * The gate of a run: `write` for `approve` (the folder created as needed), `check` when a folder
  * is named or `approved/` exists in `cwd`, none with `--no-approved` or no folder.
  */
-export function gateFor(flags: ApprovalFlags, cwd: string, mode: 'check' | 'write'): ApprovalGate | undefined {
+export function gateFor(
+  flags: ApprovalFlags,
+  cwd: string,
+  mode: 'check' | 'write',
+): ApprovalGate | undefined {
   if (flags.approved === false) return undefined;
   const dir = path.resolve(cwd, typeof flags.approved === 'string' ? flags.approved : APPROVED_DIR);
   if (mode === 'check' && !existsSync(dir)) return undefined;

@@ -98,7 +98,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       '--trace-content',
       'record tool arguments and results, commands and paths in traces (off by default)',
     )
-    .option('--approved <dir>', 'compare each case with its approved behaviour in this folder (default: approved/ when it exists)')
+    .option(
+      '--approved <dir>',
+      'compare each case with its approved behaviour in this folder (default: approved/ when it exists)',
+    )
     .option('--no-approved', 'do not compare with the approved behaviour')
     .addOption(maxFileSizeOption())
     .action(async (options) => {
@@ -108,13 +111,21 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   program
     .command('approve')
     .description(
-      "Run cases and record their behaviour as approved (approved/ or --approved DIR): what run then compares each case with (docs/approved-behaviour.md).",
+      'Run cases and record their behaviour as approved (approved/ or --approved DIR): what run then compares each case with (docs/approved-behaviour.md).',
     )
     .option('-s, --scenarios <glob>', 'scenario files or folders (repeatable; default: scenarios/)', collect)
-    .option('-r, --recordings <glob>', 'cassette files or folders (repeatable; default: recordings/)', collect)
+    .option(
+      '-r, --recordings <glob>',
+      'cassette files or folders (repeatable; default: recordings/)',
+      collect,
+    )
     .option('-c, --config <file|name=file|name>', 'harness configuration, as for run (repeatable)', collect)
     .option('--harness <name|file>', 'the harness under test, as for run (repeatable)', collect)
-    .option('-f, --filter <text>', 'only cases whose id contains this text (repeatable: any of them)', collect)
+    .option(
+      '-f, --filter <text>',
+      'only cases whose id contains this text (repeatable: any of them)',
+      collect,
+    )
     .option('-t, --tag <tag>', 'only cases with this tag (repeatable; !TAG leaves out)', collect)
     .option('--approved <dir>', 'the folder of approved behaviours (default: approved/)')
     .addOption(new Option('--concurrency <n>', 'cases run at once').default('2').argParser(positiveInt))

@@ -79,17 +79,20 @@ export async function runAdapterScenario(
   const started = performance.now();
   const caseBase = scenarioCaseBase(loaded, base.name, base.expectAs);
   const harnessBlock = { name: adapter.name, kind: adapter.kind };
-  // Tools served over MCP are the bench's, boxed and confined: escape cases run for such a harness.
   const served = usesServedTools(adapter);
-  if (!adapter.sandboxed && !served && escapesTheHost(loaded))
+  if (!adapter.sandboxed && escapesTheHost(loaded))
     return {
       result: {
         ...skippedCase(
           caseBase,
           {
             requires: [],
-            reason: `an escape or sandbox case would really write outside the workspace on this machine: ${adapter.name} runs its tools unboxed`,
-            fix: 'run it with --harness ours, or set "sandboxed": true in the adapter file when the harness confines its own tools',
+            reason: served
+              ? `an escape or sandbox case tests the box the tools run in, and ${adapter.name} runs the bench's tools (over MCP) in the bench's box: it would judge the bench, not ${adapter.name}`
+              : `an escape or sandbox case would really write outside the workspace on this machine: ${adapter.name} runs its tools unboxed`,
+            fix: served
+              ? `set "sandboxed": true in the adapter file if ${adapter.name} confines the tools it runs itself`
+              : 'run it with --harness ours, or set "sandboxed": true in the adapter file when the harness confines its own tools',
             declared: true,
           },
           started,

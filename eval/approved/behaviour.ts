@@ -26,7 +26,14 @@ export interface Behaviour {
   /** `name:pass`, `name:fail` or `name:n/a`, in check order. */
   checks: string[];
   finalAnswer: string | null;
-  usage: { modelCalls: number; turns: number; toolCalls: number; promptTokens: number; completionTokens: number; costUsd: number };
+  usage: {
+    modelCalls: number;
+    turns: number;
+    toolCalls: number;
+    promptTokens: number;
+    completionTokens: number;
+    costUsd: number;
+  };
   requests: BehaviourRequest[];
   calls: unknown[][];
   /** Event types in order, runs of one type written `type×n`. */
@@ -58,8 +65,10 @@ function hashOf(value: unknown): string {
 }
 
 function message(m: ChatMessage): unknown {
-  const content = typeof m.content === 'string' || m.content === null ? clip(m.content) : clip(JSON.stringify(m.content));
-  const calls = (m as { tool_calls?: { id?: string; function?: { name?: string; arguments?: unknown } }[] }).tool_calls;
+  const content =
+    typeof m.content === 'string' || m.content === null ? clip(m.content) : clip(JSON.stringify(m.content));
+  const calls = (m as { tool_calls?: { id?: string; function?: { name?: string; arguments?: unknown } }[] })
+    .tool_calls;
   const id = (m as { tool_call_id?: string }).tool_call_id;
   return [
     m.role,
@@ -68,7 +77,11 @@ function message(m: ChatMessage): unknown {
     ...(calls ?? []).map((c) => [
       c.id ?? null,
       c.function?.name ?? null,
-      clip(typeof c.function?.arguments === 'string' ? c.function.arguments : JSON.stringify(c.function?.arguments)),
+      clip(
+        typeof c.function?.arguments === 'string'
+          ? c.function.arguments
+          : JSON.stringify(c.function?.arguments),
+      ),
     ]),
   ];
 }
@@ -122,7 +135,9 @@ export function behaviourOf(result: CaseResult, run: RunResult): Behaviour {
   return {
     status: result.status,
     stopReason: result.stopReason,
-    checks: result.checks.map((c) => `${c.name}:${c.pass ? 'pass' : c.status === 'not_applicable' ? 'n/a' : 'fail'}`),
+    checks: result.checks.map(
+      (c) => `${c.name}:${c.pass ? 'pass' : c.status === 'not_applicable' ? 'n/a' : 'fail'}`,
+    ),
     finalAnswer: clip(run.finalAnswer),
     usage: {
       modelCalls: u.modelCalls,

@@ -68,14 +68,24 @@ export function approvalGate(options: ApprovalOptions): ApprovalGate {
               'behaviour changed',
               `behaviour changed: ${formatDivergence(first).replace(': recorded ', ': approved ').replace(', replayed ', ', now ')} (approve it with harness-bench approve -f ${result.id} if the change is right)`,
             )
-          : makeCheck('approved', true, 'the approved behaviour', 'the same', `the behaviour is the approved one (${key})`),
+          : makeCheck(
+              'approved',
+              true,
+              'the approved behaviour',
+              'the same',
+              `the behaviour is the approved one (${key})`,
+            ),
       );
     },
     flush() {
       let changed = 0;
       for (const [id, behaviours] of pending) {
         const old = readApproved(options.dir, id);
-        if (Object.entries(behaviours).some(([key, b]) => JSON.stringify(approvedBehaviour(old, key)) !== JSON.stringify(b)))
+        if (
+          Object.entries(behaviours).some(
+            ([key, b]) => JSON.stringify(approvedBehaviour(old, key)) !== JSON.stringify(b),
+          )
+        )
           changed += 1;
         writeApproved(options.dir, id, behaviours);
       }

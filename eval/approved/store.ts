@@ -50,7 +50,12 @@ export function readApproved(dir: string, id: string): ApprovedFile | undefined 
     throw new InputError([{ file, path: '', reason: `not JSON: ${(error as Error).message}` }]);
   }
   const v = value as Partial<ApprovedFile> | null;
-  if (v?.format !== 'harness-bench.approved' || v.version !== 1 || typeof v.behaviours !== 'object' || !v.behaviours)
+  if (
+    v?.format !== 'harness-bench.approved' ||
+    v.version !== 1 ||
+    typeof v.behaviours !== 'object' ||
+    !v.behaviours
+  )
     throw new InputError([{ file, path: '', reason: 'not a harness-bench.approved file of version 1' }]);
   return v as ApprovedFile;
 }

@@ -20,13 +20,44 @@ import { makeCheck, show, type Check } from './check.ts';
 import type { ExpectContext } from './context.ts';
 import { parseRegex } from './patterns.ts';
 
-/** The text of one message as `requests` searches it. */
+/**
+ * The text of one message as `requests` searches it: its content (text parts joined), and each
+ * tool call as `name(arguments)` as sent, compact and with spaces (however the harness serialised them).
+ */
 export function messageText(message: ChatMessage): string {
-  const parts = [message.content ?? ''];
+  const content = message.content as unknown;
+  const parts = [
+    Array.isArray(content)
+      ? content.map((p: { text?: unknown }) => (typeof p?.text === 'string' ? p.text : '')).join('')
+      : typeof content === 'string'
+        ? content
+        : '',
+  ];
   if (message.role === 'assistant')
-    for (const call of message.tool_calls ?? [])
-      parts.push(`${call.function.name}(${call.function.arguments})`);
+    for (const call of message.tool_calls ?? []) {
+      const args = call.function.arguments;
+      parts.push(`${call.function.name}(${args})`);
+      // The same call however the harness serialised the arguments: compact, and with spaces.
+      for (const form of argumentForms(args)) if (form !== args) parts.push(`${call.function.name}(${form})`);
+    }
   return parts.join('\n');
+}
+
+/** The arguments text as compact JSON and as JSON with `", "` and `": "` separators; none when it does not parse. */
+function argumentForms(args: unknown): string[] {
+  let value: unknown;
+  try {
+    value = typeof args === 'string' ? JSON.parse(args) : args;
+  } catch {
+    return [];
+  }
+  const compact = JSON.stringify(value);
+  if (compact === undefined) return [];
+  const spaced = JSON.stringify(value, (_k, v: unknown) => v).replace(
+    /("(?:[^"\\]|\\.)*")|([,:])/g,
+    (m, str: string | undefined, sep: string | undefined) => str ?? `${sep} `,
+  );
+  return [compact, spaced];
 }
 
 /** True when `text` holds the pattern: a case-insensitive substring, or a regular expression match. */
