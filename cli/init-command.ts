@@ -91,9 +91,12 @@ export async function initCommand(flags: { force?: boolean }, io: CliIo): Promis
   mkdirSync(path.dirname(scenario), { recursive: true });
   writeFileSync(config, INIT_CONFIG);
   writeFileSync(scenario, INIT_SCENARIO);
+  // The approved-behaviour gate is on where approved/ exists (docs/approved-behaviour.md).
+  mkdirSync(path.join(io.cwd, 'approved'), { recursive: true });
   io.stdout(
-    `wrote ${path.relative(io.cwd, config)} and ${INIT_SCENARIO_FILE}\n` +
+    `wrote ${path.relative(io.cwd, config)} and ${INIT_SCENARIO_FILE}, and made approved/\n` +
       'next: npx harness-bench run        (runs the scenarios of this project)\n' +
+      '      npx harness-bench approve    (approves what they do; run then fails on any change)\n' +
       '      npx harness-bench validate scenarios/\n',
   );
   return 0;
