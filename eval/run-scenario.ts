@@ -39,9 +39,27 @@ export interface ScenarioRun {
   run?: RunResult;
 }
 
-/** The configuration a scenario runs under: the one under test with the scenario's `config` merged over it. */
+/**
+ * The configuration a scenario runs under: the one under test with the scenario's `config` merged
+ * over it. A scenario may tune a defence's thresholds, never switch on one the configuration has
+ * off: loop detection off (its `stopAt` past the configuration's tool-call budget, so it can never
+ * fire, as in `configs/naive.json`) stays off, and so does each context layer set `false`. A
+ * comparison then shows what turning a defence off costs. Pure.
+ */
 export function scenarioConfig(scenario: Scenario, base: HarnessConfig): HarnessConfig {
-  return mergeConfig(base, scenario.config ?? {});
+  const merged = mergeConfig(base, scenario.config ?? {});
+  const loopOff = base.loop.stopAt > base.limits.maxToolCalls;
+  const layers = Object.fromEntries(
+    Object.entries(merged.context.layers).map(([name, on]) => [
+      name,
+      on && base.context.layers[name as keyof typeof base.context.layers] !== false,
+    ]),
+  ) as HarnessConfig['context']['layers'];
+  return {
+    ...merged,
+    ...(loopOff ? { loop: base.loop } : {}),
+    context: { ...merged.context, layers },
+  };
 }
 
 /** The tools of a scenario: its built-ins (or the configuration's) plus its fake tools (a fake tool may stand in for a built-in name). */
