@@ -423,3 +423,14 @@ export interface ShardInfo extends Shard {
   /** `sha256:` + hex of the plan: the tool version, the configurations and every case with its input. */
   fingerprint: string;
 }
+
+/**
+ * `result` with `check` appended: a case that passed fails on a failing check (its first failure
+ * then that check); any other status is kept. Pure.
+ */
+export function withCheck(result: CaseResult, check: Check): CaseResult {
+  const checks = [...result.checks, check];
+  if (result.status === 'pass' && !check.pass && check.status !== 'not_applicable')
+    return { ...result, checks, status: 'fail', firstFailure: describeFailure(check) } as CaseResult;
+  return { ...result, checks } as CaseResult;
+}

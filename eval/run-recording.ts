@@ -6,6 +6,7 @@
  * served and no recorded response was invalid; its divergences are findings. A cassette we
  * recorded fails on any divergence (`docs/recording-format.md`, "Replay").
  */
+import { roundTripCheck } from './import/round-trip.ts';
 import type { HarnessConfig } from '../harness/config.ts';
 import type { RunResult } from '../harness/ledger.ts';
 import type { Model } from '../harness/model/types.ts';
@@ -27,6 +28,7 @@ import {
   errorCase,
   replayFindings,
   scrubPaths,
+  withCheck,
   type CaseResult,
   type Check,
 } from './results.ts';
@@ -104,7 +106,10 @@ export async function runRecording(
       ...(options.workspace ? { workspace: options.workspace } : {}),
       ...(options.toolEffects ? { toolEffects: options.toolEffects } : {}),
     });
-    const result = importedResult(replay, caseBase, imported, started);
+    const replayed = importedResult(replay, caseBase, imported, started);
+    // The importer in the main job: a real recording re-imported from its kept source must be the committed one.
+    const trip = roundTripCheck(cassette, file);
+    const result = trip ? withCheck(replayed, trip) : replayed;
     return {
       result: replay.tempWorkspace ? scrubPaths(result, [[replay.tempWorkspace, '$WS']]) : result,
       run: replay.run,

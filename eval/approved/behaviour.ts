@@ -6,9 +6,11 @@
  * reason, the final answer, the usage and each check's outcome. Texts longer than
  * {@link KEEP_CHARS} keep their start and a SHA-256 of the whole, so a reviewer reads what matters
  * and any change of a byte is still seen. Built from a run whose clock and ids are injected and
- * whose temp folders show as labels, so two runs give the same behaviour. Times are left out.
+ * whose temp folders show as labels, so two runs give the same behaviour. Times are left out, and
+ * so is the output of real commands (its exit line is kept): it is the host's, not the harness's.
  */
 import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import type { RunResult } from '../../harness/ledger.ts';
 import type { ChatMessage } from '../../harness/model/types.ts';
@@ -26,13 +28,14 @@ export interface Behaviour {
   /** `name:pass`, `name:fail` or `name:n/a`, in check order. */
   checks: string[];
   finalAnswer: string | null;
+  /** Counts, and tokens and cost (USD) unless a real command's output (the host's) was in the run. */
   usage: {
     modelCalls: number;
     turns: number;
     toolCalls: number;
-    promptTokens: number;
-    completionTokens: number;
-    costUsd: number;
+    promptTokens?: number;
+    completionTokens?: number;
+    costUsd?: number;
   };
   requests: BehaviourRequest[];
   calls: unknown[][];
@@ -52,12 +55,32 @@ export interface BehaviourRequest {
   settings?: unknown;
 }
 
-/** A text as approved: whole up to {@link KEEP_CHARS}, else its start and a hash of the whole. Pure. */
-export function clip(text: string | null | undefined): string | null {
-  if (text === null || text === undefined) return null;
+/** The host's home folder, written `$HOME` in approved texts (a denial names where `~` resolves). */
+const HOME = homedir();
+
+/**
+ * A text as approved: the host's home folder as `$HOME`, then whole up to {@link KEEP_CHARS}, else
+ * its start and a hash of the whole. Pure but for reading the home folder once.
+ */
+export function clip(raw: string | null | undefined): string | null {
+  if (raw === null || raw === undefined) return null;
+  const text = HOME.length > 1 ? raw.split(HOME).join('$HOME') : raw;
   if (text.length <= KEEP_CHARS) return text;
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
   return `${text.slice(0, HEAD_CHARS)}…[${text.length} chars, sha256:${hash}]`;
+}
+
+/** The result text of a real command (`shapeCommandOutput`, `harness/tools/builtin/bash.ts`). */
+const COMMAND_RESULT = /^(exit code: [^\n]*)\n(stdout:|stderr:|\(no output\))/;
+
+/**
+ * A tool result as approved: a real command's output is the host's (its environment, its files,
+ * its programs), so only its exit line is kept; any other text as it is. Scripted commands and
+ * every other tool keep their whole text. Pure.
+ */
+export function hostFree(text: string): string {
+  const command = COMMAND_RESULT.exec(text);
+  return command ? `${command[1]} [the command's output depends on the host: not approved]` : text;
 }
 
 function hashOf(value: unknown): string {
@@ -65,8 +88,8 @@ function hashOf(value: unknown): string {
 }
 
 function message(m: ChatMessage): unknown {
-  const content =
-    typeof m.content === 'string' || m.content === null ? clip(m.content) : clip(JSON.stringify(m.content));
+  const text = typeof m.content === 'string' || m.content === null ? m.content : JSON.stringify(m.content);
+  const content = clip(m.role === 'tool' && text !== null ? hostFree(text) : text);
   const calls = (m as { tool_calls?: { id?: string; function?: { name?: string; arguments?: unknown } }[] })
     .tool_calls;
   const id = (m as { tool_call_id?: string }).tool_call_id;
@@ -132,6 +155,7 @@ function events(run: RunResult): string[] {
 /** The behaviour of `result` and its run (see the module comment). Pure. */
 export function behaviourOf(result: CaseResult, run: RunResult): Behaviour {
   const u = result.usage;
+  const hostOutput = run.ledger.calls.some((c) => hostFree(c.content) !== c.content);
   return {
     status: result.status,
     stopReason: result.stopReason,
@@ -139,14 +163,17 @@ export function behaviourOf(result: CaseResult, run: RunResult): Behaviour {
       (c) => `${c.name}:${c.pass ? 'pass' : c.status === 'not_applicable' ? 'n/a' : 'fail'}`,
     ),
     finalAnswer: clip(run.finalAnswer),
-    usage: {
-      modelCalls: u.modelCalls,
-      turns: u.turns,
-      toolCalls: u.toolCalls,
-      promptTokens: u.promptTokens,
-      completionTokens: u.completionTokens,
-      costUsd: u.costUsd,
-    },
+    // Tokens and cost count the text of real commands' output, which is the host's: kept only without it.
+    usage: hostOutput
+      ? { modelCalls: u.modelCalls, turns: u.turns, toolCalls: u.toolCalls }
+      : {
+          modelCalls: u.modelCalls,
+          turns: u.turns,
+          toolCalls: u.toolCalls,
+          promptTokens: u.promptTokens,
+          completionTokens: u.completionTokens,
+          costUsd: u.costUsd,
+        },
     requests: requests(run),
     calls: run.ledger.calls.map((c) => [
       c.callId,
@@ -158,7 +185,7 @@ export function behaviourOf(result: CaseResult, run: RunResult): Behaviour {
       c.executed,
       c.ok,
       c.errorType ?? null,
-      clip(c.content),
+      clip(hostFree(c.content)),
     ]),
     events: events(run),
   };

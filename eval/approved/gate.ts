@@ -11,7 +11,7 @@
 import type { RunResult } from '../../harness/ledger.ts';
 import { makeCheck, notApplicableCheck } from '../expect/check.ts';
 import { diffJson, formatDivergence } from '../replay/request-diff.ts';
-import { describeFailure, type CaseResult } from '../results.ts';
+import { withCheck, type CaseResult } from '../results.ts';
 import { behaviourOf, type Behaviour } from './behaviour.ts';
 import { approvedBehaviour, behaviourKey, readApproved, writeApproved } from './store.ts';
 
@@ -94,12 +94,4 @@ export function approvalGate(options: ApprovalOptions): ApprovalGate {
       return { cases, changed };
     },
   };
-}
-
-/** `result` with `check` appended; a passing case fails on a failing check. Pure. */
-function withCheck(result: CaseResult, check: ReturnType<typeof makeCheck>): CaseResult {
-  const checks = [...result.checks, check];
-  if (result.status === 'pass' && !check.pass && check.status !== 'not_applicable')
-    return { ...result, checks, status: 'fail', firstFailure: describeFailure(check) } as CaseResult;
-  return { ...result, checks } as CaseResult;
 }

@@ -19,6 +19,16 @@ afterAll(() => space.dispose());
 let runNo = 0;
 /** How often each layer acted over all runs: a property whose layer never fired would prove nothing. */
 const fired = new Map<string, number>();
+/**
+ * Runs a property as `fc.assert` does and returns the seed it ran with: the layer counts below
+ * depend on the inputs drawn, so a count that falls short names the seed that drew them
+ * (`FC_SEED=…` replays it, `test-setup.ts`), as a failing property does.
+ */
+async function checked(property: fc.IAsyncProperty<unknown[]>, numRuns: number): Promise<string> {
+  const details = await fc.check(property, { numRuns });
+  if (details.failed) throw new Error(fc.defaultReportMessage(details) ?? 'property failed');
+  return `replay with FC_SEED=${details.seed}`;
+}
 
 const tools = [FILE_TOOLS.read_file!, writeTodosTool as unknown as ToolDefinition];
 const isSummaryRequest = (request: ModelRequest) => request.messages[0]?.content === SUMMARY_INSTRUCTIONS;
@@ -113,7 +123,7 @@ function setup(sizes: number[]): string[] {
 
 describe('context layers (property)', () => {
   it('every compaction keeps the pinned facts: the task verbatim, every todo, the user decisions and the files read', async () => {
-    await fc.assert(
+    const replay = await checked(
       fc.asyncProperty(
         text(200),
         fc.array(text(120), { maxLength: 4 }),
@@ -171,13 +181,13 @@ describe('context layers (property)', () => {
           fired.set('summary', (fired.get('summary') ?? 0) + compactions.length);
         },
       ),
-      { numRuns: 25 },
+      25,
     );
-    expect(fired.get('summary')).toBeGreaterThan(10);
+    expect(fired.get('summary'), `summary compactions over the runs; ${replay}`).toBeGreaterThan(10);
   });
 
   it('no request exceeds the window, whatever the output sizes, window and layers', async () => {
-    await fc.assert(
+    const replay = await checked(
       fc.asyncProperty(
         fc.array(fc.integer({ min: 10, max: 6000 }), { minLength: 2, maxLength: 10 }),
         fc.integer({ min: 2500, max: 12_000 }),
@@ -218,9 +228,9 @@ describe('context layers (property)', () => {
           else expect(['final_answer', 'context_overflow']).toContain(result.stopReason);
         },
       ),
-      { numRuns: 30 },
+      30,
     );
     for (const layer of ['cap', 'spill', 'stub', 'summary'])
-      expect(fired.get(`any:${layer}`), layer).toBeGreaterThan(0);
+      expect(fired.get(`any:${layer}`), `${layer} acted in some run; ${replay}`).toBeGreaterThan(0);
   });
 });
