@@ -31,7 +31,7 @@ export function behaviourKey(config: string, sandbox: boolean): string {
 
 /** Where the approved file of `id` is under `dir`. Pure. */
 export function approvedPath(dir: string, id: string): string {
-  return path.join(dir, ...id.split('/').map((part) => part.replace(/[^A-Za-z0-9._-]/g, '_'))) + '.json';
+  return `${path.join(dir, ...id.split('/').map((part) => part.replace(/[^A-Za-z0-9._-]/g, '_')))}.json`;
 }
 
 /** Reads `id`'s approved file, `undefined` when there is none. @throws InputError for a file that is not one */

@@ -55,7 +55,7 @@ function argumentForms(args: unknown): string[] {
   if (compact === undefined) return [];
   const spaced = JSON.stringify(value, (_k, v: unknown) => v).replace(
     /("(?:[^"\\]|\\.)*")|([,:])/g,
-    (m, str: string | undefined, sep: string | undefined) => str ?? `${sep} `,
+    (_m, str: string | undefined, sep: string | undefined) => str ?? `${sep} `,
   );
   return [compact, spaced];
 }
