@@ -85,6 +85,7 @@ export const CASSETTE_SCHEMA = {
             format: { enum: [...IMPORT_FORMATS] },
             file: { type: 'string', minLength: 1 },
             creator: { type: 'string' },
+            rewritten: { type: 'array', items: { type: 'string' } },
           },
         },
         responseOnly: { type: 'boolean' },

@@ -35,6 +35,7 @@ export type ImportFormat =
   | 'chunk-log'
   | 'sse'
   | 'nock'
+  | 'httprr'
   | 'passthrough';
 
 /** Every {@link ImportFormat}, in the order the docs list them. */
@@ -46,6 +47,7 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = [
   'chunk-log',
   'sse',
   'nock',
+  'httprr',
   'passthrough',
 ];
 
@@ -93,9 +95,10 @@ export interface CassetteMeta {
   source?: CassetteSource;
   /**
    * Present when the cassette was imported from another tool's recording: the format it was read
-   * as, the source file's base name and, for a HAR, its `log.creator` (e.g. `Polly.JS 6.0.6`).
+   * as, the source file's base name, for a HAR its `log.creator` (e.g. `Polly.JS 6.0.6`), and what the importer rewrote (legacy function calling, a followed
+   * `n > 1` choice: `eval/import/legacy-shapes.ts`), one sentence each.
    */
-  imported?: { format: ImportFormat; file: string; creator?: string };
+  imported?: { format: ImportFormat; file: string; creator?: string; rewritten?: string[] };
   /** True when the recording holds responses only (chunk logs, raw SSE): nothing to compare requests with. */
   responseOnly: boolean;
   /** Free text: what the recording shows and why it is interesting. */

@@ -158,11 +158,11 @@ function responseObjects(exchange: Exchange): Record<string, unknown>[] {
 
 /**
  * The id of a cassette from a file name: the base name without `.yaml`, `.yml`, `.json`,
- * `.chunks.txt`, `.txt`, `.sse`, `.har`, `.har.json`, `.har.yaml`.
+ * `.chunks.txt`, `.txt`, `.sse`, `.har`, `.har.json`, `.har.yaml`, `.httprr` (and a trailing `.gz`).
  */
 export function idFromFileName(file: string): string {
   const base = file.split(/[\\/]/).pop() ?? file;
-  return base.replace(/(\.chunks|\.har)?\.(ya?ml|json|txt|sse|har)$/i, '');
+  return base.replace(/\.gz$/i, '').replace(/(\.chunks|\.har)?\.(ya?ml|json|txt|sse|har|httprr)$/i, '');
 }
 
 /**

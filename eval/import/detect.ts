@@ -2,6 +2,7 @@
  * One detector for every recording format, by content (never by file name): it returns the
  * format and the parsed document, or an error that says what it saw and which formats it
  * knows. Order of the checks:
+ * 0. an httprr trace (Go): the first line is `httprr trace v1`;
  * 1. SSE: the first non-empty line is an SSE field (`data:`, `event:`, `id:`, `retry:`) or comment;
  * 2. JSON (the whole text): a harness-bench cassette (no import needed), a HAR (`log.entries`,
  *    Polly.JS included), nock definitions (array of `{ scope, method }`), one chunk object;
@@ -13,6 +14,7 @@ import { InputError } from '../errors.ts';
 import { CASSETTE_FORMAT, type ImportFormat } from '../cassette/types.ts';
 import { looksLikeSse } from './common.ts';
 import { isHarDocument } from './har.ts';
+import { isHttprr } from './httprr.ts';
 import { isNockDocument } from './nock.ts';
 import { isRubyVcrDocument, isVcrDocument, parseVcrYaml } from './vcr.ts';
 
@@ -26,7 +28,8 @@ export interface DetectedRecording {
 export const KNOWN_FORMATS =
   'VCR.py YAML ("interactions", pydantic-ai\'s "parsed_body" too), Ruby VCR YAML ("http_interactions"), ' +
   'HAR / Polly.JS ("log.entries", JSON or YAML), nock definitions (a JSON array of { scope, method, path }), ' +
-  'a chunk log (one chat.completion.chunk JSON object per line) and raw SSE ("data:" lines)';
+  'a chunk log (one chat.completion.chunk JSON object per line), raw SSE ("data:" lines) and ' +
+  'Go httprr traces (first line "httprr trace v1"; gzipped files are unzipped first)';
 
 type Obj = Record<string, unknown>;
 
@@ -83,6 +86,7 @@ export function detectRecording(text: string, file: string): DetectedRecording {
   const body = text.replace(/^\uFEFF/, '');
   const lines = body.split(/\r?\n/).filter((line) => line.trim() !== '');
   if (lines.length === 0) throw new InputError([{ file, path: '', reason: 'empty recording' }]);
+  if (isHttprr(body)) return { format: 'httprr' };
   if (looksLikeSse(body)) return { format: 'sse' };
   const json = parseJson(body);
   if (json.ok) {

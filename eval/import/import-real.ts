@@ -18,7 +18,7 @@ import { saveCassette } from '../cassette/load.ts';
 import type { Cassette, CassetteSource } from '../cassette/types.ts';
 import { InputError, type InputProblem } from '../errors.ts';
 import { decodeRecordedResponse } from '../replay/decode.ts';
-import { importRecordingText, type ImportResult } from './index.ts';
+import { importRecordingDetailed, type ImportResult } from './index.ts';
 
 /** `recordings/real/sources/` of this checkout. */
 export const REAL_SOURCES_DIR = fileURLToPath(new URL('../../recordings/real/sources/', import.meta.url));
@@ -103,7 +103,8 @@ export function importRealRecording(
   sourceDir: string = REAL_SOURCES_DIR,
 ): ImportResult {
   const file = join(sourceDir, recording.file);
-  return importRecordingText(readFileSync(file, 'utf8'), file, {
+  // By bytes: httprr counts them, and gzipped sources are unzipped first.
+  return importRecordingDetailed(file, {
     title: recording.title,
     source: recording.source,
     recordedAt: recording.changed,

@@ -1,6 +1,6 @@
 /**
  * `importRecording`: a foreign recording (VCR.py or Ruby VCR YAML, HAR / Polly.JS, nock
- * definitions, chunk log, raw SSE) → a cassette, version 1. The format is detected from the
+ * definitions, chunk log, raw SSE, Go httprr traces) → a cassette, version 1. The format is detected from the
  * content (`./detect.ts`); only chat completions become exchanges, the rest is kept as
  * `nonModel` traffic (`./classify.ts`), and a recording with no model exchange is refused.
  * Provenance comes from options. The result is validated against the cassette schema and
@@ -8,6 +8,7 @@
  * addresses on purpose).
  */
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { InputError } from '../errors.ts';
 import { validateCassette } from '../cassette/load.ts';
 import { scanForSecrets } from '../cassette/secret-scan.ts';
@@ -23,6 +24,8 @@ import { noModelTrafficReason } from './classify.ts';
 import { deriveMeta, type ImportOptions } from './common.ts';
 import { detectRecording } from './detect.ts';
 import { exchangesFromHar } from './har.ts';
+import { exchangesFromHttprr } from './httprr.ts';
+import { rewriteLegacyShapes } from './legacy-shapes.ts';
 import { exchangesFromNock, isNockDocument } from './nock.ts';
 import { exchangeFromChunkLog, exchangeFromSse } from './stream-logs.ts';
 import { exchangesFromVcr, parseVcrYaml } from './vcr.ts';
@@ -56,8 +59,16 @@ function parseJsonOrNull(text: string): unknown {
   }
 }
 
-function readFormat(format: ImportFormat, text: string, doc: unknown, file: string): Read {
+function readFormat(
+  format: ImportFormat,
+  text: string,
+  doc: unknown,
+  file: string,
+  bytes: Uint8Array | undefined,
+): Read {
   switch (format) {
+    case 'httprr':
+      return exchangesFromHttprr(bytes ?? Buffer.from(text, 'utf8'), file);
     case 'sse':
       return { exchanges: [exchangeFromSse(text, file)], nonModel: [], host: null, notes: [] };
     case 'chunk-log':
@@ -83,16 +94,22 @@ function readFormat(format: ImportFormat, text: string, doc: unknown, file: stri
 
 /**
  * Imports recording text. `file` names the source in problems and becomes `meta.imported.file`
- * (its base name) and, by default, the cassette id.
+ * (its base name) and, by default, the cassette id. `bytes`, when given, are the file's bytes
+ * (formats that count bytes, httprr, read them instead of the text).
  *
  * @throws InputError (file, path, reason) for an unreadable recording, one with no model
  *   exchange (the reason lists what it holds instead), or when the produced cassette does not
  *   match the schema.
  */
-export function importRecordingText(text: string, file: string, options: ImportOptions = {}): ImportResult {
+export function importRecordingText(
+  text: string,
+  file: string,
+  options: ImportOptions = {},
+  bytes?: Uint8Array,
+): ImportResult {
   const detected = options.format ? { format: options.format } : detectRecording(text, file);
   const { format } = detected;
-  const read = readFormat(format, text, 'doc' in detected ? detected.doc : undefined, file);
+  const read = readFormat(format, text, 'doc' in detected ? detected.doc : undefined, file, bytes);
   if (read.exchanges.length === 0)
     throw new InputError([
       {
@@ -104,7 +121,8 @@ export function importRecordingText(text: string, file: string, options: ImportO
             : noModelTrafficReason(read.nonModel),
       },
     ]);
-  const warnings = read.notes.map((note) => `${file}: ${note}`);
+  const rewritten = rewriteLegacyShapes(read.exchanges);
+  const warnings = [...read.notes, ...rewritten].map((note) => `${file}: ${note}`);
   // A response's `created` dates the recording first, then the recording's own timestamps
   // (Ruby VCR `recorded_at`, HAR `startedDateTime`), then the caller's fallback.
   const recordedAt = read.recordedAt ?? options.recordedAt;
@@ -113,6 +131,7 @@ export function importRecordingText(text: string, file: string, options: ImportO
     ...(recordedAt ? { recordedAt } : {}),
   });
   if (read.creator && meta.imported) meta.imported.creator = read.creator;
+  if (rewritten.length > 0 && meta.imported) meta.imported.rewritten = rewritten;
   const cassette: Cassette = {
     format: CASSETTE_FORMAT,
     version: CASSETTE_VERSION,
@@ -136,13 +155,23 @@ export function importRecordingText(text: string, file: string, options: ImportO
  * @throws InputError when the file cannot be read or imported.
  */
 export function importRecordingDetailed(file: string, options: ImportOptions = {}): ImportResult {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (error) {
     throw new InputError([{ file, path: '', reason: `cannot read the file: ${(error as Error).message}` }]);
   }
-  return importRecordingText(text, file, options);
+  // A gzipped recording (langchaingo commits `.httprr.gz`) is read unzipped.
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    try {
+      bytes = gunzipSync(bytes);
+    } catch (error) {
+      throw new InputError([
+        { file, path: '', reason: `a gzip file that does not unzip: ${(error as Error).message}` },
+      ]);
+    }
+  }
+  return importRecordingText(bytes.toString('utf8'), file, options, bytes);
 }
 
 /**

@@ -44,7 +44,7 @@ describe('recordings/real corpus', () => {
   it('covers every importer format', () => {
     const formats = new Set(manifest.map((r) => importRealRecording(r).format));
     expect([...formats].sort()).toEqual(
-      ['chunk-log', 'har', 'ruby-vcr-yaml', 'sse', 'vcr-yaml', 'vcr-yaml-parsed-body'].sort(),
+      ['chunk-log', 'har', 'httprr', 'ruby-vcr-yaml', 'sse', 'vcr-yaml', 'vcr-yaml-parsed-body'].sort(),
     );
   });
 });

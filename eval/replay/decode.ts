@@ -44,7 +44,8 @@ function errorSummary(body: unknown): string {
  *   (`providerErrorTurn`: a rejected generation, a filtered prompt), and for an error event
  *   inside a 200 stream; `invalid_response` for a 2xx with neither body nor events, a non-JSON
  *   event, a stream with no `chat.completion.chunk`, or a body that is not a chat completion
- *   (not an object, or without `choices`).
+ *   (not an object, or without `choices`), and a response with several choices (`n > 1`) left
+ *   unresolved by the import.
  */
 export function decodeRecordedResponse(response: RecordedResponse, exchange: number): ModelResponse {
   const { status, headers, body, events } = response;
@@ -94,6 +95,10 @@ export function decodeRecordedResponse(response: RecordedResponse, exchange: num
       }
       if (isObj(chunk) && (Array.isArray(chunk.choices) || chunk.object === 'chat.completion.chunk'))
         chunks += 1;
+      if (isObj(chunk) && Array.isArray(chunk.choices))
+        for (const choice of chunk.choices)
+          if (isObj(choice) && typeof choice.index === 'number' && choice.index > 0)
+            throw severalChoices(exchange, status, 'several streamed');
       assembler.push(chunk);
     });
     if (turn) return turn;
@@ -132,5 +137,19 @@ export function decodeRecordedResponse(response: RecordedResponse, exchange: num
       `recorded ${status} body is not a chat completion: no choices (exchange ${exchange})`,
       { status, body },
     );
+  if (body.choices.length > 1) throw severalChoices(exchange, status, `${body.choices.length}`);
   return responseFromCompletion(body);
+}
+
+/**
+ * A recorded response with several choices (`n > 1`) whose chosen one the import could not
+ * find (`eval/import/legacy-shapes.ts`): serving choice 0 would replay a conversation the
+ * recorded client may never have had.
+ */
+function severalChoices(exchange: number, status: number, count: string): ModelError {
+  return new ModelError(
+    'invalid_response',
+    `recorded ${status} response holds ${count} choices (n > 1) and the recording does not show which one the client continued with (exchange ${exchange}); refused rather than serving choice 0`,
+    { status },
+  );
 }

@@ -85,6 +85,9 @@ const same = (a: unknown, b: unknown) =>
  * - reasoning left out of an assistant turn without tool calls where the client sent
  *   `reasoning_content` back: the harness's rule (`harness/model/reasoning.ts`: DeepSeek ignores
  *   it there, the legacy `deepseek-reasoner` refused it);
+ * - the arguments of a call the model made (some recorded response made it with the arguments the
+ *   harness sent) that the recorded client sent back rewritten (langchaingo's functions agent
+ *   sends the single argument's value): the harness keeps the model's call;
  * - a `name` on an assistant message only the recording has: the client labels the model's
  *   messages with an agent name (AutoGen); the harness is one participant;
  * - a tool call only the recording has that no recorded model response made, and its result:
@@ -183,6 +186,15 @@ function messageReason(
   if (message?.role === 'assistant') {
     if (rest === '/name' && divergence.kind === 'missing')
       return "client habit: the recorded client labels the model's messages with a participant name; the harness is one participant";
+    const argsOf = /^\/tool_calls\/(\d+)\/function\/arguments$/.exec(rest);
+    const call = argsOf ? message.tool_calls?.[Number(argsOf[1])] : undefined;
+    if (
+      call &&
+      divergence.kind === 'changed' &&
+      context.modelMadeCall(call.function.name, call.function.arguments) &&
+      !context.modelMadeCall(call.function.name, divergence.recorded)
+    )
+      return "client habit: the recorded client rewrote the arguments of the model's call in its history (langchaingo's functions agent sends back the single argument's value); the harness sends back the call the model made";
     const kept = context.history[index]?.role === 'assistant' ? context.history[index] : undefined;
     if (
       rest === '/reasoning' &&

@@ -14,6 +14,9 @@
  * (openai-node `src/lib/ChatCompletionStream.ts`, `#accumulateChatCompletion`:
  * `if (fn?.name) tool_call.function.name = fn.name`); arguments are concatenated.
  *
+ * Only choice 0 is assembled (deltas of other choices, from a request with `n > 1`, are
+ * skipped); a legacy `delta.function_call` is read as the call at index 0.
+ *
  * `content` may arrive as a string or as a list of parts (Mistral); the text of the parts is
  * appended, and when a part other than text arrives the parts are kept too (`contentParts`),
  * each delta part merged into the last part of the same type (`text` appended, a nested list of
@@ -62,7 +65,8 @@ export class StreamAssembler {
       this.usage = xGroq.usage as ModelResponse['usage'];
     const choices = Array.isArray(record.choices) ? record.choices : [];
     for (const choice of choices) {
-      if (!isObject(choice)) continue;
+      // One conversation: choice 0 (a request with `n > 1` interleaves other choices' deltas).
+      if (!isObject(choice) || (typeof choice.index === 'number' && choice.index !== 0)) continue;
       if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '')
         this.finishReason = choice.finish_reason;
       const delta = isObject(choice.delta) ? choice.delta : undefined;
@@ -87,6 +91,12 @@ export class StreamAssembler {
       }
       if (Array.isArray(delta.reasoning_details)) for (const d of delta.reasoning_details) this.pushDetail(d);
       if (Array.isArray(delta.tool_calls)) for (const call of delta.tool_calls) this.pushCall(call);
+      else if (isObject(delta.function_call))
+        this.pushCall({
+          index: 0,
+          ...(typeof delta.function_call.name === 'string' ? { id: LEGACY_CALL_ID } : {}),
+          function: delta.function_call,
+        });
     }
   }
 
@@ -220,7 +230,14 @@ function mergeParts(into: ContentPart[], parts: readonly ContentPart[]): void {
 }
 
 /**
- * Converts a non-streaming chat.completion body to a turn. `content` given as a list of parts
+ * The id given to a legacy `function_call` (the API before `tool_calls`, which has no id):
+ * read as one tool call so that a turn that calls a function is never an empty final answer.
+ */
+export const LEGACY_CALL_ID = 'call_legacy_function_call';
+
+/**
+ * Converts a non-streaming chat.completion body to a turn (choice 0). A legacy
+ * `message.function_call` is one tool call with the id {@link LEGACY_CALL_ID}. `content` given as a list of parts
  * becomes its text, and the list itself is kept (`contentParts`) when it holds more than text;
  * `reasoning_content` wins over `reasoning` when both are there; a non-empty `refusal` is kept.
  */
@@ -229,7 +246,11 @@ export function responseFromCompletion(body: unknown): ModelResponse {
   const choices = Array.isArray(record.choices) ? record.choices : [];
   const choice = isObject(choices[0]) ? choices[0] : {};
   const message = isObject(choice.message) ? choice.message : {};
-  const rawCalls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+  const rawCalls = Array.isArray(message.tool_calls)
+    ? message.tool_calls
+    : isObject(message.function_call)
+      ? [{ id: LEGACY_CALL_ID, type: 'function', function: message.function_call }]
+      : [];
   const reasoningField =
     typeof message.reasoning_content === 'string' && message.reasoning_content !== ''
       ? ('reasoning_content' as const)
