@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { InputError, parseJsonInput, problemsFromAjv, type InputProblem } from '../errors.ts';
 import { checkInputSize } from '../input-limits.ts';
+import { responseContentProblems } from './content-check.ts';
 import { CASSETTE_SCHEMA } from './schema.ts';
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type Cassette } from './types.ts';
 
@@ -140,6 +141,8 @@ export function parseCassette(text: string, file: string): Cassette {
   const migrated = migrateCassette(doc, file).doc;
   const check = validate();
   if (!check(migrated)) throw new InputError(problemsFromCassetteAjv(file, check.errors));
+  const content = responseContentProblems(migrated, file);
+  if (content.length > 0) throw new InputError(content);
   return migrated as unknown as Cassette;
 }
 
@@ -166,19 +169,22 @@ function problemsFromCassetteAjv(file: string, errors: ValidateFunction['errors'
 }
 
 /**
- * Checks an in-memory cassette against the schema. Returns every problem (empty when valid);
+ * Checks an in-memory cassette against the schema, then what its success responses hold
+ * (`responseContentProblems`: cut-off JSON bodies, unreadable encodings, malformed SSE events).
+ * Returns every problem (empty when valid);
  * `file` is only used in the problems.
  */
 export function validateCassette(value: unknown, file: string): InputProblem[] {
   const check = validate();
-  return check(value) ? [] : problemsFromCassetteAjv(file, check.errors);
+  return check(value) ? responseContentProblems(value, file) : problemsFromCassetteAjv(file, check.errors);
 }
 
 /**
  * Reads and validates a cassette file.
  *
  * @throws InputError (file, JSON pointer, reason) when the file cannot be read, is over the size
- *   limit (`input-limits.ts`), is not JSON, is not a cassette, has an unsupported version or does not match the schema.
+ *   limit (`input-limits.ts`), is not JSON, is not a cassette, has an unsupported version, does not match the schema,
+ *   or holds a success response that cannot be a model turn (`./content-check.ts`).
  */
 export function loadCassette(file: string): Cassette {
   checkInputSize(file, 'cassette');

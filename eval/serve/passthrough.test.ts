@@ -36,8 +36,8 @@ const ask = { model: 'gpt-test', messages: [{ role: 'user' as const, content: 'S
 
 describe('pass-through relay', () => {
   it('relays a whole completion byte for byte, with the upstream key in place of the client one', async () => {
-    const p = await start();
-    const body = completion({ content: 'hi there' });
+    const p = await start({ wallClock: () => Date.parse('2026-12-07T06:00:00Z') });
+    const body = { ...completion({ content: 'hi there' }), created: 1_000_000 };
     stub().queue.push(json(200, body, { 'x-request-id': 'req_1' }), json(200, body));
     const raw = await fetch(`${p.baseURL}/chat/completions`, {
       method: 'POST',
@@ -54,6 +54,8 @@ describe('pass-through relay', () => {
     expect(stub().received[1]!.body).toEqual(ask);
     const cassette = p.cassette({ id: 'whole' });
     expect(cassette.meta.imported).toEqual({ format: 'passthrough', file: 'whole.json' });
+    // The recording's own time, not the upstream's `created` (1970 here).
+    expect(cassette.meta.recordedAt).toBe('2026-12-07T06:00:00.000Z');
     expect(cassette.meta).toMatchObject({ task: 'Say hi', modelRequested: 'gpt-test', host: '127.0.0.1' });
     expect(cassette.exchanges).toHaveLength(2);
     expect(cassette.exchanges[0]!.response).toEqual({

@@ -291,6 +291,9 @@ export async function startPassthroughServer(options: PassthroughOptions): Promi
         recordedAt: startedAt,
         ...(info.description ? { description: info.description } : {}),
       });
+      // The time the recording was made, never the upstream's `created` (a proxy, a cache or a
+      // mock upstream sets it; deriveMeta prefers it for imports that have no time of their own).
+      meta.recordedAt = startedAt;
       meta.title =
         info.title ?? `pass-through recording: ${(meta.task ?? '').replace(/\s+/g, ' ').slice(0, 72)}`;
       const raw: Cassette = {
