@@ -24,7 +24,6 @@ function parses(text: string): boolean {
 
 /** True for text that holds bytes no text body has: U+FFFD (undecodable UTF-8) or C0 controls. */
 function unreadable(text: string): boolean {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters is the point
   return /\uFFFD|[\u0000-\u0008\u000E-\u001F]/.test(text);
 }
 
