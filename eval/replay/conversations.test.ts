@@ -59,6 +59,22 @@ describe('conversations', () => {
     ]);
   });
 
+  it('a side conversation started inside a tool call gives the turn back to the agent', () => {
+    const ok = completion({ content: 'x' });
+    // An MCP server samples the model during call `a` with the agent's history as context; the
+    // agent's next request, with the result, continues the agent's conversation.
+    const cassette = cassetteOf([
+      exchange([sys('agent'), user('task')], ok),
+      exchange([sys('agent'), user('task'), call('a'), user('summarise the page for the tool')], ok),
+      exchange([sys('agent'), user('task'), call('a'), result('a')], ok),
+      exchange([sys('agent'), user('task'), call('a'), result('a'), answer('x'), user('more')], ok),
+    ]);
+    expect(groupConversations(cassette, [0, 1, 2, 3])).toEqual([
+      { index: 0, exchanges: [0, 2, 3] },
+      { index: 1, exchanges: [1] },
+    ]);
+  });
+
   it('what the client adds between turns: trailing user and system messages after the same role', () => {
     const history = [user('q'), call('a'), result('a')];
     expect(clientContinuation(history, [...history, user('Analyze the tool result.')])).toEqual([

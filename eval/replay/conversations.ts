@@ -119,9 +119,28 @@ function failed(response: Cassette['exchanges'][number]['response']): boolean {
 }
 
 /**
+ * True when `messages`, past the first `from` (the history it shares with a conversation's last
+ * request), holds a model turn with tool calls followed by anything but their results. An agent
+ * answers its calls before it asks the model again (the API requires the tool messages right
+ * after the calls), so such a request is not the agent's next one: it is a side conversation
+ * started inside the call, on a copy of the history (an MCP server sampling the model with the
+ * conversation as context, a guard model judging the pending call). It starts its own
+ * conversation, and the agent's next request, with the results, goes back to the agent's.
+ */
+function forksInsideCall(messages: readonly Record<string, unknown>[], from: number): boolean {
+  for (let i = Math.max(0, from - 1); i < messages.length - 1; i++) {
+    const message = messages[i]!;
+    if (message.role === 'assistant' && hasCalls(message) && messages[i + 1]!.role !== 'tool') return true;
+  }
+  return false;
+}
+
+/**
  * Groups the model exchanges (`indexes`, in recorded order) into conversations: an exchange
  * joins the conversation whose last request its own request extends (the longest such prefix
- * wins, then the conversation active last), else it starts a new one. A request equal to a conversation's last one extends it only
+ * wins, then the conversation active last), else it starts a new one. A request that extends
+ * it with a model turn whose calls are not answered next ({@link forksInsideCall}) is a side
+ * conversation started inside a tool call and starts its own. A request equal to a conversation's last one extends it only
  * when that request failed (the client's retry); after an answer, the same request again is a
  * new session of the client (a test calling the model again with the same prompt). A recording
  * without requests (response-only) is one conversation.
@@ -141,7 +160,9 @@ export function groupConversations(cassette: Cassette, indexes: readonly number[
     for (const conversation of conversations) {
       const shared = sharedPrefix(conversation.last, messages);
       const continues =
-        shared === conversation.last.length && (messages.length > shared || conversation.retry);
+        shared === conversation.last.length &&
+        (messages.length > shared || conversation.retry) &&
+        !forksInsideCall(messages, shared);
       const later = shared === bestShared && best !== undefined && conversation.lastAt > best.lastAt;
       if (continues && shared > 0 && (shared > bestShared || later)) {
         best = conversation;

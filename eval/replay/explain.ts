@@ -86,8 +86,9 @@ const same = (a: unknown, b: unknown) =>
  *   `reasoning_content` back: the harness's rule (`harness/model/reasoning.ts`: DeepSeek ignores
  *   it there, the legacy `deepseek-reasoner` refused it);
  * - the arguments of a call the model made (some recorded response made it with the arguments the
- *   harness sent) that the recorded client sent back rewritten (langchaingo's functions agent
- *   sends the single argument's value): the harness keeps the model's call;
+ *   harness sent) that the recorded client sent back as the value of its only argument
+ *   (langchaingo's functions agent): the harness keeps the model's call. Any other rewrite of
+ *   the arguments stays unexplained (it cannot be told from a replay that left the recording);
  * - a `name` on an assistant message only the recording has: the client labels the model's
  *   messages with an agent name (AutoGen); the harness is one participant;
  * - a tool call only the recording has that no recorded model response made, and its result:
@@ -175,6 +176,23 @@ function droppedByClient(index: number, context: ExplainContext): boolean {
   );
 }
 
+/**
+ * True when `recorded` is the value of the only argument in `sent` (a JSON object of one key),
+ * as a client that stores a one-argument call by its input writes it back (langchaingo's
+ * functions agent sends `15 * 4` for `{"__arg1": "15 * 4"}`).
+ */
+function unwrappedSingleArgument(sent: unknown, recorded: unknown): boolean {
+  if (typeof sent !== 'string' || typeof recorded !== 'string') return false;
+  try {
+    const value: unknown = JSON.parse(sent);
+    if (!isObj(value) || Object.keys(value).length !== 1) return false;
+    const only = Object.values(value)[0];
+    return typeof only === 'string' ? only === recorded : canonicalJson(only) === recorded;
+  } catch {
+    return false;
+  }
+}
+
 function messageReason(
   divergence: Divergence,
   rest: string,
@@ -192,7 +210,7 @@ function messageReason(
       call &&
       divergence.kind === 'changed' &&
       context.modelMadeCall(call.function.name, call.function.arguments) &&
-      !context.modelMadeCall(call.function.name, divergence.recorded)
+      unwrappedSingleArgument(call.function.arguments, divergence.recorded)
     )
       return "client habit: the recorded client rewrote the arguments of the model's call in its history (langchaingo's functions agent sends back the single argument's value); the harness sends back the call the model made";
     const kept = context.history[index]?.role === 'assistant' ? context.history[index] : undefined;

@@ -57,10 +57,10 @@ export interface ImportedReplay {
   /** Every run, in the order they ran. */
   runs: RunResult[];
   /**
-   * The runs as one result (`combineRuns`): ledger merged, usage summed; the stop reason, its
-   * detail and the final answer are those of the main conversation's last run (the main
-   * conversation: the one the recording's last model exchange belongs to, where the client
-   * ended).
+   * The runs as one result (`combineRuns`): ledger merged, usage summed; the final answer is the
+   * main conversation's last run's (the main conversation: the one the recording's last model
+   * exchange belongs to, where the client ended), and so is the stop reason unless another run
+   * ended otherwise (`caseStop`: then that run's, the detail naming it).
    */
   run: RunResult;
   model: ReplayModel;
@@ -71,6 +71,43 @@ export interface ImportedReplay {
   toolEffects: ToolEffect[];
   /** The temp workspace (already removed), to scrub from results; absent with `options.workspace`. */
   tempWorkspace?: string;
+}
+
+/** True for a run that ended the way a replayed conversation ends by itself. */
+const endedPlainly = (run: RunResult): boolean =>
+  run.stopReason === 'final_answer' ||
+  (run.stopReason === 'model_error' && /recording_exhausted/.test(run.stopDetail ?? ''));
+
+/**
+ * The stop reason of the case, from all its conversations: the main conversation's last run's,
+ * unless another run ended otherwise (a content filter, an error, a budget, a loop stop); then
+ * the first such run's, its detail naming the run, its conversation and how the main one ended,
+ * so a refused first conversation is visible in the summary line, the matrix and `show`.
+ */
+function caseStop(
+  runs: readonly RunResult[],
+  conversations: readonly { index: number; runs: number }[],
+  main: RunResult,
+): Pick<RunResult, 'stopReason' | 'stopDetail'> {
+  const plain = {
+    stopReason: main.stopReason,
+    ...(main.stopDetail !== undefined ? { stopDetail: main.stopDetail } : {}),
+  };
+  const at = runs.findIndex((run) => run !== main && !endedPlainly(run));
+  if (at < 0 || !endedPlainly(main)) return plain;
+  const other = runs[at]!;
+  let conversation = 0;
+  for (let seen = 0, c = 0; c < conversations.length; c++) {
+    seen += conversations[c]!.runs;
+    if (at < seen) {
+      conversation = conversations[c]!.index;
+      break;
+    }
+  }
+  return {
+    stopReason: other.stopReason,
+    stopDetail: `run ${at + 1} of ${runs.length} (conversation ${conversation + 1}) ended ${other.stopReason}${other.stopDetail ? ` (${other.stopDetail})` : ''}; the main conversation ended ${main.stopReason}`,
+  };
 }
 
 /** Approves an `ask` when the recorded client ran the call (the recording holds its result), else denies. */
@@ -205,13 +242,14 @@ export async function replayImported(
     model.plannedFrom = undefined;
     const combined = combineRuns(runs);
     const main = mainLast ?? runs.at(-1)!;
+    const stop = caseStop(runs, taken, main);
     const run: RunResult = {
       ...combined,
-      stopReason: main.stopReason,
+      stopReason: stop.stopReason,
       finalAnswer: main.finalAnswer,
-      ...(main.stopDetail !== undefined ? { stopDetail: main.stopDetail } : {}),
+      ...(stop.stopDetail !== undefined ? { stopDetail: stop.stopDetail } : {}),
     };
-    if (main.stopDetail === undefined) delete run.stopDetail;
+    if (stop.stopDetail === undefined) delete run.stopDetail;
     return {
       runs,
       run,

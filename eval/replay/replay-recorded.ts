@@ -116,7 +116,11 @@ function nextUserLines(model: HttpReplayModel, messages: ChatMessage[]): UserMes
   return added.map((m) => ({ role: 'user' as const, content: m.content as string }));
 }
 
-/** The session's runs as one result: last transcript, requests and events concatenated, ledger merged, usage summed. */
+/**
+ * The session's runs as one result: last transcript, requests and events concatenated (event
+ * turn numbers offset as `mergeLedgers` offsets the ledger's, so turn N means one turn), ledger
+ * merged, usage summed.
+ */
 export function combineRuns(runs: readonly RunResult[]): RunResult {
   const last = runs.at(-1)!;
   if (runs.length === 1) return last;
@@ -124,7 +128,21 @@ export function combineRuns(runs: readonly RunResult[]): RunResult {
   return {
     ...last,
     requests: runs.flatMap((r) => r.requests),
-    events: runs.flatMap((r) => r.events),
+    events: runs.flatMap((r, i) => {
+      // Turn numbers as in the merged ledger: each run's continue after the previous runs'.
+      const offset = runs
+        .slice(0, i)
+        .reduce(
+          (n, run) =>
+            n + Math.max(0, ...run.ledger.turns.filter((t) => t.scope.length === 0).map((t) => t.turn)),
+          0,
+        );
+      return offset === 0
+        ? r.events
+        : r.events.map((e) =>
+            'turn' in e && typeof e.turn === 'number' ? { ...e, turn: e.turn + offset } : e,
+          );
+    }),
     ledger: mergeLedgers(runs.map((r) => r.ledger)),
     usage: {
       modelCalls: sum('modelCalls'),
