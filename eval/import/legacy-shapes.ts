@@ -2,6 +2,7 @@
  * Shapes of the chat-completions API that the replay does not serve as they were recorded,
  * rewritten at import into the shape it does, each rewrite said in `meta.imported.rewritten`:
  *
+ * - **Custom tools** (`type: "custom"`): see `./custom-tools.ts`.
  * - **Legacy function calling** (`functions` and `function_call` in the request, an assistant
  *   `function_call`, `role: "function"` results, `finish_reason: "function_call"`; OpenAI
  *   deprecated it for `tools` in 2023, https://platform.openai.com/docs/api-reference/chat/create
@@ -18,6 +19,7 @@
 import { assembleChunks } from '../../harness/model/stream-assembler.ts';
 import type { Exchange, RecordedEvent } from '../cassette/types.ts';
 import { bodyMessages } from './common.ts';
+import { CUSTOM_INPUT, rewriteCustomTools } from './custom-tools.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -198,6 +200,7 @@ function nextOf(exchanges: readonly Exchange[], k: number): Obj | undefined {
  * Never throws.
  */
 export function rewriteLegacyShapes(exchanges: Exchange[]): string[] {
+  const custom = rewriteCustomTools(exchanges);
   const legacy: number[] = [];
   const followed: string[] = [];
   const unresolved: number[] = [];
@@ -221,6 +224,10 @@ export function rewriteLegacyShapes(exchanges: Exchange[]): string[] {
     followed.push(`${k}: choice ${chosen} of ${choices.size}`);
   });
   const notes: string[] = [];
+  if (custom.length > 0)
+    notes.push(
+      `custom tools (type "custom", free-form input) read as function tools with one string parameter "${CUSTOM_INPUT}" in exchange${custom.length === 1 ? '' : 's'} ${custom.join(', ')}`,
+    );
   if (legacy.length > 0)
     notes.push(
       `legacy function calling (functions, function_call, role "function") read as tools and tool_calls in exchange${legacy.length === 1 ? '' : 's'} ${legacy.join(', ')}; call ids synthesised as call_legacy_<message index>`,

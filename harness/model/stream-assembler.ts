@@ -118,7 +118,12 @@ export class StreamAssembler {
 
   private pushCall(value: unknown): void {
     if (!isObject(value)) return;
-    const fn = isObject(value.function) ? value.function : {};
+    // A custom tool call streams its free-form input under `custom.input`.
+    const fn = isObject(value.function)
+      ? value.function
+      : isObject(value.custom)
+        ? { name: value.custom.name, arguments: value.custom.input }
+        : {};
     const id = typeof value.id === 'string' && value.id !== '' ? value.id : undefined;
     // The latest call with this id: a model may give two calls of one turn the same id, and a
     // delta without an index continues the call that id started last (found by fuzzing).

@@ -114,6 +114,8 @@ export interface RawToolCall {
   id?: unknown;
   type?: unknown;
   function?: { name?: unknown; arguments?: unknown };
+  /** An OpenAI custom tool call (`type: "custom"`): its name and free-form input. */
+  custom?: { name?: unknown; input?: unknown };
   /** Position in a streamed response (assembly key), when the call came from deltas. */
   index?: number;
 }

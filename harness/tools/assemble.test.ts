@@ -24,6 +24,20 @@ function options(overrides: Partial<AssembleOptions> = {}): AssembleOptions {
 }
 
 describe('assembleCalls', () => {
+  it('reads a custom tool call (whole or streamed) by its name, its free-form input as {"input": …}', () => {
+    const whole: RawToolCall = { id: 'c1', type: 'custom', custom: { name: 'apply_patch', input: 'a "b"' } };
+    const streamed: RawToolCall = {
+      id: 'c2',
+      type: 'custom',
+      function: { name: 'apply_patch', arguments: 'x' },
+    };
+    const { calls } = assembleCalls([whole, streamed], options());
+    expect(calls.map((c) => [c.name, c.wire.function.arguments])).toEqual([
+      ['apply_patch', '{"input":"a \\"b\\""}'],
+      ['apply_patch', '{"input":"x"}'],
+    ]);
+  });
+
   it('keeps ids, names and JSON-object arguments as sent', () => {
     const { calls, dropped } = assembleCalls([call('call_a', 'read_file', '{"path":"a.txt"}')], options());
     expect(dropped).toEqual([]);

@@ -50,7 +50,12 @@ export function assembleCalls(
   for (let index = 0; index < raw.length; index += 1) {
     const item = raw[index];
     const call = typeof item === 'object' && item !== null ? item : {};
-    const fn = typeof call.function === 'object' && call.function !== null ? call.function : {};
+    const fn =
+      call.type === 'custom'
+        ? customAsFunction(call)
+        : typeof call.function === 'object' && call.function !== null
+          ? call.function
+          : {};
     const name = typeof fn.name === 'string' ? fn.name : '';
     const rawArguments = fn.arguments;
     // Built only when a call of the turn is looked up or kept under it (the last call of a turn is not).
@@ -116,6 +121,27 @@ export function assembleCalls(
     }
   }
   return { calls, dropped };
+}
+
+/**
+ * A custom tool call (`type: "custom"`, free-form `custom.input`; from a stream, the input
+ * assembled under `function.arguments`) read as a call of that name with arguments
+ * `{"input": …}`, so it is named and answered (the harness offers no custom tools: the answer
+ * is `unknown_tool` unless a tool of that name takes `input`). Imported recordings are rewritten
+ * the same way (`eval/import/custom-tools.ts`).
+ */
+function customAsFunction(call: RawToolCall): { name?: unknown; arguments?: unknown } {
+  const object = (value: unknown) =>
+    typeof value === 'object' && value !== null
+      ? (value as { name?: unknown; input?: unknown; arguments?: unknown })
+      : undefined;
+  const custom = object(call.custom);
+  const fn = object(call.function);
+  const input = custom ? custom.input : fn?.arguments;
+  return {
+    name: (custom ?? fn)?.name,
+    arguments: JSON.stringify({ input: typeof input === 'string' ? input : '' }),
+  };
 }
 
 function freshId(options: AssembleOptions): string {
