@@ -36,6 +36,7 @@ export type ImportFormat =
   | 'sse'
   | 'nock'
   | 'httprr'
+  | 'azure-test-proxy'
   | 'passthrough';
 
 /** Every {@link ImportFormat}, in the order the docs list them. */
@@ -48,6 +49,7 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = [
   'sse',
   'nock',
   'httprr',
+  'azure-test-proxy',
   'passthrough',
 ];
 

@@ -105,11 +105,9 @@ describe('custom tools (type "custom") at import', () => {
           },
         ],
       },
-      ...pieces
-        .slice(1)
-        .map((input) => ({
-          choices: [{ index: 0, delta: { tool_calls: [{ index: 0, type: 'custom', custom: { input } }] } }],
-        })),
+      ...pieces.slice(1).map((input) => ({
+        choices: [{ index: 0, delta: { tool_calls: [{ index: 0, type: 'custom', custom: { input } }] } }],
+      })),
       { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
     ].map((chunk) => ({ data: JSON.stringify({ object: 'chat.completion.chunk', ...chunk }) }));
     const exchanges: Exchange[] = [

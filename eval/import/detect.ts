@@ -5,7 +5,7 @@
  * 0. an httprr trace (Go): the first line is `httprr trace v1`;
  * 1. SSE: the first non-empty line is an SSE field (`data:`, `event:`, `id:`, `retry:`) or comment;
  * 2. JSON (the whole text): a harness-bench cassette (no import needed), a HAR (`log.entries`,
- *    Polly.JS included), nock definitions (array of `{ scope, method }`), one chunk object;
+ *    Polly.JS included), an Azure SDK test-proxy record (`Entries` with `RequestUri`), nock definitions (array of `{ scope, method }`), one chunk object;
  * 3. a chunk log: several lines, the first a chat-completion chunk object;
  * 4. YAML: VCR.py (`interactions`), Ruby VCR (`http_interactions`), a HAR written as YAML
  *    (Polly's `recording.har.yaml`).
@@ -13,6 +13,7 @@
 import { InputError } from '../errors.ts';
 import { CASSETTE_FORMAT, type ImportFormat } from '../cassette/types.ts';
 import { looksLikeSse } from './common.ts';
+import { isAzureTestProxyDocument } from './azure-test-proxy.ts';
 import { isHarDocument } from './har.ts';
 import { isHttprr } from './httprr.ts';
 import { isNockDocument } from './nock.ts';
@@ -29,7 +30,8 @@ export const KNOWN_FORMATS =
   'VCR.py YAML ("interactions", pydantic-ai\'s "parsed_body" too), Ruby VCR YAML ("http_interactions"), ' +
   'HAR / Polly.JS ("log.entries", JSON or YAML), nock definitions (a JSON array of { scope, method, path }), ' +
   'a chunk log (one chat.completion.chunk JSON object per line), raw SSE ("data:" lines) and ' +
-  'Go httprr traces (first line "httprr trace v1"; gzipped files are unzipped first)';
+  'Go httprr traces (first line "httprr trace v1"; gzipped files are unzipped first) and ' +
+  'Azure SDK test-proxy records ("Entries" with "RequestUri")';
 
 type Obj = Record<string, unknown>;
 
@@ -100,6 +102,7 @@ export function detectRecording(text: string, file: string): DetectedRecording {
         },
       ]);
     if (isHarDocument(value)) return { format: 'har', doc: value };
+    if (isAzureTestProxyDocument(value)) return { format: 'azure-test-proxy', doc: value };
     if (isNockDocument(value)) return { format: 'nock', doc: value };
     if (isChunkObject(value)) return { format: 'chunk-log' };
     throw unknown(file, describe(value, 'JSON'));

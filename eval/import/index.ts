@@ -1,6 +1,6 @@
 /**
  * `importRecording`: a foreign recording (VCR.py or Ruby VCR YAML, HAR / Polly.JS, nock
- * definitions, chunk log, raw SSE, Go httprr traces) → a cassette, version 1. The format is detected from the
+ * definitions, chunk log, raw SSE, Go httprr traces, Azure SDK test-proxy records) → a cassette, version 1. The format is detected from the
  * content (`./detect.ts`); only chat completions become exchanges, the rest is kept as
  * `nonModel` traffic (`./classify.ts`), and a recording with no model exchange is refused.
  * Provenance comes from options. The result is validated against the cassette schema and
@@ -23,6 +23,7 @@ import {
 import { noModelTrafficReason } from './classify.ts';
 import { deriveMeta, type ImportOptions } from './common.ts';
 import { detectRecording } from './detect.ts';
+import { exchangesFromAzureTestProxy } from './azure-test-proxy.ts';
 import { exchangesFromHar } from './har.ts';
 import { exchangesFromHttprr } from './httprr.ts';
 import { rewriteLegacyShapes } from './legacy-shapes.ts';
@@ -69,6 +70,8 @@ function readFormat(
   switch (format) {
     case 'httprr':
       return exchangesFromHttprr(bytes ?? Buffer.from(text, 'utf8'), file);
+    case 'azure-test-proxy':
+      return exchangesFromAzureTestProxy(doc ?? parseJsonOrNull(text), file);
     case 'sse':
       return { exchanges: [exchangeFromSse(text, file)], nonModel: [], host: null, notes: [] };
     case 'chunk-log':

@@ -44,7 +44,16 @@ describe('recordings/real corpus', () => {
   it('covers every importer format', () => {
     const formats = new Set(manifest.map((r) => importRealRecording(r).format));
     expect([...formats].sort()).toEqual(
-      ['chunk-log', 'har', 'httprr', 'ruby-vcr-yaml', 'sse', 'vcr-yaml', 'vcr-yaml-parsed-body'].sort(),
+      [
+        'azure-test-proxy',
+        'chunk-log',
+        'har',
+        'httprr',
+        'ruby-vcr-yaml',
+        'sse',
+        'vcr-yaml',
+        'vcr-yaml-parsed-body',
+      ].sort(),
     );
   });
 });
