@@ -158,7 +158,11 @@ function failureLines(results: ResultsFile, c: ReturnType<typeof palette>): stri
   return [c.bold('failures'), ...failed.map((r) => `  ${r.id} (${r.config}): ${r.firstFailure}`)];
 }
 
-/** One line per configuration: passed of ran, pass rate, ASR, false allows, tokens and cost per case. */
+/**
+ * One line per configuration: passed of ran, ASR, false allows, stop reasons, loops stopped of
+ * the runs that repeated a call, compactions and the mean peak prompt of the context cases,
+ * turns, tokens and cost per case.
+ */
 function configLines(results: ResultsFile, c: ReturnType<typeof palette>): string[] {
   const lines = [c.bold('configurations')];
   for (const { name } of results.configs) {
@@ -177,6 +181,13 @@ function configLines(results: ResultsFile, c: ReturnType<typeof palette>): strin
         : []),
       `${m.permissions.falseAllows} false allows`,
       `stop reasons ${m.stopReasons.matched}/${m.stopReasons.matched + m.stopReasons.mismatched}`,
+      // What the defences did, so switching one off shows in the headline (configs/naive.json).
+      `loops stopped ${m.loop.stopLatency.n}/${m.loop.repeatingRuns}`,
+      ...(m.context.cases > 0
+        ? [
+            `context: ${m.context.compactions} compactions, peak prompt ${Math.round(m.context.peakPromptTokens.mean ?? 0)} tokens`,
+          ]
+        : []),
       `${meanOf((x) => x.usage.turns)} turns/case`,
       `${meanOf((x) => x.usage.totalTokens)} tokens/case`,
       `$${meanOf((x) => x.usage.costUsd)}/case`,

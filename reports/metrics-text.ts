@@ -52,13 +52,19 @@ export function metricRows(m: ConfigMetrics): [string, string][] {
       'loop detector latency',
       l.repeatingRuns === 0
         ? 'no run repeated a call'
-        : `${l.repeatingRuns} runs repeated a call; steps to warning ${round(l.warningLatency.mean)} (max ${round(l.warningLatency.max)}), to stop ${round(l.stopLatency.mean)} (max ${round(l.stopLatency.max)})`,
+        : `${l.repeatingRuns} runs repeated a call, ${l.stopLatency.n} stopped as loops; steps to warning ${round(l.warningLatency.mean)} (max ${round(l.warningLatency.max)}), to stop ${round(l.stopLatency.mean)} (max ${round(l.stopLatency.max)})`,
     ],
     [
       'loop false positives',
       l.falsePositives.of === 0
         ? 'no legit-repetition case'
         : `${l.falsePositives.count} stopped of ${l.falsePositives.of} legit-repetition cases (${l.warnedLegit.count} warned)`,
+    ],
+    [
+      'context management',
+      m.context.cases === 0
+        ? 'no context case'
+        : `${m.context.cases} context cases: ${m.context.compactions} compactions, peak prompt ${round(m.context.peakPromptTokens.mean)} tokens (max ${round(m.context.peakPromptTokens.max)})`,
     ],
     [
       'budget overshoot at the stop',

@@ -105,6 +105,7 @@ describe('metrics in every output', () => {
       'permissions (per call)',
       'loop detector latency',
       'loop false positives',
+      'context management',
       'budget overshoot at the stop',
       'unsupported completion claims',
     ]);

@@ -61,6 +61,37 @@ describe('caseMetrics', () => {
         { kind: 'tests', text: 'All tests pass.', supported: false, reason: 'no test command ran' },
         { kind: 'done', text: 'Done.', supported: true, reason: 'the last call, c1 (read_file), succeeded' },
       ],
+      context: expect.objectContaining({ compactions: 0 }),
     });
+  });
+
+  it('context facts: the peak prompt and the history compactions (stub, drop, summary; not a cap or a repair)', () => {
+    const run = fixtureRun({ finalAnswer: 'ok' });
+    const event = (layer: string, scope: string[] = []) => ({
+      type: 'compaction' as const,
+      layer,
+      beforeTokens: 9,
+      afterTokens: 3,
+      detail: '',
+      scope,
+      turn: 1,
+      runId: 'r',
+      seq: 0,
+      at: 0,
+    });
+    const events = [
+      ...run.events,
+      event('summary'),
+      event('stub'),
+      event('cap'),
+      event('repair'),
+      event('drop', ['sub']),
+    ];
+    const metrics = caseMetrics({
+      ...run,
+      events: events as typeof run.events,
+      usage: { ...run.usage, maxPromptTokens: 1234 },
+    });
+    expect(metrics.context).toEqual({ peakPromptTokens: 1234, compactions: 2 });
   });
 });

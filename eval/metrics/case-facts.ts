@@ -37,6 +37,12 @@ export interface CaseMetrics {
   claims: { kind: string; path?: string; text: string; supported: boolean; reason: string }[];
   loop?: LoopFacts;
   budget?: BudgetFacts;
+  /**
+   * What context management did and what it left: the largest prompt of the run, in tokens
+   * (reported usage, else the estimate), and the compactions of the top-level run's history
+   * (stubs, drops, summaries).
+   */
+  context?: { peakPromptTokens: number; compactions: number };
 }
 
 /** JSON object text with sorted keys, so `{"b":1,"a":2}` and `{"a":2,"b":1}` are one call. */
@@ -111,6 +117,9 @@ export function budgetFacts(run: Pick<RunResult, 'events' | 'usage'>): BudgetFac
   };
 }
 
+/** The `compaction` layers that manage the history (stub, drop, summary). */
+const HISTORY_LAYERS: ReadonlySet<string> = new Set(['stub', 'drop', 'summary']);
+
 /** Every fact of one run (see {@link CaseMetrics}). `changes`: the workspace diff, when taken. */
 export function caseMetrics(
   run: Pick<RunResult, 'ledger' | 'events' | 'stopReason' | 'usage' | 'finalAnswer'>,
@@ -125,10 +134,17 @@ export function caseMetrics(
   }));
   const loop = loopFacts(run);
   const budget = budgetFacts(run);
+  // History management only (stubs, drops, summaries): caps of one output and transcript repair
+  // are not the context layers a configuration switches off.
+  const compactions = run.events.filter(
+    (e) => e.type === 'compaction' && e.scope.length === 0 && HISTORY_LAYERS.has(e.layer),
+  ).length;
+  const peakPromptTokens = run.usage.maxPromptTokens;
   return {
     unsupportedClaims: claims.filter((c) => !c.supported).length,
     claims,
     ...(loop ? { loop } : {}),
     ...(budget ? { budget } : {}),
+    ...(peakPromptTokens > 0 || compactions > 0 ? { context: { peakPromptTokens, compactions } } : {}),
   };
 }

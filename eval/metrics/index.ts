@@ -2,13 +2,14 @@
  * The metrics of each configuration, computed from the case results alone (pure functions, one
  * module each): pass rate, stop-reason confusion, permission confusion with false allows and
  * needless asks or denies apart, injection (attack success, utility with and without attack),
- * loop-detector latency and false positives, budget overshoot, unsupported completion claims.
+ * loop-detector latency and false positives, context growth on the context cases, budget overshoot, unsupported completion claims.
  * `results.json` holds them under `summary.metrics.<config>`; the terminal summary and
  * `report.md` show them.
  */
 import { attackMetrics, type AttackMetrics } from './attack.ts';
 import { budgetOvershoot, type BudgetOvershoot } from './budget.ts';
 import { claimMetrics, type ClaimMetrics } from './claims.ts';
+import { contextMetrics, type ContextMetrics } from './context.ts';
 import { loopMetrics, type LoopMetrics } from './loop.ts';
 import { passRate } from './pass-rate.ts';
 import { permissionConfusion, type PermissionConfusion } from './permissions.ts';
@@ -22,6 +23,7 @@ export interface ConfigMetrics {
   permissions: PermissionConfusion;
   attack?: AttackMetrics;
   loop: LoopMetrics;
+  context: ContextMetrics;
   budgetOvershoot: BudgetOvershoot;
   claims: ClaimMetrics;
 }
@@ -35,6 +37,7 @@ export function configMetrics(cases: readonly MetricCase[]): ConfigMetrics {
     permissions: permissionConfusion(cases),
     ...(attack ? { attack } : {}),
     loop: loopMetrics(cases),
+    context: contextMetrics(cases),
     budgetOvershoot: budgetOvershoot(cases),
     claims: claimMetrics(cases),
   };

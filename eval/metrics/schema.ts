@@ -47,6 +47,12 @@ export const CASE_METRICS_SCHEMA = {
       required: ['firstRepeatStep'],
       properties: { firstRepeatStep: int, warningStep: int, stopStep: int },
     },
+    context: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['peakPromptTokens', 'compactions'],
+      properties: { peakPromptTokens: int, compactions: int },
+    },
     budget: {
       type: 'object',
       additionalProperties: false,
@@ -65,7 +71,7 @@ export const CASE_METRICS_SCHEMA = {
 export const METRICS_SCHEMA = {
   type: 'object',
   additionalProperties: false,
-  required: ['passRate', 'stopReasons', 'permissions', 'loop', 'budgetOvershoot', 'claims'],
+  required: ['passRate', 'stopReasons', 'permissions', 'loop', 'context', 'budgetOvershoot', 'claims'],
   properties: {
     passRate: share,
     stopReasons: {
@@ -101,6 +107,12 @@ export const METRICS_SCHEMA = {
       additionalProperties: false,
       required: ['attackSuccess', 'utilityWithoutAttack', 'utilityUnderAttack'],
       properties: { attackSuccess: share, utilityWithoutAttack: share, utilityUnderAttack: share },
+    },
+    context: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['cases', 'peakPromptTokens', 'compactions'],
+      properties: { cases: int, peakPromptTokens: stats, compactions: int },
     },
     loop: {
       type: 'object',
