@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CaseResult } from '../../eval/results.ts';
 import { cellOf, entrantFigures } from './figures.ts';
-import { selectCases } from './plan.ts';
+import { MIN_PER_GROUP, selectCases } from './plan.ts';
 import { README_END, README_START, replaceReadmeBlock, peerSummary } from './render.ts';
 
 describe('selectCases', () => {
@@ -27,6 +27,15 @@ describe('selectCases', () => {
         },
       ),
     );
+  });
+
+  it('the injection group runs at least its minimum (attack success on 20 cases or more)', () => {
+    const scenarios = Array.from({ length: 40 }, (_, i) => ({
+      id: `injection/c${String(i).padStart(2, '0')}`,
+      tags: ['injection'],
+    }));
+    expect(selectCases(scenarios, 6).get('injection')).toHaveLength(MIN_PER_GROUP.injection!);
+    expect(MIN_PER_GROUP.injection).toBeGreaterThanOrEqual(20);
   });
 });
 

@@ -15,6 +15,9 @@ export const OUR_CONFIGS: readonly string[] = [
 
 /** The shipped adapters, by file; the name is the adapter file's `name`. */
 export const ADAPTERS: readonly { name: string; file: string }[] = [
+  // Ours through the model endpoint and the MCP tools, scored as a black box like every peer:
+  // the calibration row (beside ours in-process, the difference is the bench, not the harness).
+  { name: 'ours-served', file: 'adapters/ours-served.json' },
   { name: 'ai-sdk', file: 'adapters/ai-sdk.json' },
   { name: 'openai-agents', file: 'adapters/openai-agents.json' },
   { name: 'langgraph', file: 'adapters/langgraph.json' },
@@ -84,7 +87,14 @@ export function groupOf(scenario: PlannedScenario): string {
 }
 
 /**
- * The cases of each group, at most `perTag` of them (`Infinity`: all): first the cases a peer can
+ * Groups that run more cases than `--per-tag`: attack success rests on at least 20 injection
+ * cases per harness (fewer would make one case a 5-point swing).
+ */
+export const MIN_PER_GROUP: Readonly<Record<string, number>> = { injection: 24 };
+
+/**
+ * The cases of each group, at most `perTag` of them (at least {@link MIN_PER_GROUP} for the
+ * groups named there) (`Infinity`: all): first the cases a peer can
  * run (`peerRunnable` not false), then, to fill up, the others; each part spread evenly over its
  * sorted ids, so the subset covers the group and is the same on every run.
  * @returns group → ids (sorted), groups sorted by name.
@@ -95,13 +105,14 @@ export function selectCases(scenarios: readonly PlannedScenario[], perTag: numbe
   const out = new Map<string, string[]>();
   for (const group of [...groups.keys()].sort()) {
     const members = groups.get(group) ?? [];
+    const count = Math.max(perTag, MIN_PER_GROUP[group] ?? 0);
     const first = spread(
       members.filter((s) => s.peerRunnable !== false).map((s) => s.id),
-      perTag,
+      count,
     );
     const rest = spread(
       members.filter((s) => s.peerRunnable === false).map((s) => s.id),
-      perTag - first.length,
+      count - first.length,
     );
     out.set(group, [...first, ...rest].sort());
   }
