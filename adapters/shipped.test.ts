@@ -23,7 +23,13 @@ async function scenario(id: string): Promise<LoadedScenario> {
   return scenarios[0]!;
 }
 
-type AdapterName = 'ai-sdk' | 'openai-agents' | 'langgraph' | 'minimal-loop' | 'python-loop';
+type AdapterName =
+  | 'ai-sdk'
+  | 'openai-agents'
+  | 'langgraph'
+  | 'openai-runtools'
+  | 'minimal-loop'
+  | 'python-loop';
 
 async function runOn(
   adapter: AdapterName,
@@ -49,8 +55,15 @@ async function runOn(
 }
 
 const hasPython = spawnSync('python3', ['--version']).status === 0;
-const ADAPTERS: AdapterName[] = ['ai-sdk', 'openai-agents', 'langgraph', 'minimal-loop', 'python-loop'];
-const OVER_MCP: readonly AdapterName[] = ['ai-sdk', 'openai-agents', 'langgraph'];
+const ADAPTERS: AdapterName[] = [
+  'ai-sdk',
+  'openai-agents',
+  'langgraph',
+  'openai-runtools',
+  'minimal-loop',
+  'python-loop',
+];
+const OVER_MCP: readonly AdapterName[] = ['ai-sdk', 'openai-agents', 'langgraph', 'openai-runtools'];
 
 describe.each(ADAPTERS)('%s', (adapter) => {
   const skip = adapter === 'python-loop' && !hasPython && !process.env.CI;
@@ -93,7 +106,7 @@ describe.each(ADAPTERS)('%s', (adapter) => {
       expect(o.output?.error).toMatch(/Tool multi_tool_use\.parallel not found/);
       return;
     }
-    // The AI SDK and LangGraph answer the unknown names and run the two real calls on the tool server.
+    // The AI SDK, LangGraph and runTools answer the unknown names and run the two real calls on the tool server.
     expect(o.result.status).toBe('pass');
     expect(o.toolMessages.call_n4).toContain('docs/retry.md');
     expect(o.result.checks.find((c) => c.name === 'executed')?.pass).toBe(true);

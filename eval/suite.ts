@@ -363,13 +363,12 @@ export async function runSuite(options: SuiteOptions): Promise<ResultsFile> {
     while (!stop && next < planned.length) {
       const index = next;
       next += 1;
-      const ran = await runPlanned(
-        planned[index]!,
-        options.ci ? { ci: true } : {},
-        planned[index]!.config.harness ?? options.harness,
-      );
+      const harness = planned[index]!.config.harness ?? options.harness;
+      const ran = await runPlanned(planned[index]!, options.ci ? { ci: true } : {}, harness);
       const { run, output } = ran;
-      const result = options.approval ? options.approval.apply(ran.result, run) : ran.result;
+      // A foreign harness's behaviours are keyed by its name: it is never held to ours.
+      const foreign = harness && harness.kind !== 'ours' ? harness.name : undefined;
+      const result = options.approval ? options.approval.apply(ran.result, run, foreign) : ran.result;
       results[index] = result;
       await options.onRun?.(planned[index]!, run, result, output);
       done += 1;

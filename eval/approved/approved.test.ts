@@ -68,5 +68,9 @@ describe('approved behaviour', () => {
     const elsewhere = approvalGate({ dir, mode: 'check', sandbox: false }).apply(result, run);
     expect(elsewhere.checks.at(-1)).toMatchObject({ name: 'approved', status: 'not_applicable' });
     expect(elsewhere.status).toBe(result.status);
+    // A foreign harness is keyed apart: never held to our approved behaviour, even when it differs.
+    const foreign = check.apply(result, broken, 'their-harness');
+    expect(foreign.checks.at(-1)).toMatchObject({ name: 'approved', status: 'not_applicable' });
+    expect(foreign.status).toBe(result.status);
   });
 });

@@ -28,8 +28,12 @@ export interface ApprovalOptions {
 /** The gate one run goes through. */
 export interface ApprovalGate {
   readonly options: ApprovalOptions;
-  /** `result` with its `approved` check (check mode), or as it was after noting its behaviour (write mode). */
-  apply(result: CaseResult, run: RunResult | undefined): CaseResult;
+  /**
+   * `result` with its `approved` check (check mode), or as it was after noting its behaviour
+   * (write mode). `harness`: the name of a foreign harness under test; its behaviours are keyed
+   * apart (`<harness>: <configuration>`), so it is never compared with ours.
+   */
+  apply(result: CaseResult, run: RunResult | undefined, harness?: string): CaseResult;
   /** Write mode: writes the collected behaviours; returns how many cases and how many changed. */
   flush(): { cases: number; changed: number };
 }
@@ -39,9 +43,9 @@ export function approvalGate(options: ApprovalOptions): ApprovalGate {
   const pending = new Map<string, Record<string, Behaviour>>();
   return {
     options,
-    apply(result, run) {
+    apply(result, run, harness) {
       if (!run || result.status === 'skipped' || result.status === 'error') return result;
-      const key = behaviourKey(result.config, options.sandbox);
+      const key = `${harness ? `${harness}: ` : ''}${behaviourKey(result.config, options.sandbox)}`;
       const now = behaviourOf(result, run);
       if (options.mode === 'write') {
         pending.set(result.id, { ...pending.get(result.id), [key]: now });

@@ -21,6 +21,7 @@ export const ADAPTERS: readonly { name: string; file: string }[] = [
   { name: 'ai-sdk', file: 'adapters/ai-sdk.json' },
   { name: 'openai-agents', file: 'adapters/openai-agents.json' },
   { name: 'langgraph', file: 'adapters/langgraph.json' },
+  { name: 'openai-runtools', file: 'adapters/openai-runtools.json' },
   { name: 'minimal-loop', file: 'adapters/minimal-loop.json' },
   { name: 'python-loop', file: 'adapters/python-loop.json' },
 ];
