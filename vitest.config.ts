@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
-// The fault library's per-tag tests (eval/faults/<tag>.test.ts) apply 123 harness faults to
+// The fault library's per-tag tests (eval/faults/<tag>.test.ts) apply every catalogued harness fault to
 // temporary copies of the repository and run each tag's scenarios on every one: about 10 CPU
 // minutes. They run in CI as their own step (`npm run test:faults`, .ci/run), so `npm test` stays
 // well under its time budget; catalogue.test.ts (every patch still applies) and library.test.ts
@@ -11,15 +11,33 @@ const faultTagTests = readdirSync(new URL('./eval/faults/', import.meta.url))
   .map((f) => `eval/faults/${f}`);
 const withFaults = process.env.HARNESS_BENCH_FAULTS === '1';
 
+// Slow suites, in CI as their own step (`npm run test:slow`, .ci/run) so that `npm test` answers in
+// about 3 minutes on 2 cores: the fuzzers (thousands of generated runs each), the calibration of
+// the black-box scorer (every scenario twice), and the end-to-end CLI runs that start the whole
+// bench several times over. Everything else, the CLI's own tests included, stays in `npm test`.
+const SLOW_TESTS = [
+  'eval/fuzz/**/*.test.ts',
+  'eval/adapters/calibration.test.ts',
+  'eval/vitest-shard.test.ts',
+  'cli/run-without-bwrap.test.ts',
+  'cli/two-runs.test.ts',
+  'cli/compare-run.test.ts',
+  'cli/record-command.test.ts',
+  'cli/record-batch.test.ts',
+  'cli/merge-command.test.ts',
+];
+const slowOnly = process.env.HARNESS_BENCH_SLOW === '1';
+
 export default defineConfig({
   test: {
-    include: ['**/*.test.ts'],
+    include: slowOnly ? SLOW_TESTS : ['**/*.test.ts'],
     // .stryker-tmp: StrykerJS's sandbox copies while `npm run mutate` runs.
     exclude: [
       'node_modules/**',
       'reports/latest/**',
       '.stryker-tmp/**',
       ...(withFaults ? [] : faultTagTests),
+      ...(slowOnly || withFaults ? [] : SLOW_TESTS),
     ],
     setupFiles: ['./test-setup.ts'],
     testTimeout: 90_000,
