@@ -16,6 +16,7 @@ import type { CaseFile } from './case-file.ts';
 import { comparisonsOf, headlineDeltas, intervalTexts } from './comparisons-view.ts';
 import { pageData, scriptJson } from './html-data.ts';
 import { countsText } from './table.ts';
+import { leagueSection } from './league-section.ts';
 import { configSummaries, shareText } from './summary.ts';
 
 /** Escapes text for HTML element content and quoted attribute values. */
@@ -168,6 +169,7 @@ export function renderHtml(
 ${summaryRows}
 </tbody></table></section>
 ${comparisonsSection(results)}
+${leagueSection(results, escapeHtml)}
 <section id="charts"><h2>Metrics</h2><div class="charts"><div class="chart"><canvas id="chart-status"></canvas></div><div class="chart"><canvas id="chart-rates"></canvas></div><div class="chart"><canvas id="chart-usage"></canvas></div></div></section>
 <section id="confusion"><h2>Confusion matrices</h2><div class="matrices">${matrices}</div></section>
 <section id="cases"><h2>Cases</h2>

@@ -4,7 +4,8 @@
  * (which renders one results file) because the league joins several runs.
  */
 import { escapeHtml } from '../../reports/html.ts';
-import type { LeagueCell, LeagueData, LeagueEntrantFigures } from './figures.ts';
+import type { LeagueCell } from '../../reports/league-cells.ts';
+import type { LeagueData, LeagueEntrantFigures } from './figures.ts';
 import { peerSummary } from './render.ts';
 
 function pct(rate: number | null): string {

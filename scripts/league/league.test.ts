@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CaseResult } from '../../eval/results.ts';
-import { cellOf, entrantFigures } from './figures.ts';
+import { cellOf } from '../../reports/league-cells.ts';
+import { entrantFigures } from './figures.ts';
 import { MIN_PER_GROUP, selectCases } from './plan.ts';
 import { README_END, README_START, replaceReadmeBlock, peerSummary } from './render.ts';
 

@@ -3,7 +3,8 @@
  * generated from the figures) and the README block between `<!-- league:start -->` and
  * `<!-- league:end -->` (the same tables, a shorter summary).
  */
-import type { LeagueCell, LeagueData, LeagueEntrantFigures } from './figures.ts';
+import type { LeagueCell } from '../../reports/league-cells.ts';
+import type { LeagueData, LeagueEntrantFigures } from './figures.ts';
 
 /** The README markers the league block sits between. */
 export const README_START = '<!-- league:start -->';
