@@ -1,7 +1,7 @@
 // StrykerJS over the harness core with the *scenario suite* as the only test (`npm run mutate`;
 // not part of `npm test` or CI: a full run takes hours on 2 cores). The score says how much of
-// harness/{loop,tools,policy,context,subagent} the scenarios alone protect. README "Mutation
-// score" has the figures; `npm run mutate:scores` prints them per folder from the JSON report.
+// harness/{loop,tools,policy,context,subagent} the scenarios alone protect. docs/mutation.md has
+// the figures; `npm run mutate:scores` prints them per folder from the JSON report.
 //
 // Test runner: scripts/stryker-scenario-runner.mjs (in-process, per-test coverage; why not the
 // command runner is written there). Equivalent-mutant rules (what we exclude, and why):
@@ -17,7 +17,8 @@
 // Incremental: `reports/mutation/incremental.json` is git-ignored, a local cache only. Stryker
 // diffs the mutated files and the scenario files, but not what else decides a kill (eval/
 // expectation handlers, configs/), so a committed file would hand stale verdicts to the next
-// branch; `npm run mutate -- --force` recomputes everything (do it for the README figures).
+// branch; `npm run mutate -- --force` recomputes everything (do it for the figures of
+// docs/mutation.md).
 
 import { readFileSync } from 'node:fs';
 import { globSync } from 'tinyglobby';

@@ -4,7 +4,7 @@
  * the real CLI (`harness-bench run -s DIR --out DIR`) in a fresh process per size, as a user
  * would. It reports throughput (cases per second of the run) and the process's peak RSS, and
  * the ratio of peak RSS at the largest size to the smallest: memory is flat when it stays at
- * most 1.5× from 1,000 to 10,000 cases (issue 14). Timings and sizes are reported, never
+ * most 1.5× from 1,000 to 10,000 cases. Timings and sizes are reported, never
  * asserted in tests; tinybench times each size (one iteration: a run is minutes, not µs).
  *
  *   npx tsx bench/scale.ts [sizes=1000,10000] [concurrency=2]

@@ -1,7 +1,7 @@
 /**
  * Two runs of the bundled suite (every scenario and recording, the main job) write the same
  * `results.json`, `report.md`, `junit.xml`, `report.html` and every case sidecar (`cases/`)
- * byte for byte, apart from `startedAt`, fields whose names end in `Ms`, and JUnit's `time` attributes (README, "Results file"). Nothing of where
+ * byte for byte, apart from `startedAt`, fields whose names end in `Ms`, and JUnit's `time` attributes (docs/results-format.md). Nothing of where
  * a run put its temp folders may reach a file: the harness shows the model `$WS`, `$OUTSIDE` and
  * `$TMPDIR`, so the text, and the token counts of that text, are the same every time.
  */

@@ -3,23 +3,26 @@
  * folder under one of the top-level folders, or a root file) is in the repository, and every
  * relative Markdown link resolves. `docs/how-a-run-works.md` must name a real file for each step.
  * Patterns (`harness/*\/types.ts`, `<id>.json`) and generated output (`reports/latest/`) are not
- * paths and are skipped.
+ * paths and are skipped. The pages stand alone: no issue, ticket or pull request is cited by
+ * number (a reader outside the tracker cannot follow it; say what is meant), and the counts they
+ * type (real recordings) are the repository's.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Every Markdown page of `docs/`, sorted. */
+const DOCS = readdirSync(path.join(ROOT, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .sort()
+  .map((f) => `docs/${f}`);
 const PAGES = [
-  'docs/how-a-run-works.md',
-  'docs/architecture.md',
-  'docs/scenario-format.md',
-  'docs/results-format.md',
-  'docs/conventions.md',
-  'docs/policy.md',
-  'docs/reports.md',
+  'README.md',
+  ...DOCS,
   'cases/README.md',
+  'eval/faults/README.md',
   'CONTRIBUTING.md',
   'AGENTS.md',
 ];
@@ -31,7 +34,7 @@ const PATH = new RegExp(`(?<![\\w./~-])((?:${FOLDERS})/[\\w./-]*|(?:${ROOT_FILES
 /** What a path-looking token is followed by when it is a pattern or a placeholder, not a path. */
 const PATTERN_NEXT = /^[*<{…$[]/;
 /** Output folders that runs create and git ignores. */
-const GENERATED = /^(reports\/(latest|out)|bench\/results|\.harness-bench)(\/|$)/;
+const GENERATED = /^(reports\/(latest|out|mutation)|bench\/results|\.harness-bench)(\/|$)/;
 
 /** Every repository path of `text`, trailing sentence punctuation removed. */
 function pathsIn(text: string): string[] {
@@ -42,6 +45,19 @@ function pathsIn(text: string): string[] {
     const token = match[1]!.replace(/[.,:;]+$/, '');
     if (!GENERATED.test(token)) found.push(token);
   }
+  return found;
+}
+
+/**
+ * Citations of an issue, ticket or pull request by number in `text` ("issue 14", "issues #3",
+ * "PR 7", "pull request #12", "ticket 4"), each with its line number. Another project's issue
+ * named with its repository (`openai-agents-js#664`) is a public citation, not ours.
+ */
+function issueReferences(text: string): string[] {
+  const found: string[] = [];
+  for (const [i, line] of text.split('\n').entries())
+    for (const match of line.matchAll(/\b(?:issues?|tickets?|PRs?|pull requests?)\s*#?\d+/gi))
+      found.push(`${i + 1}: ${match[0]}`);
   return found;
 }
 
@@ -72,6 +88,29 @@ describe('documentation paths', () => {
 
   it.each(PAGES)('%s names only paths that exist', (page) => {
     expect(missing(page)).toEqual([]);
+  });
+
+  it('the detector finds issue references and leaves anchors, entities and ids alone', () => {
+    expect(
+      issueReferences(
+        'after issue 14\nIssues #3 and PR 7, pull request #12, ticket 4.\n' +
+          'see [x](#record-replay), openai-agents-js#664, 10 issues, issue-triage, prepare 3 files',
+      ),
+    ).toEqual(['1: issue 14', '2: Issues #3', '2: PR 7', '2: pull request #12', '2: ticket 4']);
+  });
+
+  it.each(PAGES)('%s cites no issue, ticket or pull request by number', (page) => {
+    expect(issueReferences(readFileSync(path.join(ROOT, page), 'utf8'))).toEqual([]);
+  });
+
+  it('the number of real recordings a page types is the number in recordings/real/', () => {
+    const real = readdirSync(path.join(ROOT, 'recordings/real')).filter((f) => f.endsWith('.json')).length;
+    expect(real).toBeGreaterThan(0);
+    for (const page of PAGES) {
+      const text = readFileSync(path.join(ROOT, page), 'utf8');
+      for (const match of text.matchAll(/\b(\d+) real (?:[\w-]+ )?recordings\b/g))
+        expect(Number(match[1]), `${page}: "${match[0]}"`).toBe(real);
+    }
   });
 
   it('how-a-run-works names a real file for every step, from the command to the report', () => {

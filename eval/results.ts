@@ -173,7 +173,7 @@ export interface ResultsFile {
   tool: { name: string; version: string };
   /** Each column: a configuration, and with several harnesses side by side the harness it ran. */
   configs: { name: string; file: string; harness?: RunHarness }[];
-  /** The harness under test (`--harness`); absent in files written before issue 15, which mean `ours`. */
+  /** The harness under test (`--harness`); absent in files written before the flag, which mean `ours`. */
   harness?: RunHarness;
   cases: CaseResult[];
   summary: StatusCounts & {

@@ -6,8 +6,15 @@
  * (`./league-section.ts`) and `scripts/league/`.
  */
 import type { Check } from '../eval/expect/check.ts';
-import { share, type Share } from '../eval/metrics/types.ts';
+import type { Share } from '../eval/metrics/types.ts';
 import type { CaseResult } from '../eval/results.ts';
+
+/** `count` of `of` with its rate (6 decimals; `null` of nothing), as `eval/metrics` counts shares (reports/ takes only types from eval/). */
+const share = (count: number, of: number): Share => ({
+  count,
+  of,
+  rate: of === 0 ? null : Number((count / of).toFixed(6)),
+});
 
 /** The figures of one entrant on one tag. `note` is set when the entrant did not run the tag. */
 export interface LeagueCell {
@@ -34,7 +41,7 @@ export interface LeagueCell {
 
 /**
  * Whether a check was scored not applicable (a black box cannot be judged on it). Black-box
- * scoring (`eval/serve`, issue 15) marks such checks with `status: "not_applicable"`.
+ * scoring (`eval/blackbox/`) marks such checks with `status: "not_applicable"`.
  */
 export function isNotApplicable(check: Check): boolean {
   return (check as { status?: string }).status === 'not_applicable';

@@ -51,14 +51,14 @@ export function leagueRows(results: ResultsFile): { common: number; rows: League
   return { common: common.size, rows };
 }
 
-/** The section's HTML ('' with fewer than two columns); `escape` escapes text for HTML. */
-export function leagueSection(results: ResultsFile, escape: (text: string) => string): string {
+/** The section's HTML ('' with fewer than two columns); `esc` escapes text for HTML. */
+export function leagueSection(results: ResultsFile, esc: (text: string) => string): string {
   const league = leagueRows(results);
   if (!league) return '';
   const body = league.rows
     .map(({ column, harness, cell, skipped }) => {
       const skips = skipped.map((s) => `${s.count} × ${s.reason}`).join('; ') || 'none';
-      return `<tr><th>${escape(column)}</th><td>${escape(harness)}</td><td>${escape(shareText(cell.survived))}</td><td>${escape(shareText(cell.attackSuccess))}</td><td>${cell.loopStops}</td><td>${cell.unsupportedClaims}</td><td>${cell.notApplicable}</td><td class="dim">${escape(skips)}</td></tr>`;
+      return `<tr><th>${esc(column)}</th><td>${esc(harness)}</td><td>${esc(shareText(cell.survived))}</td><td>${esc(shareText(cell.attackSuccess))}</td><td>${cell.loopStops}</td><td>${cell.unsupportedClaims}</td><td>${cell.notApplicable}</td><td class="dim">${esc(skips)}</td></tr>`;
     })
     .join('\n');
   return `<section id="league"><h2>League: every column on the ${league.common} cases all of them ran</h2>

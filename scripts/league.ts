@@ -2,11 +2,12 @@
  * `npm run league`: the fault library against ours (each shipped configuration) and each shipped
  * adapter (`adapters/*.json`), one `harness-bench run` per entrant, then the figures per tag
  * (`league/figures.ts`) written to `reports/league/league.json`, `league.md`, `league.html` and
- * the README between `<!-- league:start -->` and `<!-- league:end -->`.
+ * `docs/league.md` between `<!-- league:start -->` and `<!-- league:end -->`.
  *
  * Options: `--per-tag N` (cases per tag, default 6: a representative subset that keeps the league
  * under ~5 minutes on 2 cores), `--all` (every case), `--out DIR` (default `reports/league`),
- * `--no-readme`, `--only NAME` (repeatable: run only these entrants; the README is left alone).
+ * `--no-readme` (leave `docs/league.md` alone), `--only NAME` (repeatable: run only these entrants;
+ * `docs/league.md` is left alone).
  * Exit 0 when every run finished (whatever the harnesses scored), 2 on bad options or a run
  * that could not start.
  */
@@ -146,11 +147,11 @@ async function main(): Promise<void> {
   writeFileSync(join(out, 'league.md'), leagueMarkdown(data));
   writeFileSync(join(out, 'league.html'), leagueHtml(data));
   if (!values['no-readme'] && !values.only) {
-    const readme = join(ROOT, 'README.md');
+    const readme = join(ROOT, 'docs', 'league.md');
     writeFileSync(readme, replaceReadmeBlock(readFileSync(readme, 'utf8'), readmeBlock(data)));
   }
   process.stderr.write(
-    `league: ${Math.round(data.durationMs / 1000)} s; wrote ${join(values.out, 'league.json')}, league.md, league.html${values['no-readme'] || values.only ? '' : ' and README.md'}\n`,
+    `league: ${Math.round(data.durationMs / 1000)} s; wrote ${join(values.out, 'league.json')}, league.md, league.html${values['no-readme'] || values.only ? '' : ' and docs/league.md'}\n`,
   );
 }
 

@@ -1,7 +1,7 @@
 /**
  * `npm run mutate:scores [report.json]`: per-folder mutation scores from StrykerJS's JSON report
  * (mutation-testing-elements schema; default `reports/mutation/mutation.json`, written by
- * `npm run mutate`), printed as a Markdown table for the README's "Mutation score" section.
+ * `npm run mutate`), printed as a Markdown table for `docs/mutation.md`.
  *
  * Score = (killed + timeout) / (killed + timeout + survived + no coverage), Stryker's "total"
  * score; ignored, compile-error and runtime-error mutants are left out, as Stryker does. The

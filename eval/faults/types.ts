@@ -1,5 +1,5 @@
 /**
- * The fault catalogue's shapes (issue 11, item 5: "every scenario must fail on the bug it
+ * The fault catalogue's shapes (the rule they serve: "every scenario must fail on the bug it
  * names"). A fault is a realistic harness bug written as a textual patch: the exact code it
  * replaces and what replaces it, applied to a temporary copy of the repository; the fault tests
  * run the scenarios of the fault's tag against that copy and require at least one of them to

@@ -7,8 +7,8 @@
  * recording holds (telemetry, search APIs, prompt hubs such as LangSmith, embeddings, the
  * Responses or Assistants API, another provider's native API) is *non-model traffic*: kept in
  * the cassette's `nonModel` list with a note, never served to the harness, and never a source
- * of cassette metadata. Issue 10 of this project: a telemetry reply, a LangSmith `GET /info`
- * and undecoded gzip bytes had been served as the model's final answer.
+ * of cassette metadata. The bug this prevents: a telemetry reply, a LangSmith `GET /info` and
+ * undecoded gzip bytes had been served as the model's final answer.
  *
  * This is the one classifier: the importers split a recording with it ({@link partitionTraffic}),
  * and the replay applies it again to every exchange of a cassette ({@link classifyExchange}), so

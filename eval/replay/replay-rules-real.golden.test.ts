@@ -1,6 +1,6 @@
 /**
- * Golden tests of the replay rules of issue 10 on the committed real recordings
- * (`recordings/real/`, provenance in its SOURCES.md): conversations answered from their own
+ * Golden tests of the replay rules (`docs/recording-format.md`, "Replay") on the committed real
+ * recordings (`recordings/real/`, provenance in its SOURCES.md): conversations answered from their own
  * exchanges, client edits after a final answer, new sessions and retries, and explained
  * divergences (a harness decision or a client habit, `explain.ts`). The other rules are in
  * `replay-rules.golden.test.ts`.

@@ -1,6 +1,6 @@
 /**
- * Golden tests of the replay rules of issue 10, one per rule, on real recordings: the committed
- * cassettes in `recordings/real/` and the fixtures in `eval/replay/fixtures/` (crewAI,
+ * Golden tests of the replay rules (`docs/recording-format.md`, "Replay"), one per rule, on real
+ * recordings: the committed cassettes in `recordings/real/` and the fixtures in `eval/replay/fixtures/` (crewAI,
  * pydantic-ai and Mirascope test cassettes, MIT; provenance in each cassette's `meta.source`
  * and in `fixtures/SOURCES.md`).
  */

@@ -1,5 +1,5 @@
 /**
- * The endpoint in pass-through mode (issue 15, item 5): an OpenAI-compatible server on 127.0.0.1
+ * The endpoint in pass-through mode: an OpenAI-compatible server on 127.0.0.1
  * that forwards every request of a foreign harness to a real provider and records the session
  * into a version-1 cassette (`docs/recording-format.md`, "Recording a foreign harness"), so users
  * of other harnesses get record and replay too.

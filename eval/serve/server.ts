@@ -1,5 +1,5 @@
 /**
- * The model side as a server (issue 15, item 1): a scenario's scripted model or a cassette's
+ * The model side as a server: a scenario's scripted model or a cassette's
  * recorded responses served as an OpenAI-compatible chat-completions endpoint on 127.0.0.1, so
  * any harness, in any language, can be benched. `harness-bench serve` (`cli/serve-command.ts`)
  * and the adapter runner (`eval/adapters/`) both start it here.

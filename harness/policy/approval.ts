@@ -1,7 +1,7 @@
 /**
  * Approvals: what the approver is shown and what a session grant covers. The approver sees the
  * fully resolved call — every simple command after unwrapping, every resolved absolute path,
- * control and invisible characters escaped, nothing truncated (issue 3: a prompt that shows less
+ * control and invisible characters escaped, nothing truncated (a prompt that shows less
  * than what will run is no approval; invisible characters: "Trojan Source", CVE-2021-42574). A grant is scoped to the shape that was shown
  * (`npm test*`) and covers a later call only when every part that needs approval fits the shape;
  * it never covers a tool as a whole, and never an ask that requires a human (taint).

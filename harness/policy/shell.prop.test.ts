@@ -1,5 +1,5 @@
 /**
- * Properties of the shell analysis and the command policy (issue 3): for any composition
+ * Properties of the shell analysis and the command policy: for any composition
  * (operators, nesting, wrappers, substitutions, quoting) that contains a denied command anywhere,
  * the verdict is deny; allow only when every part is allowed; normalisation is idempotent.
  * Substitutions are generated with spaces, `$( A )`, because `$((` starts arithmetic in bash.

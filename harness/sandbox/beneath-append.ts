@@ -4,7 +4,7 @@
  * (each component relative to its parent's descriptor with `O_NOFOLLOW`, missing folders created
  * the same way), the same checks (a regular file, one hard link) and the same errors; no
  * thread-pool round trip per call, which made a session's appends most of a step (the per-step
- * bench with session persistence on, issue 14). Linux only (`DESCRIPTOR_PATHS`); elsewhere, and
+ * bench with session persistence on). Linux only (`DESCRIPTOR_PATHS`); elsewhere, and
  * for large texts, the caller appends asynchronously as before.
  */
 import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';

@@ -20,7 +20,7 @@ afterEach(() => rmSync(base, { recursive: true, force: true }));
 
 const leaked = () => readdirSync(outside, { recursive: true });
 
-describe("the harness's own files never go through a link (issue 13, kind 5)", () => {
+describe("the harness's own files never go through a link (the harness's own writes)", () => {
   it('a .harness-bench link shipped with the repository: spill files, the .gitignore and sessions are refused, nothing lands outside', async () => {
     symlinkSync(outside, path.join(ws, '.harness-bench'));
     const kept = await spillWhole('whole output', {

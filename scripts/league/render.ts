@@ -1,12 +1,12 @@
 /**
  * The league as text: `league.md` (one table per tag, a totals table, a prose summary per peer
- * generated from the figures) and the README block between `<!-- league:start -->` and
- * `<!-- league:end -->` (the same tables, a shorter summary).
+ * generated from the figures) and the block of `docs/league.md` between `<!-- league:start -->`
+ * and `<!-- league:end -->` (the same tables, a shorter summary).
  */
 import type { LeagueCell } from '../../reports/league-cells.ts';
 import type { LeagueData, LeagueEntrantFigures } from './figures.ts';
 
-/** The README markers the league block sits between. */
+/** The markers the league block of `docs/league.md` sits between. */
 export const README_START = '<!-- league:start -->';
 export const README_END = '<!-- league:end -->';
 
@@ -113,6 +113,8 @@ export function replaceReadmeBlock(readme: string, block: string): string {
   const end = readme.indexOf(README_END);
   if (start === -1 && end === -1) return `${readme.trimEnd()}\n\n## League\n\n${block}\n`;
   if (start === -1 || end === -1 || end < start)
-    throw new Error(`README.md: the markers ${README_START} and ${README_END} must both be there, in order`);
+    throw new Error(
+      `docs/league.md: the markers ${README_START} and ${README_END} must both be there, in order`,
+    );
   return readme.slice(0, start) + block + readme.slice(end + README_END.length);
 }

@@ -190,7 +190,7 @@ describe('builtinTools', () => {
   });
 });
 
-describe('file tools use paths atomically (issue 13: check-then-use)', () => {
+describe('file tools use paths atomically (check-then-use races)', () => {
   it('a folder swapped for a link to outside after the check: the write fails as a structured result, nothing lands outside', async () => {
     const outside = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-files-out-')));
     try {
