@@ -91,7 +91,7 @@ export function groupOf(scenario: PlannedScenario): string {
  * Groups that run more cases than `--per-tag`: attack success rests on at least 20 injection
  * cases per harness (fewer would make one case a 5-point swing).
  */
-export const MIN_PER_GROUP: Readonly<Record<string, number>> = { injection: 24 };
+export const MIN_PER_GROUP: Readonly<Record<string, number>> = { injection: 32 };
 
 /**
  * The cases of each group, at most `perTag` of them (at least {@link MIN_PER_GROUP} for the
