@@ -16,7 +16,7 @@ import {
   type PartitionedTraffic,
   type ReadInteraction,
 } from './classify.ts';
-import { allowlistHeaders, splitUri } from './common.ts';
+import { allowlistHeaders, parseJsonObject, splitUri } from './common.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -36,14 +36,7 @@ export function isAzureTestProxyDocument(doc: unknown): doc is { Entries: unknow
 }
 
 function requestBody(value: unknown): Obj | null | Error {
-  if (isObj(value)) return value;
-  if (typeof value !== 'string' || value.trim() === '') return null;
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return isObj(parsed) ? parsed : new Error('not an object');
-  } catch (error) {
-    return error as Error;
-  }
+  return isObj(value) ? value : parseJsonObject(typeof value === 'string' ? value : null);
 }
 
 /**

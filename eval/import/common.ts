@@ -212,3 +212,25 @@ export function deriveMeta(
     ...(options.description ? { description: options.description } : {}),
   };
 }
+
+/**
+ * A body's text as a JSON object: `null` for no text (or only spaces), an `Error` (the parser's,
+ * or "not an object") when it is not one. Shared by the importers for request bodies.
+ */
+export function parseJsonObject(text: string | null): Record<string, unknown> | null | Error {
+  if (text === null || text.trim() === '') return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : new Error('not an object');
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+/** The data of a recorded SSE event as a JSON object, `undefined` when it is not one. */
+export function eventObject(event: RecordedEvent): Record<string, unknown> | undefined {
+  const value = parseJsonObject(event.data);
+  return value instanceof Error || value === null ? undefined : value;
+}

@@ -15,7 +15,7 @@
  * Said in `meta.imported.rewritten` by the caller (`./legacy-shapes.ts`).
  */
 import type { Exchange, RecordedEvent } from '../cassette/types.ts';
-import { bodyMessages } from './common.ts';
+import { bodyMessages, eventObject } from './common.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -79,20 +79,11 @@ function rewriteRequest(body: Obj): boolean {
   return changed;
 }
 
-function parse(event: RecordedEvent): Obj | undefined {
-  try {
-    const value: unknown = JSON.parse(event.data);
-    return isObj(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Rewrites streamed custom-call deltas (see the module comment); true when any was custom. */
 function rewriteEvents(events: RecordedEvent[]): boolean {
   const open = new Set<number>();
   let last = -1;
-  const parsed = events.map(parse);
+  const parsed = events.map(eventObject);
   parsed.forEach((chunk, i) => {
     const choice = Array.isArray(chunk?.choices) && isObj(chunk.choices[0]) ? chunk.choices[0] : undefined;
     const delta = choice && isObj(choice.delta) ? choice.delta : undefined;

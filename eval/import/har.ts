@@ -17,7 +17,7 @@ import {
   type PartitionedTraffic,
   type ReadInteraction,
 } from './classify.ts';
-import { splitUri } from './common.ts';
+import { parseJsonObject, splitUri } from './common.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -51,16 +51,6 @@ function requestBodyText(request: Obj): string | null {
   // Sourcegraph's Polly setup stores JSON bodies parsed, as `textJSON`.
   if ('textJSON' in post) return JSON.stringify(post.textJSON);
   return null;
-}
-
-function parseObject(text: string | null): Obj | null | Error {
-  if (text === null || text.trim() === '') return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isObj(value) ? value : new Error('not an object');
-  } catch (error) {
-    return error as Error;
-  }
 }
 
 function responseOf(response: Obj, status: number, at: string, notes: string[]): RecordedResponse {
@@ -99,7 +89,7 @@ export function exchangesFromHar(doc: unknown, file: string): HarImport {
       throw new InputError([{ file, path: `${at}/request/url`, reason: `not a URL: ${url}` }]);
     }
     const method = typeof request.method === 'string' ? request.method.toUpperCase() : 'GET';
-    const parsed = parseObject(requestBodyText(request));
+    const parsed = parseJsonObject(requestBodyText(request));
     if (parsed instanceof Error && method === 'POST' && isChatCompletionsPath(split.path))
       throw new InputError([
         {

@@ -19,7 +19,7 @@ import {
   type PartitionedTraffic,
   type ReadInteraction,
 } from './classify.ts';
-import { splitUri } from './common.ts';
+import { parseJsonObject, splitUri } from './common.ts';
 
 /** The first line of every httprr trace. */
 export const HTTPRR_HEADER = 'httprr trace v1';
@@ -125,18 +125,6 @@ function records(data: Buffer, file: string): { request: Buffer; response: Buffe
   return out;
 }
 
-function jsonObject(text: string | null): Record<string, unknown> | null | Error {
-  if (text === null || text.trim() === '') return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : new Error('not an object');
-  } catch (error) {
-    return error as Error;
-  }
-}
-
 /**
  * Converts an httprr trace to model exchanges and non-model traffic.
  *
@@ -166,7 +154,7 @@ export function exchangesFromHttprr(
       ? target
       : `https://${req.headers.host?.[0] ?? 'unknown'}${target}`;
     const split = splitUri(url);
-    const parsed = jsonObject(bodyText(req.body, req.headers));
+    const parsed = parseJsonObject(bodyText(req.body, req.headers));
     if (parsed instanceof Error && method === 'POST' && isChatCompletionsPath(split.path))
       throw problem(file, `${at}/request/body`, `the request body is not a JSON object (${parsed.message})`);
     const body = parsed instanceof Error ? null : parsed;

@@ -17,8 +17,8 @@
  *   in silence.
  */
 import { assembleChunks } from '../../harness/model/stream-assembler.ts';
-import type { Exchange, RecordedEvent } from '../cassette/types.ts';
-import { bodyMessages } from './common.ts';
+import type { Exchange } from '../cassette/types.ts';
+import { bodyMessages, eventObject } from './common.ts';
 import { CUSTOM_INPUT, rewriteCustomTools } from './custom-tools.ts';
 
 type Obj = Record<string, unknown>;
@@ -99,21 +99,12 @@ function rewriteChoices(choices: unknown[], id: string, field: 'message' | 'delt
   return changed;
 }
 
-function parseEvent(event: RecordedEvent): Obj | undefined {
-  try {
-    const value: unknown = JSON.parse(event.data);
-    return isObj(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function rewriteResponse(exchange: Exchange, id: string): boolean {
   const { body, events } = exchange.response;
   if (isObj(body) && Array.isArray(body.choices)) return rewriteChoices(body.choices, id, 'message');
   let changed = false;
   for (const event of events ?? []) {
-    const chunk = parseEvent(event);
+    const chunk = eventObject(event);
     if (!chunk || !Array.isArray(chunk.choices) || !rewriteChoices(chunk.choices, id, 'delta')) continue;
     event.data = JSON.stringify(chunk);
     changed = true;
@@ -145,7 +136,7 @@ function choiceMessages(exchange: Exchange): Map<number, Obj> {
   }
   const byIndex = new Map<number, Obj[]>();
   for (const event of events ?? []) {
-    const chunk = parseEvent(event);
+    const chunk = eventObject(event);
     for (const choice of Array.isArray(chunk?.choices) ? chunk.choices : []) {
       if (!isObj(choice)) continue;
       const index = typeof choice.index === 'number' ? choice.index : 0;
@@ -176,7 +167,7 @@ function keepChoice(exchange: Exchange, chosen: number): void {
     return;
   }
   exchange.response.events = (events ?? []).flatMap((event) => {
-    const chunk = parseEvent(event);
+    const chunk = eventObject(event);
     if (!chunk || !Array.isArray(chunk.choices) || chunk.choices.length === 0) return [event];
     const kept = pick(chunk.choices);
     // A chunk of another choice only: dropped; a usage-only chunk (no choices) stays above.
