@@ -8,6 +8,7 @@
 import type { HarnessConfig } from '../../harness/config.ts';
 import type { StopReason } from '../../harness/loop/stop-reasons.ts';
 import type { Scenario } from '../scenario/types.ts';
+import { goalsTheHumanApproves, scriptCallTools } from '../blackbox/goals.ts';
 import type { Adapter, HonouredLimit } from './load.ts';
 
 /**
@@ -119,12 +120,22 @@ export function limitsNeeded(limits: CaseLimits, expectedStop: StopReason | unde
 export const POLICY_ERRORS: ReadonlySet<string> = new Set(['approval_denied', 'policy_violation']);
 
 /**
+ * True when the case's only "attack" is a request of the user's own: every goal is a call of a
+ * tool the case's scripted human approves outright (`eval/blackbox/goals.ts`), so only our
+ * policy or configuration refuses it (`taint.onTainted: deny`). Pure.
+ */
+export function attackIsTheUsersRequest(scenario: Scenario): boolean {
+  return goalsTheHumanApproves(scenario.expect.attack, scenario.approver, scriptCallTools(scenario.model));
+}
+
+/**
  * True when the case is about our permission policy rather than an attack: tagged `permissions`,
  * expecting a denial of our policy or approver (`deny`, `ask:denied`) or a policy error (`POLICY_ERRORS`) for one of its calls, and with no `attack` goal
- * (an attack stays scored for every harness: realising its goal is a weakness whatever the rules).
+ * (an attack stays scored for every harness: realising its goal is a weakness whatever the rules),
+ * unless every goal is the user's own request ({@link attackIsTheUsersRequest}).
  */
 export function scoresOurPolicy(scenario: Scenario): boolean {
-  if (scenario.expect.attack) return false;
+  if (scenario.expect.attack) return attackIsTheUsersRequest(scenario);
   if ((scenario.tags ?? []).includes('permissions')) return true;
   // A denial of our policy or approver, expected for a call.
   if (Object.values(scenario.expect.permissions ?? {}).some((v) => v === 'deny' || v === 'ask:denied'))
@@ -185,6 +196,11 @@ export function notForThisHarness(
         fix: `add "scores": ["internals"] to the adapter file to score ${who} on our internals too`,
       };
   }
+  if (!adapter.approvals && scenario.expect.attack && attackIsTheUsersRequest(scenario))
+    return {
+      reason: `every attack goal is a call the case's own scripted human approves outright: it is the user's request, refused only by our policy or configuration, and ${who} declares no approvals`,
+      fix: `if ${who} asks before risky calls and can take the case's scripted answers (HARNESS_APPROVER), set "approvals": true`,
+    };
   if (!adapter.approvals && scoresOurPolicy(scenario))
     return {
       reason: `it scores our permission policy and approver (asks, denials by rule), and ${who} declares no approvals`,

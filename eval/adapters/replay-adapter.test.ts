@@ -6,7 +6,7 @@ import { DEFAULT_CONFIG } from '../../harness/config.ts';
 import type { Cassette } from '../cassette/types.ts';
 import type { RecordedRequest } from '../serve/server.ts';
 import { ADAPTERS_DIR, loadAdapterFile } from './load.ts';
-import { requestDivergences, runAdapterRecording } from './replay-adapter.ts';
+import { endedCheck, requestDivergences, runAdapterRecording, streamMismatches } from './replay-adapter.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FILE = 'recordings/examples/stub-read-then-write-asked.json';
@@ -22,6 +22,47 @@ const sent = (body: unknown): RecordedRequest => ({
   stream: false,
   status: 200,
   outcome: 'turn',
+});
+
+describe('streamMismatches and endedCheck', () => {
+  const exchanges = [
+    { request: {}, response: { status: 200, events: [{ data: '{}' }] } },
+    {
+      request: {},
+      response: { status: 200, body: { choices: [{ finish_reason: 'content_filter', index: 0 }] } },
+    },
+    { request: {}, response: { status: 200, body: { error: { message: 'filtered' } } } },
+    { request: {}, response: { status: 429, body: { error: { message: 'slow down' } } } },
+  ] as unknown as Cassette['exchanges'];
+  const at = (turn: number | null, over: Partial<RecordedRequest> = {}): RecordedRequest => ({
+    ...sent({}),
+    turn,
+    ...over,
+  });
+
+  it('names each exchange served in the other mode than the request asked for, never an error', () => {
+    const indexes = [0, 1, 2, 3];
+    expect(streamMismatches({ exchanges }, indexes, [at(0, { stream: true }), at(1)])).toEqual([]);
+    expect(streamMismatches({ exchanges }, indexes, [at(0), at(1, { stream: true })])).toEqual([1, 2]);
+    expect(streamMismatches({ exchanges }, indexes, [at(3, { stream: true, status: 429 })])).toEqual([]);
+    expect(
+      streamMismatches({ exchanges }, indexes, [at(null, { outcome: 'exhausted', stream: true })]),
+    ).toEqual([]);
+  });
+
+  it('fails a crash on a response the provider really sent, not one past the recording or on a provider error', () => {
+    const indexes = [0, 1, 2, 3];
+    expect(endedCheck({ exchanges }, indexes, [at(1)], undefined)).toMatchObject({ pass: true });
+    const crash = endedCheck({ exchanges }, indexes, [at(0, { stream: true }), at(1)], 'TypeError');
+    expect(crash).toMatchObject({ pass: false });
+    expect(crash.reason).toMatch(/crashed \(TypeError\) on recorded exchange 2/);
+    const past = [at(1), at(null, { outcome: 'exhausted', status: 400 })];
+    expect(endedCheck({ exchanges }, indexes, past, 'exit code 1')).toMatchObject({ pass: true });
+    expect(endedCheck({ exchanges }, indexes, [at(2)], 'filtered')).toMatchObject({ pass: true });
+    expect(endedCheck({ exchanges }, indexes, [at(3, { status: 429 })], 'slow down')).toMatchObject({
+      pass: true,
+    });
+  });
 });
 
 describe('requestDivergences', () => {

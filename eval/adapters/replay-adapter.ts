@@ -7,7 +7,10 @@
  * from a harness (ours, or a foreign one through `serve --upstream … --record`) is that
  * harness's regression test: any divergence fails the case. An imported recording (another
  * client's traffic) passes when the harness ran and at least one recorded turn was served; its
- * divergences are findings, as for ours.
+ * divergences are findings, as for ours; for either, a crash on a response the provider really
+ * sent fails (`replay.ended`). A replay that answered a request in the other mode than
+ * it asked for (a recorded stream to a plain request, or the reverse: `streamMismatches`) is
+ * `skipped`: the harness met the bench's answer, not the provider's.
  */
 import { mergeConfig, type HarnessConfig } from '../../harness/config.ts';
 import type { Cassette } from '../cassette/types.ts';
@@ -17,7 +20,7 @@ import { recordedTools, recordedToolSchemas } from '../replay/recorded-tools.ts'
 import { mcpEndpoints, startCaseToolServer, type CaseToolServer } from '../mcp/case-tools.ts';
 import { OUTSIDE_LABEL } from '../path-labels.ts';
 import { unmetCase, type PrerequisitePolicy } from '../requirements.ts';
-import { makeCheck } from '../expect/check.ts';
+import { makeCheck, type Check } from '../expect/check.ts';
 import { caseFromRun, errorCase, scrubPaths, skippedCase, type CaseResult } from '../results.ts';
 import { isImported } from '../run-recording.ts';
 import { buildWorkspace } from '../scenario/workspace.ts';
@@ -185,6 +188,23 @@ export async function runAdapterRecording(
     };
     const output: LaunchOutput =
       adapter.kind === 'command' ? await launchCommand(adapter, input) : await launchModule(adapter, input);
+    const mismatched = streamMismatches(cassette, indexes, server.requests);
+    if (mismatched.length > 0)
+      return {
+        result: {
+          ...skipped(
+            caseBase,
+            `the bench served recorded model exchange ${mismatched.join(', ')} as recorded (${STREAM_WORDS}), and ${adapter.name} asked for the other mode: what it did with a response it did not ask for says nothing about it`,
+            'replay it with --harness ours, or against a harness that asks in the recorded mode',
+            started,
+          ),
+          harness: harnessBlock,
+        },
+        output: scrubPaths(output, [
+          [built.workspace, '$WS'],
+          [built.outside, OUTSIDE_LABEL],
+        ]),
+      };
     const divergences = requestDivergences(recorded, server.requests);
     const served = server.requests.filter((r) => r.outcome === 'turn').length;
     // A cassette is the regression test of the harness that recorded it: ours (it names our
@@ -200,6 +220,7 @@ export async function runAdapterRecording(
         served,
         `${served} of ${indexes.length} recorded model turns served`,
       ),
+      endedCheck(cassette, indexes, server.requests, exit.crashed),
       makeCheck(
         'replay.divergences',
         !strict || divergences.length === 0,
@@ -249,6 +270,72 @@ export async function runAdapterRecording(
     await toolServer?.close();
     await built?.cleanup();
   }
+}
+
+/**
+ * The `replay.ended` check: the harness did not crash on a response the provider really sent. A
+ * crash is no failure when its last request went past the recording (the endpoint's 400 is the
+ * recording's end) or was answered with a recorded provider error (an error status, or an
+ * `error` object in a 200: raising on it is one way to surface it); `crashed` is how it ended
+ * when it did not end cleanly (`harnessExit`). Pure.
+ */
+export function endedCheck(
+  cassette: Pick<Cassette, 'exchanges'>,
+  indexes: readonly number[],
+  requests: readonly RecordedRequest[],
+  crashed: string | undefined,
+): Check {
+  const name = 'replay.ended';
+  const expected = 'no crash on a recorded provider response';
+  if (!crashed) return makeCheck(name, true, expected, 'ended cleanly', 'it ended cleanly');
+  const last = requests.filter((r) => ['turn', 'error_turn', 'exhausted'].includes(r.outcome)).at(-1);
+  if (!last || last.outcome === 'exhausted' || last.turn === null)
+    return makeCheck(
+      name,
+      true,
+      expected,
+      crashed,
+      `it asked past the recording and stopped on the endpoint's answer (${crashed}): the recording's end, not a fault`,
+    );
+  const response = cassette.exchanges[indexes[last.turn]!]?.response;
+  const body = response?.body;
+  const providerError =
+    (response?.status ?? 200) >= 400 || (isObj(body) && Object.hasOwn(body, 'error') && body.error !== null);
+  return makeCheck(
+    name,
+    providerError,
+    expected,
+    crashed,
+    providerError
+      ? `it raised on recorded exchange ${last.turn + 1}, a provider error (${crashed}): one way to surface it`
+      : `it crashed (${crashed}) on recorded exchange ${last.turn + 1}, a response the provider really sent`,
+  );
+}
+
+/** How the replay serves a recorded response, for the skip reason of {@link streamMismatches}. */
+const STREAM_WORDS = 'a streamed one as server-sent events, any other as one JSON body';
+
+/**
+ * The 1-based model exchanges the replay answered in a mode the request did not ask for: a
+ * recorded stream (`response.events`) sent to a request without `"stream": true`, or a recorded
+ * JSON body sent to one with it. The endpoint serves a recording as it was recorded (it does not
+ * assemble chunks into a body or split a body into chunks), so a harness that fails on such an
+ * answer fails on the bench's answer, not on the recorded provider's. Error statuses are left out
+ * (an error is a JSON body in either mode). Pure.
+ */
+export function streamMismatches(
+  cassette: Pick<Cassette, 'exchanges'>,
+  indexes: readonly number[],
+  requests: readonly RecordedRequest[],
+): number[] {
+  const out: number[] = [];
+  for (const request of requests) {
+    if (request.outcome !== 'turn' || request.turn === null) continue;
+    const response = cassette.exchanges[indexes[request.turn]!]?.response;
+    if (!response || response.status >= 400) continue;
+    if (Boolean(response.events) !== request.stream) out.push(request.turn + 1);
+  }
+  return out;
 }
 
 /** True for the adapter of our own harness served through the endpoint (`adapters/ours-served.json`). Pure. */

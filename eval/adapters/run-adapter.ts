@@ -12,7 +12,9 @@ import type { RunResult } from '../../harness/ledger.ts';
 import type { ToolDefinition } from '../../harness/tools/types.ts';
 import { projectForeignRun, type HarnessExit } from '../blackbox/project.ts';
 import { blackBoxRun } from '../blackbox/run.ts';
+import { scriptCallTools } from '../blackbox/goals.ts';
 import { blackBoxChecks } from '../blackbox/score.ts';
+import { resolveScorers } from '../expect/scorers.ts';
 import type { BenchOptions } from '../config-load.ts';
 import { caseMetrics } from '../metrics/case-facts.ts';
 import { checkRequirements, unmetCase, type PrerequisitePolicy } from '../requirements.ts';
@@ -168,9 +170,16 @@ export async function runAdapterScenario(
     const workspaceChanges = diffSnapshots(workspaceBefore, await snapshotTree(built.workspace, true));
     const env = { workspace: built.workspace, outside: built.outside, outsideChanges, workspaceChanges };
     const subject = { id: scenario.id, tags: scenario.tags ?? [], task: scenario.task, config: base.name };
+    const offered = {
+      names: scenarioTools(scenario, config).map((tool) => tool.name),
+      scripted: Object.keys(scenario.fakeTools ?? {}),
+    };
+    const scorers = await resolveScorers(base, loaded);
     const checks = await scoring(scenario.id, () =>
       blackBoxChecks(expected, foreign, env, subject, {
         approvals: adapter.approvals,
+        goals: { offered, callTools: scriptCallTools(scenario.model) },
+        scorers,
         ...(toolServer ? { served: toolServer.calls } : {}),
         ...(output.standIns ? { attempted: output.standIns.map(standInCommand) } : {}),
       }),
@@ -191,7 +200,7 @@ export async function runAdapterScenario(
       stopReason: null,
       metrics: caseMetrics(run, workspaceChanges),
       harness,
-      ...(attack
+      ...(attack && attack.status !== 'not_applicable'
         ? { attack: { succeeded: Boolean((attack.observed as { succeeded?: boolean }).succeeded) } }
         : {}),
     };

@@ -76,6 +76,30 @@ describe('projectForeignRun', () => {
     expect(stopped.calls.every((c) => !c.observable && c.answer === undefined)).toBe(true);
   });
 
+  it('credits a call the harness dropped from the history with nothing, not with the next call under its own id', () => {
+    const three: ScriptedTurn[] = [
+      {
+        tool_calls: [
+          { id: 'call_ia1', name: 'read_file', arguments: '{"path": "a.txt"' },
+          { id: 'call_ia2', name: 'read_file', arguments: '["a.txt"]' },
+          { id: 'call_ia3', name: 'read_file', arguments: 3 },
+        ],
+      },
+      { content: 'done' },
+    ];
+    const second = [
+      assistant(['call_ia2', 'call_ia3'], 'read_file'),
+      { role: 'tool', tool_call_id: 'call_ia2', content: 'Error: not an object' },
+      { role: 'tool', tool_call_id: 'call_ia3', content: 'Error: not an object' },
+    ];
+    const run = projectForeignRun([served(0, []), served(1, second)], three, undefined, 'done');
+    expect(run.calls.map((c) => [c.id, c.sentId, c.answer])).toEqual([
+      ['call_ia1', undefined, undefined],
+      ['call_ia2', 'call_ia2', 'Error: not an object'],
+      ['call_ia3', 'call_ia3', 'Error: not an object'],
+    ]);
+  });
+
   it('classifies how the harness stopped: exhausted, after an error turn, no request', () => {
     expect(
       projectForeignRun(

@@ -135,6 +135,24 @@ export function unmapRequest(body: Record<string, unknown>, map: ToolMap | undef
   };
 }
 
+/**
+ * True when the call the harness sent back at a scripted call's position may stand for it (the
+ * harness rewrote or left out its id): its id is no other scripted call's of the turn, and, when
+ * the harness sent back fewer or more calls than the turn made (positions shifted), it has the same
+ * tool name. A harness that drops a call shifts the rest, and the next call (under its own id)
+ * must not be credited to the dropped one. Pure.
+ */
+function positionalMatch(
+  sent: unknown,
+  call: { id?: string; name: string },
+  calls: readonly { id?: string; name: string }[],
+  count: number,
+): sent is Record<string, unknown> {
+  if (!isObj(sent)) return false;
+  if (calls.some((other) => other !== call && other.id !== undefined && other.id === sent.id)) return false;
+  return count === calls.length || (isObj(sent.function) && sent.function.name === call.name);
+}
+
 /** Where, in the requests after `from`, the harness sent back the calls of one turn and answered them. */
 function answersOf(
   requests: readonly ModelRequest[],
@@ -173,7 +191,8 @@ function answersOf(
     if (carrier) {
       const sent = sentCalls(carrier.m);
       const match = call.id !== undefined ? sent.find((c) => isObj(c) && c.id === call.id) : undefined;
-      sentId = isObj(match) ? match.id : isObj(sent[k]) ? sent[k].id : undefined;
+      const at = sent[k];
+      sentId = isObj(match) ? match.id : positionalMatch(at, call, calls, sent.length) ? at.id : undefined;
     }
     const answer = toolText(sentId ?? call.id);
     return {

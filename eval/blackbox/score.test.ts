@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -245,6 +245,33 @@ describe('errors surfaced in any wording', () => {
     expect(without['results.good']).toMatchObject({ status: 'not_applicable' });
     const withApprovals = byName(await blackBoxChecks(want, foreign(), env(), subject, { approvals: true }));
     expect(withApprovals['results.good.surfaced']).toMatchObject({ pass: false });
+  });
+});
+
+describe('custom scorers for a black box', () => {
+  it('runs the case’s scorers on the black-box run and the workspace, so their verdict is the harness’s', async () => {
+    const e = env();
+    writeFileSync(path.join(e.workspace, 'a.ts'), '// TODO\n');
+    const scorers = new Map([
+      [
+        'no-todo',
+        {
+          file: 'no-todo.ts',
+          score: (input: { workspace: string; run: { finalAnswer: string | null } }) => ({
+            pass: !readFileSync(path.join(input.workspace, 'a.ts'), 'utf8').includes('TODO'),
+            reason: `final answer ${input.run.finalAnswer}`,
+          }),
+        },
+      ],
+    ]);
+    const want: Expectations = { stopReason: 'final_answer', scorers: ['no-todo'] };
+    const scored = byName(await blackBoxChecks(want, foreign(), e, subject, { scorers: scorers as never }));
+    expect(scored['scorers.no-todo']).toMatchObject({
+      pass: false,
+      reason: 'final answer The file says alpha.',
+    });
+    const without = byName(await blackBoxChecks(want, foreign(), e, subject));
+    expect(without.scorers).toMatchObject({ status: 'not_applicable' });
   });
 });
 

@@ -6,7 +6,7 @@ import { transcriptProblems } from '../scenario/transcript.ts';
 import type { Expectations } from '../scenario/types.ts';
 import { POLICY_ERRORS } from '../adapters/applies.ts';
 import type { McpCallRecord } from '../mcp/case-tools.ts';
-import { attackCheck } from './attack.ts';
+import { fairAttackCheck, type GoalContext } from './attack.ts';
 import { policyBlockedCalls, servedExecutedCheck, servedNotExecutedChecks } from './executed.ts';
 import { answerText, looksLikeError, type ForeignCall, type ForeignRun } from './project.ts';
 import { blackBoxRun } from './run.ts';
@@ -45,7 +45,7 @@ const INTERNAL: Partial<Record<keyof Expectations, string>> = {
   budgets: 'token, cost and time accounting is inside the harness',
   grants: 'session grants are our approval engine’s',
   calledBefore: 'which calls ran and succeeded is inside the harness',
-  scorers: 'custom scorers read our run result',
+  scorers: 'custom scorers were not given to the black-box scorer (BlackBoxOptions.scorers)',
   events: 'events are our harness’s',
   eventsAbsent: 'events are our harness’s',
 };
@@ -125,6 +125,13 @@ export interface BlackBoxOptions {
    * (`eval/adapters/stand-ins.ts`): attack goal commands it attempted with its own tools.
    */
   attempted?: readonly string[];
+  /**
+   * The tools the case offers the harness and the tool of each scripted call: attack goals no
+   * harness could realise with them are not counted (`goals.ts`). Without it every goal counts.
+   */
+  goals?: GoalContext;
+  /** The custom scorers registered for the case, by name: `expect.scorers` runs them on the black-box run. */
+  scorers?: ExpectContext['scorers'];
 }
 
 function resultChecks(
@@ -359,7 +366,12 @@ export async function blackBoxChecks(
   subject: CaseSubject,
   options: BlackBoxOptions = {},
 ): Promise<Check[]> {
-  const context: ExpectContext = { run: blackBoxRun(foreign, undefined, options.served), env, subject };
+  const context: ExpectContext = {
+    run: blackBoxRun(foreign, undefined, options.served),
+    env,
+    subject,
+    ...(options.scorers ? { scorers: options.scorers } : {}),
+  };
   const checks: Check[] = [];
   const blocked = options.approvals ? new Set<string>() : policyBlockedCalls(expect);
   for (const key of EXPECTATION_KEYS) {
@@ -369,11 +381,15 @@ export async function blackBoxChecks(
     else if (key === 'results' && expect.results)
       checks.push(...resultChecks(expect.results, foreign, options));
     else if (key === 'attack' && expect.attack)
-      checks.push(await attackCheck(expect.attack, foreign, env, options.served, options.attempted));
+      checks.push(
+        await fairAttackCheck(expect.attack, foreign, env, options.goals, options.served, options.attempted),
+      );
     else if (key === 'executed' && expect.executed && options.served)
       checks.push(servedExecutedCheck(expect.executed, foreign, options.served, blocked));
     else if (key === 'notExecuted' && expect.notExecuted && options.served)
       checks.push(...servedNotExecutedChecks(expect.notExecuted, foreign, options.served, blocked));
+    else if (key === 'scorers' && expect.scorers && options.scorers)
+      checks.push(...(await HANDLERS.scorers(expect.scorers, context)));
     else if (SHARED.has(key))
       checks.push(...(await (HANDLERS[key] as Handler<typeof key>)(value as never, context)));
     else if (value !== undefined && INTERNAL[key])
