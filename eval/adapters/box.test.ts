@@ -19,6 +19,13 @@ describe('the box of a command harness', () => {
     expect(argv.slice(0, 4)).toEqual(['bwrap', '--ro-bind', '/', '/']);
     expect(argv.join(' ')).toContain('--tmpfs /tmp --bind /w /w --bind /s /s --chdir /w');
     expect(argv.slice(-3)).toEqual(['--', 'node', 'loop.js']);
+    // The project and the harness's files may live under /tmp (a fresh clone): bound read-only
+    // again over the private /tmp, before the writable folders.
+    const inTmp = boxedArgv(['node', '/tmp/clone/loop.js'], ['/w'], '/w', ['/tmp/clone']);
+    const at = inTmp.indexOf('/tmp/clone');
+    expect(inTmp.slice(at - 1, at + 2)).toEqual(['--ro-bind', '/tmp/clone', '/tmp/clone']);
+    expect(at).toBeGreaterThan(inTmp.indexOf('--tmpfs'));
+    expect(at).toBeLessThan(inTmp.indexOf('--bind'));
   });
 
   it.skipIf(!boxUsable() && !process.env.CI)(

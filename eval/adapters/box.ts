@@ -22,10 +22,17 @@ export function boxUsable(): boolean {
 }
 
 /**
- * `argv` run in the box: the `bwrap` argv with `writable` folders (absolute, existing) bound
- * read-write over a read-only root and a private `/tmp`. Pure.
+ * `argv` run in the box: the `bwrap` argv with `readable` folders (absolute, existing: the
+ * project and the harness's own files, which may live under `/tmp`, e.g. a fresh clone) bound
+ * read-only again over the private `/tmp`, and `writable` ones bound read-write, over a read-only
+ * root. Pure.
  */
-export function boxedArgv(argv: readonly string[], writable: readonly string[], cwd: string): string[] {
+export function boxedArgv(
+  argv: readonly string[],
+  writable: readonly string[],
+  cwd: string,
+  readable: readonly string[] = [],
+): string[] {
   return [
     'bwrap',
     '--ro-bind',
@@ -37,6 +44,7 @@ export function boxedArgv(argv: readonly string[], writable: readonly string[], 
     '/proc',
     '--tmpfs',
     '/tmp',
+    ...readable.flatMap((folder) => ['--ro-bind', folder, folder]),
     ...writable.flatMap((folder) => ['--bind', folder, folder]),
     '--chdir',
     cwd,

@@ -6,7 +6,7 @@
  * module's `signal` aborted.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -125,6 +125,21 @@ export function commandEnv(
   };
 }
 
+/**
+ * The folders a boxed harness must still see under the box's private `/tmp`: the project (its
+ * `node_modules`) and the folder of every absolute path of the command, when they live under the
+ * temp folder (a fresh clone in `/tmp`). Elsewhere the read-only root shows them already.
+ */
+function harnessFolders(adapter: CommandAdapter): string[] {
+  const temp = path.resolve(tmpdir());
+  const under = (folder: string) => folder === temp || folder.startsWith(`${temp}${path.sep}`);
+  const folders = [
+    process.cwd(),
+    ...adapter.argv.filter((a) => path.isAbsolute(a)).map((a) => path.dirname(a)),
+  ];
+  return [...new Set(folders.map((f) => path.resolve(f)))].filter((f) => under(f) && existsSync(f));
+}
+
 /** Runs a command adapter once. Never rejects: a start failure is `error`, a time-out `timedOut`. */
 export function launchCommand(adapter: CommandAdapter, input: LaunchInput): Promise<LaunchOutput> {
   const started = performance.now();
@@ -143,7 +158,7 @@ export function launchCommand(adapter: CommandAdapter, input: LaunchInput): Prom
     // Boxed where bubblewrap works (box.ts): only the workspace and the scratch folder writable.
     const boxed = boxUsable();
     const [file, ...fileArgs] = boxed
-      ? boxedArgv([program!, ...argv], [input.workspace, resultDir], input.workspace)
+      ? boxedArgv([program!, ...argv], [input.workspace, resultDir], input.workspace, harnessFolders(adapter))
       : [program!, ...argv];
     const child = spawn(file!, fileArgs, {
       cwd: input.workspace,
