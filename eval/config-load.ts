@@ -4,7 +4,6 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import {
   CONFIG_SCHEMA,
@@ -17,12 +16,12 @@ import { parseTolerance, type Tolerance } from './compare/baseline.ts';
 import { InputError, parseJsonInput, problemsFromAjv, type InputProblem } from './errors.ts';
 import { checkInputSize } from './input-limits.ts';
 import { unknownMetricReason } from './metric-names.ts';
+import { PACKAGE_ROOT } from './package-root.ts';
 import { pointerChild } from './scenario/json-pointer.ts';
 import { SANDBOX_UNAVAILABLE } from './unavailable-sandbox.ts';
 import type { HarnessChoice } from './adapters/load.ts';
 
-/** The package root (where `configs/` and `scenarios/` live), whatever the working directory. */
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export { PACKAGE_ROOT } from './package-root.ts';
 
 /** `configs/default.json` of the package: used by every command without `--config`. */
 export const DEFAULT_CONFIG_FILE = path.join(PACKAGE_ROOT, 'configs', 'default.json');

@@ -8,9 +8,10 @@
  * timeline of turns and calls per configuration, and the transcript. Every text from the results
  * is HTML-escaped; the data sits in a `<script type="application/json">` tag (`scriptJson`).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { CaseResult, ResultsFile } from '../eval/results.ts';
 import type { CaseFile } from './case-file.ts';
 import { comparisonsOf, headlineDeltas, intervalTexts } from './comparisons-view.ts';
@@ -27,7 +28,13 @@ export function escapeHtml(text: string): string {
   );
 }
 
-const asset = (name: string) => readFileSync(new URL(`./html/${name}`, import.meta.url), 'utf8');
+/** `reports/html/`: the page's stylesheet and script, beside this module or, bundled, at the package root. */
+const ASSETS = [
+  fileURLToPath(new URL('./html/', import.meta.url)),
+  fileURLToPath(new URL('../reports/html/', import.meta.url)),
+].find((dir) => existsSync(dir));
+
+const asset = (name: string) => readFileSync(path.join(ASSETS ?? '', name), 'utf8');
 
 /** Chart.js UMD build, read from node_modules (its MIT licence header comment included). */
 function chartJs(): string {

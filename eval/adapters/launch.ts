@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { importUserModule } from '../user-module.ts';
 import type { PartialConfig } from '../../harness/config.ts';
 import type { ApproverSpec } from '../scenario/types.ts';
 import { limitsEnv, type CaseLimits } from './applies.ts';
@@ -232,7 +232,7 @@ export async function launchModule(adapter: ModuleAdapter, input: LaunchInput): 
   const took = () => Math.round(performance.now() - started);
   let run: RunFunction;
   try {
-    const loaded = (await import(pathToFileURL(adapter.module).href)) as {
+    const loaded = (await importUserModule(adapter.module)) as {
       run?: unknown;
       default?: { run?: unknown };
     };

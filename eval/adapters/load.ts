@@ -8,7 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../package-root.ts';
 import { Ajv } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { didYouMean } from '../did-you-mean.ts';
@@ -16,7 +16,7 @@ import { InputError, parseJsonInput, problemsFromAjv, type InputProblem } from '
 import type { ToolMap } from '../serve/tool-map.ts';
 
 /** The folder of the shipped adapter files (`adapters/` at the package root). */
-export const ADAPTERS_DIR = fileURLToPath(new URL('../../adapters/', import.meta.url));
+export const ADAPTERS_DIR = `${path.join(PACKAGE_ROOT, 'adapters')}${path.sep}`;
 
 /** The adapter file's JSON Schema, as shipped. */
 export const ADAPTER_SCHEMA: Record<string, unknown> = JSON.parse(

@@ -13,7 +13,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { importUserModule } from '../user-module.ts';
 import type { NamedConfig } from '../config-load.ts';
 import { InputError, type InputProblem } from '../errors.ts';
 import { verifyClaims } from '../claims/verify.ts';
@@ -39,7 +39,7 @@ export function loadScorer(file: string): Promise<Scorer> {
       if (!existsSync(file)) throw problem(file, 'scorer module not found');
       let module: Record<string, unknown>;
       try {
-        module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+        module = await importUserModule(file);
       } catch (error) {
         throw problem(
           file,

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../package-root.ts';
 import { parse as parseYaml } from 'yaml';
 import { saveCassette } from '../cassette/load.ts';
 import type { Cassette, CassetteSource } from '../cassette/types.ts';
@@ -21,9 +22,9 @@ import { decodeRecordedResponse } from '../replay/decode.ts';
 import { importRecordingDetailed, type ImportResult } from './index.ts';
 
 /** `recordings/real/sources/` of this checkout. */
-export const REAL_SOURCES_DIR = fileURLToPath(new URL('../../recordings/real/sources/', import.meta.url));
+export const REAL_SOURCES_DIR = `${join(PACKAGE_ROOT, 'recordings', 'real', 'sources')}/`;
 /** `recordings/real/` of this checkout. */
-export const REAL_DIR = fileURLToPath(new URL('../../recordings/real/', import.meta.url));
+export const REAL_DIR = `${join(PACKAGE_ROOT, 'recordings', 'real')}/`;
 
 /** One real recording, as `sources/manifest.yaml` describes it. */
 export interface RealRecording {

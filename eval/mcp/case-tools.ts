@@ -23,7 +23,7 @@ import {
   type Server as HttpServer,
   type ServerResponse,
 } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -32,6 +32,7 @@ import { deterministicDeps } from '../../harness/deps.ts';
 import type { Sandbox } from '../../harness/sandbox/types.ts';
 import { ToolRegistry, describeValidationErrors } from '../../harness/tools/registry.ts';
 import { resultToModelText, failure, type ToolDefinition } from '../../harness/tools/types.ts';
+import { PACKAGE_ROOT } from '../package-root.ts';
 import type { Scenario } from '../scenario/types.ts';
 import { scenarioTools } from '../run-scenario.ts';
 import { caseSandbox } from '../unavailable-sandbox.ts';
@@ -62,7 +63,7 @@ export interface McpEndpoints {
 }
 
 /** The bridge that offers a tool server over stdio (`bin/hb-mcp-stdio.js`). */
-const STDIO_BRIDGE = fileURLToPath(new URL('../../bin/hb-mcp-stdio.js', import.meta.url));
+const STDIO_BRIDGE = path.join(PACKAGE_ROOT, 'bin', 'hb-mcp-stdio.js');
 
 /** Both ways to reach the tool server at `url`. Pure. */
 export function mcpEndpoints(url: string): McpEndpoints {
