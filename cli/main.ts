@@ -366,6 +366,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       return EXIT_CODES.userInput;
     }
     return reportError(error, io);
+  } finally {
+    // The limit is the command's: nothing after main() returns reads with it.
+    setMaxFileSize(undefined);
   }
 }
 
