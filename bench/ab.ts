@@ -7,6 +7,9 @@
  *
  *   npx tsx bench/ab.ts /tmp/prev [steps=50] [runs=400]
  *
+ * A tree from before systems were set up once per workspace (`harness(config)` returning
+ * `(steps, workspace) => Promise<void>`) is run through that older shape.
+ *
  * @throws when the other tree has no `bench/systems.ts`
  */
 import { existsSync } from 'node:fs';
@@ -22,19 +25,25 @@ const runs = Number(runsArg ?? 400);
 const A = (await import(path.resolve(other, 'bench', 'systems.ts'))) as typeof B;
 
 const workspace = benchWorkspace();
-const a = A.harness(A.HARNESS_CONFIGS.default);
-const b = B.harness(B.HARNESS_CONFIGS.default);
+/** A tree's default-config harness set up for the workspace, in either shape of `systems.ts`. */
+function setUp(tree: typeof B): B.RunSteps {
+  const system = tree.harness(tree.HARNESS_CONFIGS.default) as unknown as (...args: unknown[]) => unknown;
+  if (system.length >= 2) return (n) => system(n, workspace.dir) as Promise<void>;
+  return system(workspace.dir) as B.RunSteps;
+}
+const a = setUp(A);
+const b = setUp(B);
 const cpu = { a: [] as number[], b: [] as number[] };
-const once = async (system: B.System, into: number[]) => {
+const once = async (system: B.RunSteps, into: number[]) => {
   const before = process.cpuUsage();
-  await system(steps, workspace.dir);
+  await system(steps);
   const used = process.cpuUsage(before);
   into.push((used.user + used.system) / steps);
 };
 try {
   for (let i = 0; i < 60; i += 1) {
-    await a(50, workspace.dir);
-    await b(50, workspace.dir);
+    await a(50);
+    await b(50);
   }
   for (let i = 0; i < runs; i += 1)
     if (i % 2 === 0) {

@@ -8,7 +8,8 @@
  * sweeper count), and the main-thread pauses of the collector per kind (`minor`: scavenges,
  * `major`, `incremental`, `weakcb`), µs per step with their count, from `PerformanceObserver`
  * `gc` entries. Comparing N = 10 with N = 1,000 shows what a long run's kept objects cost the
- * collector. `system` is one of `default`, `session`, `floor`, `ai-sdk`, `openai-agents`.
+ * collector. `system` is one of `default`, `session`, `floor`, `floor + read`, `ai-sdk`,
+ * `openai-agents`.
  * Figures here are informal; the reported ones come from `npm run bench`.
  * @throws on an unknown system
  */
@@ -40,12 +41,13 @@ const obs = new PerformanceObserver((list) => {
 });
 obs.observe({ entryTypes: ['gc'] });
 const workspace = benchWorkspace();
-for (let i = 0; i < Math.max(20, 20000 / steps); i += 1) await system(steps, workspace.dir);
+const runSteps = system(workspace.dir);
+for (let i = 0; i < Math.max(20, 20000 / steps); i += 1) await runSteps(steps);
 await new Promise((r) => setTimeout(r, 50));
 on = true;
 const before = process.cpuUsage();
 const t0 = performance.now();
-for (let i = 0; i < runs; i += 1) await system(steps, workspace.dir);
+for (let i = 0; i < runs; i += 1) await runSteps(steps);
 const wall = performance.now() - t0;
 const used = process.cpuUsage(before);
 await new Promise((r) => setTimeout(r, 50));

@@ -2,10 +2,10 @@
  * One contender of the per-step table in a process of its own (`per-step.ts` forks one per
  * contender): its heap holds only its own objects, so the collections it pays for are of its own
  * garbage, never another system's. Started as `node --import tsx bench/per-step-child.ts <index>`
- * (`index` into `CONTENDERS`) with an IPC channel, it answers the messages of `ChildRequest`
+ * (`index` into `CONTENDERS`) with an IPC channel, it sets its system up once (tools, agent,
+ * sandbox: outside every measured run) and answers the messages of `ChildRequest`
  * (`child-protocol.ts`) with a `ChildReply` each, in order.
  */
-import { Bench } from 'tinybench';
 import type { ChildReply, ChildRequest } from './child-protocol.ts';
 import { CONTENDERS } from './per-step.ts';
 import { benchWorkspace } from './workload.ts';
@@ -21,49 +21,37 @@ process.on('disconnect', () => {
   workspace.dispose();
   process.exit(0);
 });
+const runSteps = contender.setup(workspace.dir);
 
 /** Wall ms per step of the warm-up's runs of 50 steps (set by the warm-up request). */
 let warmMsPerStep = Number.POSITIVE_INFINITY;
-/** A run of `steps` steps, guessed from the warm-up (ms). */
-const estimatedRunMs = (steps: number) => warmMsPerStep * steps;
+/** A run of `steps` steps shorter than this (ms, guessed from the warm-up) gets an unmeasured run before its sample. */
+const PRE_RUN_MAX_MS = 100;
 
 async function answer(request: ChildRequest, idleCpuMs: number): Promise<ChildReply> {
   if (request.kind === 'warmup') {
     const started = performance.now();
     let runs = 0;
-    for (; runs < 5 || performance.now() - started < request.warmupMs; runs += 1)
-      await contender!.run(50, workspace.dir);
+    for (; runs < 5 || performance.now() - started < request.warmupMs; runs += 1) await runSteps(50);
     warmMsPerStep = (performance.now() - started) / runs / 50;
     return { kind: 'warm', runs };
   }
   const { steps, runs } = request;
-  // One unmeasured run of N steps first, when it is short beside the slice: the slice before
-  // ran another system, whose work left this process's code and data out of the CPU caches, so
-  // a slice of one run (ours at N = 1,000) would always be measured cold and a slice of a
-  // hundred short runs almost never. A run longer than the slice warms itself.
-  if (estimatedRunMs(steps) <= request.budgetMs) await contender!.run(steps, workspace.dir);
-  const cpu: number[] = [];
-  const bench = new Bench({
-    time: request.budgetMs,
-    iterations: 1,
-    warmup: false,
-    retainSamples: true,
-    throws: true,
-  });
-  bench.add('sample', async () => {
-    const before = process.cpuUsage();
-    for (let run = 0; run < runs; run += 1) await contender!.run(steps, workspace.dir);
-    const used = process.cpuUsage(before);
-    cpu.push((used.user + used.system) / (steps * runs));
-  });
-  await bench.run();
-  const result = bench.tasks[0]?.result;
-  if (!result || !('latency' in result)) throw new Error('no result');
+  // One unmeasured run of N steps first, when it is short: the sample before ran another
+  // system, whose work left this process's code and data out of the CPU caches, so a sample of
+  // one run (ours at N = 1,000) would always be measured cold and a sample of a hundred short
+  // runs almost never. The same rule for every system; a long run warms itself.
+  if (warmMsPerStep * steps <= PRE_RUN_MAX_MS) await runSteps(steps);
+  const before = process.cpuUsage();
+  const started = performance.now();
+  for (let run = 0; run < runs; run += 1) await runSteps(steps);
+  const wallMs = performance.now() - started;
+  const used = process.cpuUsage(before);
   await settle();
   return {
-    kind: 'samples',
-    wall: (result.latency.samples ?? []).map((ms) => (ms * 1000) / (steps * runs)),
-    cpu,
+    kind: 'sample',
+    wallUs: (wallMs * 1000) / (steps * runs),
+    cpuUs: (used.user + used.system) / (steps * runs),
     idleCpuMs,
   };
 }
@@ -77,8 +65,8 @@ function cpuSinceReply(): number {
 
 /**
  * Waits until this process's background threads (concurrent marking and sweeping, the freeing
- * of pages) are done with what the slice left: until a 10 ms window uses under 0.5 ms of CPU, or
- * 5 s. The next slice, another system's, then runs on a quiet machine.
+ * of pages) are done with what the sample left: until a 10 ms window uses under 0.5 ms of CPU, or
+ * 5 s. The next sample, another system's, then runs on a quiet machine.
  */
 async function settle(): Promise<void> {
   const started = performance.now();

@@ -9,8 +9,8 @@
  * With `out.cpuprofile`, the measured runs (not the start-up nor the warm-up) are profiled with
  * the inspector's sampling profiler (250 µs interval) and the profile written there.
  *
- * `system` is `default` or `session` (harness-bench configurations), `floor`, `ai-sdk` or
- * `openai-agents`. Figures printed here are informal; the reported ones come from `npm run bench`.
+ * `system` is `default` or `session` (harness-bench configurations), `floor`, `floor + read`,
+ * `ai-sdk` or `openai-agents`. Figures printed here are informal; the reported ones come from `npm run bench`.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -24,8 +24,9 @@ const out = process.argv[5];
 const system = systemNamed(which);
 
 const workspace = benchWorkspace();
+const runSteps = system(workspace.dir);
 try {
-  for (let i = 0; i < 100; i += 1) await system(50, workspace.dir);
+  for (let i = 0; i < 100; i += 1) await runSteps(50);
   const samples: number[] = [];
   const session = out ? new Session() : undefined;
   if (session) {
@@ -36,7 +37,7 @@ try {
   }
   for (let i = 0; i < runs; i += 1) {
     const before = process.cpuUsage();
-    await system(steps, workspace.dir);
+    await runSteps(steps);
     const used = process.cpuUsage(before);
     samples.push((used.user + used.system) / steps);
   }

@@ -39,9 +39,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const contender = CONTENDERS.find((c) => c.system === system && (c.config ?? '-') === config);
   if (!contender) throw new Error(`no system ${system} ${config}`);
   const workspace = benchWorkspace();
-  await contender.run(10, workspace.dir);
+  const runSteps = contender.setup(workspace.dir);
+  await runSteps(10);
   const baseline = process.memoryUsage().rss;
-  await contender.run(Number(steps), workspace.dir);
+  await runSteps(Number(steps));
   workspace.dispose();
   const row: RssRow = {
     system,

@@ -1,10 +1,12 @@
 /**
- * The per-step workload every system of `bench/per-step.ts` runs: a scripted model that asks for
- * `read_file` N times (each call with different arguments, so no loop detector fires), then
- * answers `done`. Every system executes the same tool body ({@link readLines}: a synchronous read
- * of a 105-line file and the three numbered lines asked for), so the difference between systems
- * is the loop around the tool, not the tool; and every step does the same work, so a cost that
- * grows with N is the loop's.
+ * The per-step workload every system of `bench/per-step.ts` runs. A run of N steps is N model
+ * turns: N − 1 `read_file` calls, each on a file of its own (`f0000.txt`, `f0001.txt`, … : no
+ * file is read twice in a run, so nothing a system keeps about a file it has read helps it), then
+ * a final answer `done`. Every call asks for three lines of a 105-line file, so every step does
+ * the same work and a cost that grows with N is the loop's. The peers and the "floor + read"
+ * system run the same tool body ({@link readLines}: a synchronous read of the file and the
+ * numbered lines asked for); harness-bench runs its own `read_file` through its sandbox; the bare
+ * floor runs no tool body at all (no file I/O, `systems.ts`).
  */
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +14,9 @@ import path from 'node:path';
 
 /** Step counts of the per-step table. */
 export const STEP_COUNTS = [10, 50, 200, 1000] as const;
+
+/** The longest run the workspace has distinct files for: N − 1 files for N steps. */
+export const MAX_STEPS = 1000;
 
 /**
  * Steps one sample of the per-step table covers at least: a sample is as many back-to-back runs
@@ -26,15 +31,25 @@ export const SAMPLE_STEPS = 1000;
 /** Lines of each file the loop reads. */
 export const FILE_LINES = 105;
 
-/** The files (`f0.txt` … `f9.txt`, the same text in each). */
-export const FILE_COUNT = 10;
-
 /** Lines each call asks for. */
 export const LINES_PER_CALL = 3;
 
-/** Arguments of call `i` (0-based): every call up to 1,000 distinct (10 files × offsets 1–100), each answered by 3 lines. */
+/** Tool calls in a run of `steps` steps: every step but the last, which is the final answer. */
+export function toolCallsIn(steps: number): number {
+  return Math.max(0, steps - 1);
+}
+
+/** The name of file `i` (0-based) of the workspace: `f0000.txt` … `f0998.txt`. */
+export function fileName(i: number): string {
+  return `f${String(i).padStart(4, '0')}.txt`;
+}
+
+/**
+ * Arguments of call `i` (0-based) of a run: file `i` (a file of its own per call), three lines
+ * from an offset that moves with `i` (1–100), as the calls of the earlier workload did.
+ */
 export function callArgs(i: number): { path: string; offset: number; limit: number } {
-  return { path: `f${Math.floor(i / 100) % FILE_COUNT}.txt`, offset: (i % 100) + 1, limit: LINES_PER_CALL };
+  return { path: fileName(i), offset: (i % 100) + 1, limit: LINES_PER_CALL };
 }
 
 /** The JSON Schema of the tool's arguments (the one `read_file` of the harness declares, minus descriptions). */
@@ -49,25 +64,36 @@ export const READ_ARGS_SCHEMA = {
   },
 } as const;
 
-/** A temp workspace (a real path) holding the files; `dispose()` removes it. */
-export function benchWorkspace(): { dir: string; dispose: () => void } {
-  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-bench-')));
-  const lines = Array.from(
-    { length: FILE_LINES },
-    (_, i) => `line ${i + 1}: const value${i} = compute(${i});`,
-  );
-  for (let f = 0; f < FILE_COUNT; f += 1) writeFileSync(path.join(dir, `f${f}.txt`), `${lines.join('\n')}\n`);
-  return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+/** The text of file `i`: {@link FILE_LINES} lines naming the file, so no two files are alike. */
+export function fileText(i: number): string {
+  const name = fileName(i);
+  const lines = Array.from({ length: FILE_LINES }, (_, n) => `${name} line ${n + 1}: const v${n} = f(${n});`);
+  return `${lines.join('\n')}\n`;
 }
 
-/** The tool body of the peers and the floor: numbered lines `offset`…`offset+limit-1` of the file. */
-export function readLines(
-  workspace: string,
-  args: { path: string; offset?: number; limit?: number },
-): string {
-  const lines = readFileSync(path.join(workspace, args.path), 'utf8').split('\n');
+/**
+ * A temp workspace (a real path) holding `files` files ({@link fileName}; default enough for a
+ * run of {@link MAX_STEPS} steps); `dispose()` removes it.
+ */
+export function benchWorkspace(files = MAX_STEPS - 1): { dir: string; files: number; dispose: () => void } {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'hb-bench-')));
+  for (let i = 0; i < files; i += 1) writeFileSync(path.join(dir, fileName(i)), fileText(i));
+  return { dir, files, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Numbered lines `offset`…`offset+limit-1` of `text`, `<number>\t<line>` joined by line feeds. */
+export function numberLines(text: string, args: { offset?: number; limit?: number }): string {
+  const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
   const first = (args.offset ?? 1) - 1;
   const slice = lines.slice(first, first + (args.limit ?? 2000));
   return slice.map((line, i) => `${first + i + 1}\t${line}`).join('\n');
+}
+
+/** The tool body of the peers and of "floor + read": the file read from disk, then {@link numberLines}. */
+export function readLines(
+  workspace: string,
+  args: { path: string; offset?: number; limit?: number },
+): string {
+  return numberLines(readFileSync(path.join(workspace, args.path), 'utf8'), args);
 }
