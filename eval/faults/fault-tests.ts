@@ -43,10 +43,16 @@ export function faultTests(tag: FaultTag): void {
           if (verdict.unjudged) context.skip(verdict.unjudged);
           expect(
             verdict.caughtBy.map((o) => o.id),
-            `fault ${fault.id} (${fault.bug}) is caught by no ${tag} case: a scenario is missing`,
+            `fault ${fault.id} (${fault.bug}) is caught by no ${tag} case: a scenario is missing${notCountedText(verdict.notCounted)}`,
           ).not.toEqual([]);
         },
         FAULT_TIMEOUT_MS,
       );
   });
+}
+
+/** The cases that errored or were skipped without the fault declaring it, for the failure message. */
+function notCountedText(outcomes: readonly CaseOutcome[] | undefined): string {
+  if (!outcomes?.length) return '';
+  return ` (not counted, the fault declares no such status: ${outcomes.map((o) => `${o.id} ${o.status}: ${o.why ?? ''}`).join('; ')})`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inputsForTag, scenariosToJudge, type TagInputs } from './library.ts';
+import { inputsForTag, scenariosToJudge, sortOutcomes, type TagInputs } from './library.ts';
 import type { CaseOutcome } from './workbench.ts';
 
 const inputs: TagInputs = {
@@ -45,5 +45,35 @@ describe('scenariosToJudge', () => {
     for (const file of real.scenarios) expect(real.scenarioIds.get(file)).toMatch(/\S/);
     const all = real.scenarios.map((file) => outcome(real.scenarioIds.get(file)!, 'pass'));
     expect(scenariosToJudge(real, all)).toEqual(real.scenarios);
+  });
+});
+
+describe('sortOutcomes: only a failed check catches a fault, unless the fault declares more', () => {
+  const changed = [
+    { ...outcome('escape/a', 'fail'), why: 'files.unchanged: /etc/passwd changed' },
+    outcome('escape/b', 'error'),
+    outcome('escape/c', 'skipped'),
+  ];
+
+  it('counts a failure and leaves an error or a skip out, naming them', () => {
+    const sorted = sortOutcomes({}, changed);
+    expect(sorted.caughtBy.map((o) => [o.id, o.why])).toEqual([
+      ['escape/a', 'files.unchanged: /etc/passwd changed'],
+    ]);
+    expect(sorted.notCounted?.map((o) => o.id)).toEqual(['escape/b', 'escape/c']);
+  });
+
+  it('counts an error or a skip where the fault declares it', () => {
+    expect(sortOutcomes({ caughtAs: ['error'] }, changed).caughtBy.map((o) => o.id)).toEqual([
+      'escape/a',
+      'escape/b',
+    ]);
+    const all = sortOutcomes({ caughtAs: ['error', 'skipped'] }, changed);
+    expect(all.caughtBy).toHaveLength(3);
+    expect(all.notCounted).toBeUndefined();
+  });
+
+  it('an error alone catches nothing', () => {
+    expect(sortOutcomes({}, [outcome('escape/b', 'error')]).caughtBy).toEqual([]);
   });
 });

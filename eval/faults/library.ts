@@ -54,8 +54,10 @@ export async function runBaseline(inputs: TagInputs, root: string = PACKAGE_ROOT
 /** A fault's verdict: the cases that caught it, or why it could not be judged. */
 export interface FaultVerdict {
   fault: Fault;
-  /** Cases that passed on the baseline and fail or error with the fault. */
+  /** Cases that passed on the baseline and fail with the fault (or end as the fault's `caughtAs` says), each with its `why`: the check that caught it. */
   caughtBy: CaseOutcome[];
+  /** Cases that passed on the baseline and errored or were skipped with the fault, which its `caughtAs` does not count. */
+  notCounted?: CaseOutcome[];
   /** No case of the tag passed on the baseline (all skipped here): nothing can be said. */
   unjudged?: string;
 }
@@ -85,14 +87,32 @@ export async function judgeFault(
   try {
     const outcomes = await runInCopy(bench.root, { scenarios, recordings: inputs.recordings });
     if (outcomes.length === 0) throw new WorkbenchRunError('the patched run reported no case');
-    // A case that passed unpatched and no longer passes caught the fault: failed, errored, or
-    // skipped because the patched harness made its prerequisite look missing (a box the
-    // harness's own probe refuses; under CI=true that skip is an error, eval/requirements.ts).
-    const caughtBy = outcomes.filter((o) => passed.has(key(o)) && o.status !== 'pass');
-    return { fault, caughtBy };
+    return {
+      fault,
+      ...sortOutcomes(
+        fault,
+        outcomes.filter((o) => passed.has(key(o)) && o.status !== 'pass'),
+      ),
+    };
   } finally {
     bench.reset();
   }
+}
+
+/**
+ * Which of the cases that stopped passing under `fault` caught it: a failed check always; an
+ * error or a skip (the patched harness made a prerequisite look missing, such as a box its own
+ * probe refuses; under CI=true that skip is an error, eval/requirements.ts) only where the
+ * fault's `caughtAs` declares it. The rest are `notCounted`. Pure.
+ */
+export function sortOutcomes(
+  fault: Pick<Fault, 'caughtAs'>,
+  changed: readonly CaseOutcome[],
+): { caughtBy: CaseOutcome[]; notCounted?: CaseOutcome[] } {
+  const counts = (o: CaseOutcome) =>
+    o.status === 'fail' || (o.status !== 'pass' && (fault.caughtAs ?? []).includes(o.status));
+  const notCounted = changed.filter((o) => !counts(o));
+  return { caughtBy: changed.filter(counts), ...(notCounted.length > 0 ? { notCounted } : {}) };
 }
 
 /**

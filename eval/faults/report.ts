@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { faultsOf, inputsForTag, judgeFault, runBaseline, type FaultVerdict } from './library.ts';
 import { FAULT_TAGS, type FaultTag } from './types.ts';
-import { createWorkbench } from './workbench.ts';
+import { createWorkbench, type CaseOutcome } from './workbench.ts';
 
 /** One tag's line of the summary. */
 export interface TagSummary {
@@ -52,11 +52,16 @@ export async function reportFaults(options: {
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         if (verdict && verdict.caughtBy.length > 0) {
           caught += 1;
-          out(`  ✓ ${fault.id} (${seconds} s): ${verdict.caughtBy.map((o) => o.id).join(', ')}`);
+          out(`  ✓ ${fault.id} (${seconds} s): ${verdict.caughtBy.map(caughtText).join('; ')}`);
         } else {
           bad += 1;
           out(
             `  ✗ ${fault.id} (${seconds} s): ${problem ?? verdict?.unjudged ?? 'caught by no case'} — ${fault.bug}`,
+          );
+        }
+        for (const o of verdict?.notCounted ?? []) {
+          out(
+            `      not counted: ${o.id} ${o.status} (${o.why ?? 'no reason'}): the fault declares no ${o.status}`,
           );
         }
       }
@@ -94,4 +99,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(2);
   }
   process.exitCode = await reportFaults({ tags, ...(only ? { only } : {}) });
+}
+
+/** One catching case for the report: its id, configuration and the check that caught the fault. */
+function caughtText(o: CaseOutcome): string {
+  return `${o.id} [${o.config}] ${o.status === 'fail' ? '' : `${o.status}: `}${o.why ?? 'no check named'}`;
 }

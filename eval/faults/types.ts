@@ -46,4 +46,11 @@ export interface Fault {
   /** One sentence: the bug, in the words of a code review. */
   bug: string;
   patches: FaultPatch[];
+  /**
+   * Statuses besides `fail` that count as catching this fault, for a fault whose nature is a
+   * crash (`error`) or a prerequisite made to look missing (`skipped`, an error under CI=true).
+   * Otherwise only a failed check catches it: a case that errors or is skipped says nothing about
+   * whether a scenario would notice the bug.
+   */
+  caughtAs?: readonly ('error' | 'skipped')[];
 }

@@ -96,6 +96,9 @@ export const SANDBOX_FAULTS: Fault[] = [
     id: 'sandbox/capabilities-kept',
     tag: 'sandbox',
     bug: 'the shell in the box keeps the capabilities of the user namespace (setpriv step dropped)',
+    // The box's own probe notices the kept capabilities and refuses the box, so the sandbox
+    // cases are skipped (an error under CI=true): the defence that catches it is the probe.
+    caughtAs: ['skipped', 'error'],
     patches: [
       {
         file: 'harness/sandbox/bwrap-args.ts',
