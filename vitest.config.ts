@@ -25,6 +25,7 @@ const SLOW_TESTS = [
   'cli/record-command.test.ts',
   'cli/record-batch.test.ts',
   'cli/merge-command.test.ts',
+  'cli/your-harness.test.ts',
 ];
 const slowOnly = process.env.HARNESS_BENCH_SLOW === '1';
 

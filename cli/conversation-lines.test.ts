@@ -40,4 +40,23 @@ describe('conversationLines', () => {
       'request 2: 1 messages, 0 new (it rewrote the history: fewer messages than before)',
     );
   });
+
+  it('ends with the last lines the harness wrote on stderr, blank lines left out', () => {
+    const stderr = `${Array.from({ length: 7 }, (_, i) => `log ${i + 1}`).join('\n')}\n\nfatal: bad arguments\n`;
+    const lines = conversationLines(
+      requests.slice(0, 1),
+      { harness: { name: 'loop', kind: 'command', ending: 'tool_calls', exitCode: 1 } },
+      c,
+      100,
+      stderr,
+    );
+    expect(lines.slice(2)).toEqual([
+      'harness loop: it stopped calling the model after a turn with tool calls, exit code 1',
+      'stderr: log 4',
+      'stderr: log 5',
+      'stderr: log 6',
+      'stderr: log 7',
+      'stderr: fatal: bad arguments',
+    ]);
+  });
 });

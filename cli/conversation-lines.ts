@@ -3,7 +3,8 @@
  * ledger of ours, so the lines come from the requests it sent to the model endpoint. Each request
  * shows what is new in it since the one before: the model turn it was served (text and tool calls
  * with their arguments), the tool messages it answered them with, any other message it added;
- * then how it stopped. Pure.
+ * then how it stopped, and the last lines it wrote on stderr (why a crashed harness gave up).
+ * Pure.
  */
 import type { ModelRequest } from '../harness/model/types.ts';
 import type { palette } from '../reports/color.ts';
@@ -46,16 +47,21 @@ function messageLines(message: unknown, width: number, c: ReturnType<typeof pale
   return out;
 }
 
+/** How many of the last lines of a harness's stderr the conversation shows. */
+const STDERR_LINES = 5;
+
 /**
  * The conversation of `requests` (as the bench recorded them, in our tool names): for each
  * request, a header and the messages that were not in the one before (the first request shows
- * all of them); then how the harness ended (`result.harness`).
+ * all of them); then how the harness ended (`result.harness`) and the last lines of its `stderr`
+ * (a command's, from the case's sidecar), each cut at `width`.
  */
 export function conversationLines(
   requests: readonly ModelRequest[],
   result: Pick<CaseResult, 'harness'>,
   c: ReturnType<typeof palette>,
   width = 100,
+  stderr = '',
 ): string[] {
   const out: string[] = [];
   let seen = 0;
@@ -80,5 +86,7 @@ export function conversationLines(
     ].filter(Boolean);
     out.push(`harness ${h.name}: ${ended.join(', ') || 'ended'}`);
   }
+  const logged = stderr.split('\n').filter((line) => line.trim() !== '');
+  for (const line of logged.slice(-STDERR_LINES)) out.push(c.dim(`stderr: ${cut(line, width)}`));
   return out;
 }

@@ -111,7 +111,7 @@ export async function runCommand(flags: RunFlags, io: CliIo): Promise<number> {
         const lines = [
           c.bold(`── ${result.id} (${result.config}): ${result.status}`),
           ...(run && result.harness
-            ? conversationLines(run.requests, result, c)
+            ? conversationLines(run.requests, result, c, 100, output?.stderr)
             : run
               ? ledgerLines(run.ledger, c, { detail: true, width: 100, texts: turnTexts(run.events) })
               : []),

@@ -90,7 +90,8 @@ export function pickCase(
 /** The lines `show` prints for one case and its sidecar. */
 export function showLines(result: CaseResult, sidecar: CaseFile, c: ReturnType<typeof palette>): string[] {
   const out = [c.bold(`${result.id} under ${result.config}: ${result.status}`), `file: ${result.file}`];
-  if (sidecar.run && result.harness) out.push(...conversationLines(sidecar.run.requests, result, c));
+  if (sidecar.run && result.harness)
+    out.push(...conversationLines(sidecar.run.requests, result, c, 100, sidecar.harness?.stderr));
   else if (sidecar.run) {
     const texts = turnTexts(sidecar.run.events);
     out.push(...ledgerLines(sidecar.run.ledger, c, { detail: true, width: 100, texts }));

@@ -154,7 +154,9 @@ function scenarioFiles(patterns: readonly string[], cwd: string): string[] {
       {
         cwd,
         absolute: true,
-        ignore: ['**/node_modules/**', '**/schema/**'],
+        // A pattern that names node_modules (the package's own scenarios,
+        // `node_modules/harness-bench/scenarios/…`) looks there; any other never descends into it.
+        ignore: [...(pattern.includes('node_modules') ? [] : ['**/node_modules/**']), '**/schema/**'],
       },
     );
     for (const file of found) if (/\.(json|ya?ml)$/i.test(file)) files.add(path.resolve(file));

@@ -3,12 +3,12 @@
  * `docs/adapters.md`, "Replaying a recording against any harness"): the bench serves the
  * cassette's recorded responses in order on 127.0.0.1, starts the harness with the recorded
  * task, workspace and tool schemas, and compares each request it sends with the recorded one
- * (the replay's own normalisation and diff, `eval/replay/request-diff.ts`). A cassette recorded
- * from a harness (ours, or a foreign one through `serve --upstream … --record`) is that
- * harness's regression test: any divergence fails the case. An imported recording (another
- * client's traffic) passes when the harness ran and at least one recorded turn was served; its
- * divergences are findings, as for ours; for either, a crash on a response the provider really
- * sent fails (`replay.ended`). A replay that answered a request in the other mode than
+ * (the replay's own normalisation and diff, `eval/replay/request-diff.ts`). A cassette of ours
+ * (it names our configuration) is the regression test of ours served: any divergence fails the
+ * case. Any other recording (imported, or a foreign harness's session recorded through `serve
+ * --upstream … --record`, marked imported) passes when the harness ran and at least one recorded
+ * turn was served; its divergences are findings. For either, a crash on a response the provider
+ * really sent fails (`replay.ended`). A replay that answered a request in the other mode than
  * it asked for (a recorded stream to a plain request, or the reverse: `streamMismatches`) is
  * `skipped`: the harness met the bench's answer, not the provider's.
  */
