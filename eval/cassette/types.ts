@@ -37,6 +37,11 @@ export type ImportFormat =
   | 'nock'
   | 'httprr'
   | 'azure-test-proxy'
+  | 'go-vcr-yaml'
+  | 'vcr-json'
+  | 'betamax-tape'
+  | 'wiremock'
+  | 'wiremock-journal'
   | 'passthrough';
 
 /** Every {@link ImportFormat}, in the order the docs list them. */
@@ -50,6 +55,11 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = [
   'nock',
   'httprr',
   'azure-test-proxy',
+  'go-vcr-yaml',
+  'vcr-json',
+  'betamax-tape',
+  'wiremock',
+  'wiremock-journal',
   'passthrough',
 ];
 

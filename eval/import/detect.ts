@@ -6,9 +6,12 @@
  * 1. SSE: the first non-empty line is an SSE field (`data:`, `event:`, `id:`, `retry:`) or comment;
  * 2. JSON (the whole text): a harness-bench cassette (no import needed), a HAR (`log.entries`,
  *    Polly.JS included), an Azure SDK test-proxy record (`Entries` with `RequestUri`), nock definitions (array of `{ scope, method }`), one chunk object;
+ *    WireMock's request journal (`requests`) and stub mappings (`{ request, response }`,
+ *    `mappings`), and VCR's shape written as JSON (Ruby VCR's JSON serializer, Betamax, rVCR);
  * 3. a chunk log: several lines, the first a chat-completion chunk object;
- * 4. YAML: VCR.py (`interactions`), Ruby VCR (`http_interactions`), a HAR written as YAML
- *    (Polly's `recording.har.yaml`).
+ * 4. YAML: VCR.py (`interactions`; go-vcr when its requests have `url` and its responses
+ *    `code`; a Betamax tape when it has a `name` and interactions stamped `recorded`), Ruby VCR
+ *    (`http_interactions`), a HAR written as YAML (Polly's `recording.har.yaml`).
  */
 import { InputError } from '../errors.ts';
 import { CASSETTE_FORMAT, type ImportFormat } from '../cassette/types.ts';
@@ -17,6 +20,7 @@ import { isAzureTestProxyDocument } from './azure-test-proxy.ts';
 import { isHarDocument } from './har.ts';
 import { isHttprr } from './httprr.ts';
 import { isNockDocument } from './nock.ts';
+import { isWireMockJournal, isWireMockMappings } from './wiremock.ts';
 import { isRubyVcrDocument, isVcrDocument, parseVcrYaml } from './vcr.ts';
 
 /** What the detector found: the format and, when it parsed the text, the document. */
@@ -30,8 +34,11 @@ export const KNOWN_FORMATS =
   'VCR.py YAML ("interactions", pydantic-ai\'s "parsed_body" too), Ruby VCR YAML ("http_interactions"), ' +
   'HAR / Polly.JS ("log.entries", JSON or YAML), nock definitions (a JSON array of { scope, method, path }), ' +
   'a chunk log (one chat.completion.chunk JSON object per line), raw SSE ("data:" lines) and ' +
-  'Go httprr traces (first line "httprr trace v1"; gzipped files are unzipped first) and ' +
-  'Azure SDK test-proxy records ("Entries" with "RequestUri")';
+  'Go httprr traces (first line "httprr trace v1"; gzipped files are unzipped first), ' +
+  'Azure SDK test-proxy records ("Entries" with "RequestUri"), go-vcr cassettes (Go; "interactions" with "url" and "code"), ' +
+  'VCR written as JSON (Ruby VCR\'s JSON serializer, Betamax for Python, rVCR for Rust: "http_interactions"), ' +
+  'Betamax tapes (Java; "name" and "interactions" stamped "recorded") and WireMock stub mappings ' +
+  '({ "request", "response" } or "mappings") and request journals ("requests")';
 
 type Obj = Record<string, unknown>;
 
@@ -104,6 +111,10 @@ export function detectRecording(text: string, file: string): DetectedRecording {
     if (isHarDocument(value)) return { format: 'har', doc: value };
     if (isAzureTestProxyDocument(value)) return { format: 'azure-test-proxy', doc: value };
     if (isNockDocument(value)) return { format: 'nock', doc: value };
+    if (isWireMockJournal(value)) return { format: 'wiremock-journal', doc: value };
+    if (isWireMockMappings(value)) return { format: 'wiremock', doc: value };
+    // Ruby VCR's JSON serializer, Betamax (Python) and rVCR (Rust) write VCR's shape as JSON.
+    if (isRubyVcrDocument(value) || isVcrDocument(value)) return { format: 'vcr-json', doc: value };
     if (isChunkObject(value)) return { format: 'chunk-log' };
     throw unknown(file, describe(value, 'JSON'));
   }
@@ -141,6 +152,8 @@ export function detectRecording(text: string, file: string): DetectedRecording {
   }
   if (isRubyVcrDocument(doc)) return { format: 'ruby-vcr-yaml', doc };
   if (isVcrDocument(doc)) {
+    if (isBetamaxTape(doc)) return { format: 'betamax-tape', doc };
+    if (isGoVcr(doc)) return { format: 'go-vcr-yaml', doc };
     const parsedBody = doc.interactions.some(
       (i) =>
         isObj(i) &&
@@ -151,6 +164,30 @@ export function detectRecording(text: string, file: string): DetectedRecording {
   }
   if (isHarDocument(doc)) return { format: 'har', doc };
   throw unknown(file, describe(doc, 'YAML'));
+}
+
+/** Betamax (Java) tapes: `!tape` with a `name` and interactions stamped `recorded`. */
+function isBetamaxTape(doc: { interactions: unknown[] }): boolean {
+  return (
+    typeof (doc as Obj).name === 'string' &&
+    doc.interactions.length > 0 &&
+    doc.interactions.every((i) => isObj(i) && 'recorded' in i)
+  );
+}
+
+/** go-vcr cassettes (`gopkg.in/dnaeon/go-vcr.v*`): requests with `url`, responses with `code` or `proto`. */
+function isGoVcr(doc: { interactions: unknown[] }): boolean {
+  return (
+    doc.interactions.length > 0 &&
+    doc.interactions.every(
+      (i) =>
+        isObj(i) &&
+        isObj(i.request) &&
+        typeof i.request.url === 'string' &&
+        isObj(i.response) &&
+        ('code' in i.response || 'proto' in i.response),
+    )
+  );
 }
 
 /** The format of a recording ({@link detectRecording} without the document). @throws InputError */

@@ -323,7 +323,7 @@ interactions:
           content: hello
 `;
     const { cassette, format } = importRecordingText(goVcr, 'go.yaml', quiet);
-    expect(format).toBe('vcr-yaml');
+    expect(format).toBe('go-vcr-yaml');
     expect(cassette.exchanges).toEqual([
       {
         request: {

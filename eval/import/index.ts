@@ -1,6 +1,7 @@
 /**
- * `importRecording`: a foreign recording (VCR.py or Ruby VCR YAML, HAR / Polly.JS, nock
- * definitions, chunk log, raw SSE, Go httprr traces, Azure SDK test-proxy records) → a cassette, version 1. The format is detected from the
+ * `importRecording`: a foreign recording (VCR.py or Ruby VCR YAML, go-vcr, VCR as JSON (Betamax,
+ * rVCR), Betamax tapes, HAR / Polly.JS, nock definitions, chunk log, raw SSE, Go httprr traces,
+ * Azure SDK test-proxy records, WireMock stub mappings and journals) → a cassette, version 1. The format is detected from the
  * content (`./detect.ts`); only chat completions become exchanges, the rest is kept as
  * `nonModel` traffic (`./classify.ts`), and a recording with no model exchange is refused.
  * Provenance comes from options. The result is validated against the cassette schema and
@@ -30,6 +31,7 @@ import { rewriteLegacyShapes } from './legacy-shapes.ts';
 import { exchangesFromNock, isNockDocument } from './nock.ts';
 import { exchangeFromChunkLog, exchangeFromSse } from './stream-logs.ts';
 import { exchangesFromVcr, parseVcrYaml } from './vcr.ts';
+import { exchangesFromWireMock } from './wiremock.ts';
 
 export type { ImportOptions } from './common.ts';
 export { allowlistHeaders } from './common.ts';
@@ -88,6 +90,11 @@ function readFormat(
         ]);
       return { ...exchangesFromNock(definitions, file), notes: [] };
     }
+    case 'wiremock':
+    case 'wiremock-journal':
+      return exchangesFromWireMock(doc ?? parseJsonOrNull(text), file);
+    case 'vcr-json':
+      return exchangesFromVcr(doc ?? parseJsonOrNull(text), file);
     case 'har':
       return exchangesFromHar(doc ?? parseJsonOrNull(text) ?? parseVcrYaml(text, file), file);
     default:

@@ -47,12 +47,14 @@ describe('recordings/real corpus', () => {
       [
         'azure-test-proxy',
         'chunk-log',
+        'go-vcr-yaml',
         'har',
         'httprr',
         'ruby-vcr-yaml',
         'sse',
         'vcr-yaml',
         'vcr-yaml-parsed-body',
+        'wiremock',
       ].sort(),
     );
   });

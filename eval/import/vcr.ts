@@ -69,7 +69,10 @@ export function parseVcrYaml(text: string, file: string): unknown {
 /** The raw body of a VCR body value: a string, bytes, or `{ string }` (Ruby adds `encoding`). */
 function rawBody(value: unknown): RawBody {
   if (typeof value === 'string' || value instanceof Uint8Array) return value;
-  if (isObj(value) && 'string' in value) return rawBody(value.string);
+  if (isObj(value) && 'string' in value && value.string !== null) return rawBody(value.string);
+  // Betamax (Python) keeps a body that is not text as `base64_string`.
+  if (isObj(value) && typeof value.base64_string === 'string')
+    return new Uint8Array(Buffer.from(value.base64_string, 'base64'));
   return null;
 }
 
@@ -111,7 +114,10 @@ export function exchangesFromVcr(doc: unknown, file: string): VcrImport {
     const method = typeof request.method === 'string' ? request.method.toUpperCase() : 'POST';
     const body = requestBody(request, method, split.path, file, at);
     const status = statusOf(response, file, at);
-    const recorded = typeof interaction.recorded_at === 'string' ? Date.parse(interaction.recorded_at) : NaN;
+    // Ruby VCR, Betamax (Python) and rVCR write `recorded_at`; Betamax (Java) tapes `recorded`.
+    const when = interaction.recorded_at ?? interaction.recorded;
+    const recorded =
+      typeof when === 'string' ? Date.parse(when) : when instanceof Date ? when.getTime() : NaN;
     return {
       index: i,
       method,
