@@ -6,7 +6,7 @@ import { DEFAULT_CONFIG } from '../../harness/config.ts';
 import type { Cassette } from '../cassette/types.ts';
 import type { RecordedRequest } from '../serve/server.ts';
 import { ADAPTERS_DIR, loadAdapterFile } from './load.ts';
-import { endedCheck, requestDivergences, runAdapterRecording, streamMismatches } from './replay-adapter.ts';
+import { conversionNote, endedCheck, requestDivergences, runAdapterRecording } from './replay-adapter.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FILE = 'recordings/examples/stub-read-then-write-asked.json';
@@ -24,7 +24,7 @@ const sent = (body: unknown): RecordedRequest => ({
   outcome: 'turn',
 });
 
-describe('streamMismatches and endedCheck', () => {
+describe('conversionNote and endedCheck', () => {
   const exchanges = [
     { request: {}, response: { status: 200, events: [{ data: '{}' }] } },
     {
@@ -40,14 +40,38 @@ describe('streamMismatches and endedCheck', () => {
     ...over,
   });
 
-  it('names each exchange served in the other mode than the request asked for, never an error', () => {
-    const indexes = [0, 1, 2, 3];
-    expect(streamMismatches({ exchanges }, indexes, [at(0, { stream: true }), at(1)])).toEqual([]);
-    expect(streamMismatches({ exchanges }, indexes, [at(0), at(1, { stream: true })])).toEqual([1, 2]);
-    expect(streamMismatches({ exchanges }, indexes, [at(3, { stream: true, status: 429 })])).toEqual([]);
-    expect(
-      streamMismatches({ exchanges }, indexes, [at(null, { outcome: 'exhausted', stream: true })]),
-    ).toEqual([]);
+  it('notes each turn the endpoint served converted, by direction, and nothing when none was', () => {
+    expect(conversionNote([at(0, { stream: true }), at(1)])).toBeUndefined();
+    const note = conversionNote([
+      at(0, { converted: 'stream_to_body' }),
+      at(1, { stream: true, converted: 'body_to_stream' }),
+      at(2, { converted: 'stream_to_body' }),
+      at(null, { outcome: 'exhausted' }),
+    ]);
+    expect(note).toMatchObject({ name: 'replay.converted', pass: true });
+    expect(note!.reason).toBe(
+      'served converted: recorded stream sent as one JSON body to turns 1, 3; recorded JSON body sent as server-sent events to turn 2',
+    );
+    expect(conversionNote([at(0, { converted: 'stream_to_body' })])!.reason).toBe(
+      'served converted: recorded stream sent as one JSON body to turn 1',
+    );
+  });
+
+  it('counts an error event in a recorded stream as a provider error a harness may raise on', () => {
+    const streamed = [
+      { request: {}, response: { status: 200, events: [{ data: '{"choices":[]}' }, { data: '[DONE]' }] } },
+      {
+        request: {},
+        response: {
+          status: 200,
+          events: [{ data: '{"error":{"code":400,"message":"Token limit reached"},"choices":[]}' }],
+        },
+      },
+    ] as unknown as Cassette['exchanges'];
+    expect(endedCheck({ exchanges: streamed }, [0, 1], [at(0)], 'exit code 1')).toMatchObject({
+      pass: false,
+    });
+    expect(endedCheck({ exchanges: streamed }, [0, 1], [at(1)], 'exit code 1')).toMatchObject({ pass: true });
   });
 
   it('fails a crash on a response the provider really sent, not one past the recording or on a provider error', () => {
@@ -89,6 +113,17 @@ describe('requestDivergences', () => {
 });
 
 describe('a recording replayed against a harness through the endpoint', () => {
+  it('serves a recorded stream to a plain request as one body, and notes it instead of skipping', async () => {
+    const file = 'recordings/real/crewai-gpt4o-stream-tool-call.json';
+    const recording = JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as Cassette;
+    const minimal = loadAdapterFile(path.join(ADAPTERS_DIR, 'minimal-loop.json'));
+    const { result } = await runAdapterRecording(recording, file, base, minimal);
+    expect(result.status).toBe('pass');
+    expect(result.checks.find((c) => c.name === 'replay.converted')?.reason).toBe(
+      'served converted: recorded stream sent as one JSON body to turn 1',
+    );
+  }, 60_000);
+
   it('passes when the harness sends every request as recorded (a cassette of ours, replayed against ours served)', async () => {
     const { result } = await runAdapterRecording(cassette(), FILE, base, served());
     expect(result.divergences).toEqual([]);

@@ -8,9 +8,10 @@
  * case. Any other recording (imported, or a foreign harness's session recorded through `serve
  * --upstream … --record`, marked imported) passes when the harness ran and at least one recorded
  * turn was served; its divergences are findings. For either, a crash on a response the provider
- * really sent fails (`replay.ended`). A replay that answered a request in the other mode than
- * it asked for (a recorded stream to a plain request, or the reverse: `streamMismatches`) is
- * `skipped`: the harness met the bench's answer, not the provider's.
+ * really sent fails (`replay.ended`). A request in the other mode than recorded (a recorded
+ * stream to a plain request, or the reverse) is answered with the response converted to the mode
+ * asked for (`eval/serve/stream-convert.ts`); the case says so in a passing `replay.converted`
+ * check (`conversionNote`).
  */
 import { mergeConfig, type HarnessConfig } from '../../harness/config.ts';
 import type { Cassette } from '../cassette/types.ts';
@@ -24,7 +25,8 @@ import { makeCheck, type Check } from '../expect/check.ts';
 import { caseFromRun, errorCase, scrubPaths, skippedCase, type CaseResult } from '../results.ts';
 import { isImported } from '../run-recording.ts';
 import { buildWorkspace } from '../scenario/workspace.ts';
-import { SERVE_API_KEY, startModelServer, type RecordedRequest } from '../serve/server.ts';
+import { completionFromEvents } from '../serve/stream-convert.ts';
+import { SERVE_API_KEY, startModelServer, type Conversion, type RecordedRequest } from '../serve/server.ts';
 import { caseLimits, usesServedTools } from './applies.ts';
 import { launchCommand, launchModule, type LaunchOutput } from './launch.ts';
 import { toolMapOf, type Adapter } from './load.ts';
@@ -188,23 +190,6 @@ export async function runAdapterRecording(
     };
     const output: LaunchOutput =
       adapter.kind === 'command' ? await launchCommand(adapter, input) : await launchModule(adapter, input);
-    const mismatched = streamMismatches(cassette, indexes, server.requests);
-    if (mismatched.length > 0)
-      return {
-        result: {
-          ...skipped(
-            caseBase,
-            `the bench served recorded model exchange ${mismatched.join(', ')} as recorded (${STREAM_WORDS}), and ${adapter.name} asked for the other mode: what it did with a response it did not ask for says nothing about it`,
-            'replay it with --harness ours, or against a harness that asks in the recorded mode',
-            started,
-          ),
-          harness: harnessBlock,
-        },
-        output: scrubPaths(output, [
-          [built.workspace, '$WS'],
-          [built.outside, OUTSIDE_LABEL],
-        ]),
-      };
     const divergences = requestDivergences(recorded, server.requests);
     const served = server.requests.filter((r) => r.outcome === 'turn').length;
     // A cassette is the regression test of the harness that recorded it: ours (it names our
@@ -212,6 +197,7 @@ export async function runAdapterRecording(
     const strict = !isImported(cassette) && (!cassette.meta.config || servesOurHarness(adapter));
     const first = divergences.find((d) => d.kind !== 'omitted');
     const exit = harnessExit(output);
+    const converted = conversionNote(server.requests);
     const checks = [
       makeCheck(
         'replay.served',
@@ -230,6 +216,7 @@ export async function runAdapterRecording(
           ? 'every request matched the recorded one'
           : `${divergences.length} divergence${divergences.length === 1 ? '' : 's'}${strict ? '' : ' (findings)'}; first: ${formatDivergence(first ?? divergences[0]!)}`,
       ),
+      ...(converted ? [converted] : []),
     ];
     const usage = {
       modelCalls: server.requests.filter((r) => r.outcome !== 'models' && r.outcome !== 'not_found').length,
@@ -275,8 +262,9 @@ export async function runAdapterRecording(
 /**
  * The `replay.ended` check: the harness did not crash on a response the provider really sent. A
  * crash is no failure when its last request went past the recording (the endpoint's 400 is the
- * recording's end) or was answered with a recorded provider error (an error status, or an
- * `error` object in a 200: raising on it is one way to surface it); `crashed` is how it ended
+ * recording's end) or was answered with a recorded provider error (an error status, an
+ * `error` object in a 200, or an error event in a recorded stream, served as such or converted
+ * to a body: raising on it is one way to surface it); `crashed` is how it ended
  * when it did not end cleanly (`harnessExit`). Pure.
  */
 export function endedCheck(
@@ -299,8 +287,11 @@ export function endedCheck(
     );
   const response = cassette.exchanges[indexes[last.turn]!]?.response;
   const body = response?.body;
+  const streamed = response?.events ? completionFromEvents(response.events.map((e) => e.data)) : undefined;
   const providerError =
-    (response?.status ?? 200) >= 400 || (isObj(body) && Object.hasOwn(body, 'error') && body.error !== null);
+    (response?.status ?? 200) >= 400 ||
+    (isObj(body) && Object.hasOwn(body, 'error') && body.error !== null) ||
+    streamed?.error !== undefined;
   return makeCheck(
     name,
     providerError,
@@ -312,30 +303,38 @@ export function endedCheck(
   );
 }
 
-/** How the replay serves a recorded response, for the skip reason of {@link streamMismatches}. */
-const STREAM_WORDS = 'a streamed one as server-sent events, any other as one JSON body';
+const CONVERSION_WORDS: Record<Conversion, string> = {
+  stream_to_body: 'recorded stream sent as one JSON body',
+  body_to_stream: 'recorded JSON body sent as server-sent events',
+};
 
 /**
- * The 1-based model exchanges the replay answered in a mode the request did not ask for: a
- * recorded stream (`response.events`) sent to a request without `"stream": true`, or a recorded
- * JSON body sent to one with it. The endpoint serves a recording as it was recorded (it does not
- * assemble chunks into a body or split a body into chunks), so a harness that fails on such an
- * answer fails on the bench's answer, not on the recorded provider's. Error statuses are left out
- * (an error is a JSON body in either mode). Pure.
+ * The `replay.converted` check, present only when the endpoint served a recorded response in the
+ * other mode than recorded because the request asked for that mode (`RecordedRequest.converted`,
+ * `eval/serve/stream-convert.ts`): a note, always passing, that keeps the conversion visible in
+ * the case result, e.g. `served converted: recorded stream sent as one JSON body to turn 1`
+ * (turns 1-based, one clause per direction). `observed` lists `{turn, converted}`. `undefined`
+ * when nothing was converted. Pure.
  */
-export function streamMismatches(
-  cassette: Pick<Cassette, 'exchanges'>,
-  indexes: readonly number[],
-  requests: readonly RecordedRequest[],
-): number[] {
-  const out: number[] = [];
+export function conversionNote(requests: readonly RecordedRequest[]): Check | undefined {
+  const turns = new Map<Conversion, number[]>();
+  const observed: { turn: number; converted: Conversion }[] = [];
   for (const request of requests) {
-    if (request.outcome !== 'turn' || request.turn === null) continue;
-    const response = cassette.exchanges[indexes[request.turn]!]?.response;
-    if (!response || response.status >= 400) continue;
-    if (Boolean(response.events) !== request.stream) out.push(request.turn + 1);
+    if (!request.converted || request.turn === null) continue;
+    observed.push({ turn: request.turn + 1, converted: request.converted });
+    turns.set(request.converted, [...(turns.get(request.converted) ?? []), request.turn + 1]);
   }
-  return out;
+  if (observed.length === 0) return undefined;
+  const clauses = [...turns].map(
+    ([kind, list]) => `${CONVERSION_WORDS[kind]} to turn${list.length === 1 ? '' : 's'} ${list.join(', ')}`,
+  );
+  return makeCheck(
+    'replay.converted',
+    true,
+    'each recorded response served in the mode the request asked for',
+    observed,
+    `served converted: ${clauses.join('; ')}`,
+  );
 }
 
 /** True for the adapter of our own harness served through the endpoint (`adapters/ours-served.json`). Pure. */

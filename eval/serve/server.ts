@@ -6,7 +6,9 @@
  *
  * Routes: `POST /v1/chat/completions` (also `/chat/completions`), `GET /v1/models` (also
  * `/models`). A request with `"stream": true` gets server-sent `chat.completion.chunk` events
- * ending in `data: [DONE]`; any other gets one `chat.completion` body. A scripted
+ * ending in `data: [DONE]`; any other gets one `chat.completion` body: a cassette's response
+ * recorded in the other mode is converted (`stream-convert.ts`; error statuses and text bodies go
+ * as recorded) and the request says so (`converted`). A scripted
  * `{error: {status, body}}` turn is answered with that status and body (a Groq
  * `tool_use_failed` body included). A request after the last turn is answered HTTP 400 with
  * `error.code: "script_exhausted"` and counts as "the harness asked for more turns than
@@ -20,6 +22,7 @@ import { modelExchangeIndexes } from '../import/classify.ts';
 import { replaceInStrings, WORKSPACE_PLACEHOLDER } from '../record/redact.ts';
 import { mapRecordedToolCalls } from './recorded-map.ts';
 import type { ToolMap } from './tool-map.ts';
+import { completionFromEvents, eventsFromCompletion, includeUsageOf } from './stream-convert.ts';
 import { completionBody, errorBody, mapTurn, streamEvents } from './wire.ts';
 
 /** The API key the endpoint tells harnesses to send; any key (or none) is accepted. */
@@ -56,7 +59,16 @@ export interface RecordedRequest {
    * turn of its own.
    */
   retry?: true;
+  /**
+   * Set when a recorded response was served in the other mode than recorded, because the request
+   * asked for that mode (`stream-convert.ts`): `stream_to_body`, a recorded stream sent as one
+   * JSON body; `body_to_stream`, a recorded JSON body sent as server-sent events.
+   */
+  converted?: Conversion;
 }
+
+/** How a recorded response was converted to the mode the request asked for (see {@link RecordedRequest.converted}). */
+export type Conversion = 'stream_to_body' | 'body_to_stream';
 
 /** What to serve: a scripted model (a scenario's `model` list) or a cassette. */
 export type ModelSource =
@@ -100,11 +112,12 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
-/** One answer: a JSON body or a list of SSE `data:` payloads. */
-type Answer =
+/** One answer: a JSON body or a list of SSE `data:` payloads; `converted` when a recording's mode was changed. */
+type Answer = (
   | { status: number; json: unknown; headers?: Record<string, string> }
   | { status: number; events: string[]; headers?: Record<string, string> }
-  | { status: number; text: string; headers?: Record<string, string> };
+  | { status: number; text: string; headers?: Record<string, string> }
+) & { converted?: Conversion };
 
 interface Source {
   turns: number;
@@ -157,7 +170,7 @@ function cassetteSource(cassette: Cassette, map: ToolMap | undefined, workspace:
     turns: indexes.length,
     exhausted: (asked) =>
       `the recording has ${indexes.length} model exchanges and the harness asked for exchange ${asked}`,
-    next(_body, _stream, cursor) {
+    next(body, stream, cursor) {
       const index = indexes[cursor];
       if (index === undefined) return undefined;
       let response: RecordedResponse = cassette.exchanges[index]!.response;
@@ -166,14 +179,35 @@ function cassetteSource(cassette: Cassette, map: ToolMap | undefined, workspace:
       delete headers['content-length'];
       delete headers['content-encoding'];
       delete headers['transfer-encoding'];
-      if (response.events)
+      // An error status goes as recorded in either mode; a success in the other mode is converted.
+      const convert = response.status < 400;
+      if (response.events) {
+        if (!stream && convert) {
+          const json = completionFromEvents(response.events.map((e) => e.data));
+          delete headers['content-type'];
+          return {
+            status: response.status,
+            headers,
+            json: mapRecordedToolCalls(json, map),
+            converted: 'stream_to_body',
+          };
+        }
         return {
           status: response.status,
           headers,
           events: response.events.map((e) => mapEvent(e.data, map)),
         };
+      }
       if (typeof response.body === 'string') return { status: response.status, headers, text: response.body };
-      return { status: response.status, headers, json: mapRecordedToolCalls(response.body ?? null, map) };
+      const json = mapRecordedToolCalls(response.body ?? null, map);
+      if (stream && convert) {
+        const events = eventsFromCompletion(json, { includeUsage: includeUsageOf(body) });
+        if (events) {
+          delete headers['content-type'];
+          return { status: response.status, headers, events, converted: 'body_to_stream' };
+        }
+      }
+      return { status: response.status, headers, json };
     },
   };
 }
@@ -251,8 +285,23 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       } catch {
         body = text;
       }
-    const record = (status: number, outcome: ServedOutcome, turn: number | null, stream = false) => {
-      const entry: RecordedRequest = { method, path, body, turn, stream, status, outcome };
+    const record = (
+      status: number,
+      outcome: ServedOutcome,
+      turn: number | null,
+      stream = false,
+      converted?: Conversion,
+    ) => {
+      const entry: RecordedRequest = {
+        method,
+        path,
+        body,
+        turn,
+        stream,
+        status,
+        outcome,
+        ...(converted ? { converted } : {}),
+      };
       requests.push(entry);
       options.onRequest?.(entry);
     };
@@ -305,7 +354,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     const turn = cursor;
     cursor += 1;
     const scriptedError = !options.cassette && answer.status >= 400;
-    record(answer.status, scriptedError ? 'error_turn' : 'turn', turn, stream);
+    record(answer.status, scriptedError ? 'error_turn' : 'turn', turn, stream, answer.converted);
     send(res, answer);
   };
 
