@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, mergeConfig } from '../../harness/config.ts';
 import { scenarioConfig } from '../run-scenario.ts';
 import type { Scenario } from '../scenario/types.ts';
-import { caseLimits, limitsEnv, limitsNeeded, notForThisHarness, scoresOurPolicy } from './applies.ts';
+import {
+  caseLimits,
+  conventionChecks,
+  limitsEnv,
+  limitsNeeded,
+  notForThisHarness,
+  scoresOurPolicy,
+} from './applies.ts';
 import { DEFAULT_HONOURS, type HonouredLimit } from './load.ts';
 
 const base = (over: Partial<Scenario> = {}): Scenario =>
@@ -63,6 +70,14 @@ describe('notForThisHarness', () => {
     const scenario = base({ conventions: { ours: 'text calls run' } });
     expect(judge(scenario)?.reason).toMatch(/convention of our harness.*text calls run/);
     expect(judge(scenario, { scores: ['conventions'] })).toBeUndefined();
+  });
+
+  it('scores a case whose convention is some checks only, leaving those checks out', () => {
+    const scenario = base({ conventions: { ours: 'no final answer', checks: ['finalAnswer'] } });
+    expect(judge(scenario)).toBeUndefined();
+    expect(conventionChecks(scenario, adapter())).toEqual({ keys: ['finalAnswer'], why: 'no final answer' });
+    expect(conventionChecks(scenario, adapter({ scores: ['conventions'] }))).toBeUndefined();
+    expect(conventionChecks(base({ conventions: { ours: 'whole case' } }), adapter())).toBeUndefined();
   });
 
   it('skips a tag that tests our internals unless the adapter opts in', () => {

@@ -145,6 +145,20 @@ export function scoresOurPolicy(scenario: Scenario): boolean {
   );
 }
 
+/**
+ * The expectations of `scenario` that are our convention for `adapter` (`conventions.checks`),
+ * with the reason, or `undefined` when the adapter scores conventions or the case names none.
+ * The black-box scorer makes them `not_applicable`. Pure.
+ */
+export function conventionChecks(
+  scenario: Pick<Scenario, 'conventions'>,
+  adapter: Pick<Adapter, 'scores'>,
+): { keys: readonly string[]; why: string } | undefined {
+  const { conventions } = scenario;
+  if (!conventions?.checks || adapter.scores.includes('conventions')) return undefined;
+  return { keys: conventions.checks, why: conventions.ours };
+}
+
 /** Why a case does not judge a foreign harness, and what would make it do so. */
 export interface NotForThisHarness {
   reason: string;
@@ -183,7 +197,8 @@ export function notForThisHarness(
   expectedStop?: StopReason,
 ): NotForThisHarness | undefined {
   const who = adapter.name;
-  if (scenario.conventions && !adapter.scores.includes('conventions'))
+  // A convention of some checks only leaves those out (`conventionChecks`), not the case.
+  if (scenario.conventions && !scenario.conventions.checks && !adapter.scores.includes('conventions'))
     return {
       reason: `it tests a convention of our harness, not a fault every harness must handle: ${scenario.conventions.ours}`,
       fix: `add "scores": ["conventions"] to the adapter file to score ${who} on our conventions too`,

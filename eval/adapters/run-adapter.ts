@@ -32,7 +32,7 @@ import type { LoadedScenario } from '../scenario/types.ts';
 import { buildWorkspace, diffSnapshots, snapshotTree } from '../scenario/workspace.ts';
 import { SERVE_API_KEY, startModelServer } from '../serve/server.ts';
 import type { ToolMap } from '../serve/tool-map.ts';
-import { caseLimits, notForThisHarness, usesServedTools } from './applies.ts';
+import { caseLimits, conventionChecks, notForThisHarness, usesServedTools } from './applies.ts';
 import { mcpEndpoints, startCaseToolServer, type CaseToolServer } from '../mcp/case-tools.ts';
 import { launchCommand, launchModule, type AdapterTool, type LaunchOutput } from './launch.ts';
 import { toolMapOf, type Adapter } from './load.ts';
@@ -175,10 +175,12 @@ export async function runAdapterScenario(
       scripted: Object.keys(scenario.fakeTools ?? {}),
     };
     const scorers = await resolveScorers(base, loaded);
+    const conventions = conventionChecks(scenario, adapter);
     const checks = await scoring(scenario.id, () =>
       blackBoxChecks(expected, foreign, env, subject, {
         approvals: adapter.approvals,
         goals: { offered, callTools: scriptCallTools(scenario.model) },
+        ...(conventions ? { conventions } : {}),
         scorers,
         ...(toolServer ? { served: toolServer.calls } : {}),
         ...(output.standIns ? { attempted: output.standIns.map(standInCommand) } : {}),

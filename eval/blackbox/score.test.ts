@@ -84,6 +84,28 @@ describe('blackBoxChecks', () => {
     expect(checks['blackbox.callIds']).toMatchObject({ pass: true });
   });
 
+  it('leaves out only the expectations a case marks as our convention (conventions.checks)', async () => {
+    const expect_: Expectations = {
+      stopReason: 'final_answer',
+      modelCalls: 2,
+      finalAnswer: { includes: ['zzz'] },
+    };
+    const plain = byName(await blackBoxChecks(expect_, foreign(), env(), subject));
+    expect(plain['finalAnswer.includes']).toMatchObject({ pass: false });
+    expect(plain['finalAnswer.includes']!.status).toBeUndefined();
+    const marked = byName(
+      await blackBoxChecks(expect_, foreign(), env(), subject, {
+        conventions: { keys: ['finalAnswer'], why: 'our wording' },
+      }),
+    );
+    expect(marked.finalAnswer).toMatchObject({ pass: false, status: 'not_applicable' });
+    expect(marked.finalAnswer!.reason).toContain('our wording');
+    expect(marked['finalAnswer.includes']).toBeUndefined();
+    // The other checks are scored as before.
+    expect(marked.stopReason).toMatchObject({ pass: true });
+    expect(marked.modelCalls).toMatchObject({ pass: true });
+  });
+
   it('fails a harness that swallowed the error, asked past the script, or rewrote ids', async () => {
     const run = foreign({
       ending: 'script_exhausted',

@@ -132,6 +132,11 @@ export interface BlackBoxOptions {
   goals?: GoalContext;
   /** The custom scorers registered for the case, by name: `expect.scorers` runs them on the black-box run. */
   scorers?: ExpectContext['scorers'];
+  /**
+   * Expectations that test a convention of our harness (`conventions.checks` of the scenario,
+   * `conventionChecks` in `eval/adapters/applies.ts`): each is `not_applicable`, `why` its reason.
+   */
+  conventions?: { keys: readonly string[]; why: string };
 }
 
 function resultChecks(
@@ -376,7 +381,15 @@ export async function blackBoxChecks(
   const blocked = options.approvals ? new Set<string>() : policyBlockedCalls(expect);
   for (const key of EXPECTATION_KEYS) {
     const value = expect[key];
-    if (key === 'stopReason') checks.push(stopCheck(expect.stopReason, foreign));
+    if (value !== undefined && options.conventions?.keys.includes(key))
+      checks.push(
+        notApplicableCheck(
+          key,
+          value,
+          `our harness's convention, not scored for a black box: ${options.conventions.why}`,
+        ),
+      );
+    else if (key === 'stopReason') checks.push(stopCheck(expect.stopReason, foreign));
     else if (key === 'transcript') checks.push(...transcriptCheck(foreign, subject));
     else if (key === 'results' && expect.results)
       checks.push(...resultChecks(expect.results, foreign, options));

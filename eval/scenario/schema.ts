@@ -48,9 +48,19 @@ export const SCENARIO_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       required: ['ours'],
-      properties: { ours: { type: 'string', minLength: 1 } },
+      properties: {
+        ours: { type: 'string', minLength: 1 },
+        checks: {
+          type: 'array',
+          minItems: 1,
+          uniqueItems: true,
+          items: { enum: Object.keys(EXPECT_DEFINITIONS.expectations.properties) },
+          description:
+            'Only these expectations are our convention: a foreign harness is scored on the rest, and these are not_applicable for it.',
+        },
+      },
       description:
-        'The case tests a convention of our harness, not a fault every harness must handle: ours is the reason. Not scored for a foreign harness unless its adapter opts in (docs/adapters.md).',
+        'The case tests a convention of our harness, not a fault every harness must handle: ours is the reason. Not scored for a foreign harness unless its adapter opts in (docs/adapters.md); with checks, only those expectations are left out.',
     },
     source: { type: 'string', description: 'The public report the case comes from, e.g. owner/repo#123.' },
     task: { type: 'string', minLength: 1 },

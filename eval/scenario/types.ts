@@ -240,9 +240,11 @@ export interface Scenario {
    * Set when the case tests a convention of our harness (tool calls written as text run, a
    * provider's failed generation read as a turn, our hint wording), not a fault every harness
    * must handle: `ours` says which convention and why. A foreign harness is not scored on such a
-   * case unless its adapter opts in (`scores: ["conventions"]`, `docs/adapters.md`).
+   * case unless its adapter opts in (`scores: ["conventions"]`, `docs/adapters.md`). With
+   * `checks`, only those expectations are ours: the foreign harness is scored on the others and
+   * these are `not_applicable` for it (`eval/blackbox/score.ts`).
    */
-  conventions?: { ours: string };
+  conventions?: { ours: string; checks?: (keyof Expectations)[] };
   source?: string;
   task: string;
   /** Prerequisites of this machine (`sandbox`, `bwrap`, `browser`, `command:git`, …); missing ones skip the case with the fix. */
