@@ -42,6 +42,11 @@ export type ImportFormat =
   | 'betamax-tape'
   | 'wiremock'
   | 'wiremock-journal'
+  | 'hoverfly'
+  | 'mockserver'
+  | 'talkback'
+  | 'responses-yaml'
+  | 'exvcr'
   | 'passthrough';
 
 /** Every {@link ImportFormat}, in the order the docs list them. */
@@ -60,6 +65,11 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = [
   'betamax-tape',
   'wiremock',
   'wiremock-journal',
+  'hoverfly',
+  'mockserver',
+  'talkback',
+  'responses-yaml',
+  'exvcr',
   'passthrough',
 ];
 

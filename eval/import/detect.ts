@@ -7,11 +7,14 @@
  * 2. JSON (the whole text): a harness-bench cassette (no import needed), a HAR (`log.entries`,
  *    Polly.JS included), an Azure SDK test-proxy record (`Entries` with `RequestUri`), nock definitions (array of `{ scope, method }`), one chunk object;
  *    WireMock's request journal (`requests`) and stub mappings (`{ request, response }`,
- *    `mappings`), and VCR's shape written as JSON (Ruby VCR's JSON serializer, Betamax, rVCR);
+ *    `mappings`), and VCR's shape written as JSON (Ruby VCR's JSON serializer, Betamax, rVCR),
+ *    Hoverfly (`data.pairs`), MockServer (`httpRequest`), Talkback (`meta`, `req`, `res`; also
+ *    as JSON5), ExVCR (a list of `{ request: { url }, response }`);
  * 3. a chunk log: several lines, the first a chat-completion chunk object;
  * 4. YAML: VCR.py (`interactions`; go-vcr when its requests have `url` and its responses
  *    `code`; a Betamax tape when it has a `name` and interactions stamped `recorded`), Ruby VCR
- *    (`http_interactions`), a HAR written as YAML (Polly's `recording.har.yaml`).
+ *    (`http_interactions`), a HAR written as YAML (Polly's `recording.har.yaml`), Python
+ *    `responses` recordings (`responses: [{ response }]`).
  */
 import { InputError } from '../errors.ts';
 import { CASSETTE_FORMAT, type ImportFormat } from '../cassette/types.ts';
@@ -21,6 +24,13 @@ import { isHarDocument } from './har.ts';
 import { isHttprr } from './httprr.ts';
 import { isNockDocument } from './nock.ts';
 import { isWireMockJournal, isWireMockMappings } from './wiremock.ts';
+import {
+  isHoverflySimulation,
+  isMockServerDocument,
+  isResponsesRecording,
+  isTalkbackTape,
+  parseJson5,
+} from './mock-servers.ts';
 import { isRubyVcrDocument, isVcrDocument, parseVcrYaml } from './vcr.ts';
 
 /** What the detector found: the format and, when it parsed the text, the document. */
@@ -38,7 +48,9 @@ export const KNOWN_FORMATS =
   'Azure SDK test-proxy records ("Entries" with "RequestUri"), go-vcr cassettes (Go; "interactions" with "url" and "code"), ' +
   'VCR written as JSON (Ruby VCR\'s JSON serializer, Betamax for Python, rVCR for Rust: "http_interactions"), ' +
   'Betamax tapes (Java; "name" and "interactions" stamped "recorded") and WireMock stub mappings ' +
-  '({ "request", "response" } or "mappings") and request journals ("requests")';
+  '({ "request", "response" } or "mappings") and request journals ("requests"), Hoverfly simulations ("data.pairs"), ' +
+  'MockServer expectations ("httpRequest", "httpResponse"), Talkback tapes (JSON5 "meta", "req", "res"), ' +
+  'Python responses recordings (YAML "responses" of "response") and ExVCR cassettes (a JSON list of { request: { url }, response })';
 
 type Obj = Record<string, unknown>;
 
@@ -112,11 +124,20 @@ export function detectRecording(text: string, file: string): DetectedRecording {
     if (isAzureTestProxyDocument(value)) return { format: 'azure-test-proxy', doc: value };
     if (isNockDocument(value)) return { format: 'nock', doc: value };
     if (isWireMockJournal(value)) return { format: 'wiremock-journal', doc: value };
+    if (isHoverflySimulation(value)) return { format: 'hoverfly', doc: value };
+    if (isMockServerDocument(value)) return { format: 'mockserver', doc: value };
+    if (isTalkbackTape(value)) return { format: 'talkback', doc: value };
+    if (isExVcrDocument(value)) return { format: 'exvcr', doc: { interactions: value } };
     if (isWireMockMappings(value)) return { format: 'wiremock', doc: value };
     // Ruby VCR's JSON serializer, Betamax (Python) and rVCR (Rust) write VCR's shape as JSON.
     if (isRubyVcrDocument(value) || isVcrDocument(value)) return { format: 'vcr-json', doc: value };
     if (isChunkObject(value)) return { format: 'chunk-log' };
     throw unknown(file, describe(value, 'JSON'));
+  }
+  // Talkback writes its tapes as JSON5 (unquoted keys, single quotes).
+  if (/^\s*\{/.test(body)) {
+    const json5 = parseJson5(body);
+    if (isTalkbackTape(json5)) return { format: 'talkback', doc: json5 };
   }
   const firstLine = parseJson(lines[0]!.trim());
   if (firstLine.ok && isChunkObject(firstLine.value)) return { format: 'chunk-log' };
@@ -163,7 +184,17 @@ export function detectRecording(text: string, file: string): DetectedRecording {
     return { format: parsedBody ? 'vcr-yaml-parsed-body' : 'vcr-yaml', doc };
   }
   if (isHarDocument(doc)) return { format: 'har', doc };
+  if (isResponsesRecording(doc)) return { format: 'responses-yaml', doc };
   throw unknown(file, describe(doc, 'YAML'));
+}
+
+/** ExVCR (Elixir) cassettes: a JSON list of `{ request: { url }, response }`. */
+function isExVcrDocument(value: unknown): boolean {
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((i) => isObj(i) && isObj(i.request) && typeof i.request.url === 'string' && isObj(i.response))
+  );
 }
 
 /** Betamax (Java) tapes: `!tape` with a `name` and interactions stamped `recorded`. */

@@ -1,7 +1,8 @@
 /**
  * `importRecording`: a foreign recording (VCR.py or Ruby VCR YAML, go-vcr, VCR as JSON (Betamax,
  * rVCR), Betamax tapes, HAR / Polly.JS, nock definitions, chunk log, raw SSE, Go httprr traces,
- * Azure SDK test-proxy records, WireMock stub mappings and journals) → a cassette, version 1. The format is detected from the
+ * Azure SDK test-proxy records, WireMock stub mappings and journals, Hoverfly, MockServer,
+ * Talkback, Python responses, ExVCR) → a cassette, version 1. The format is detected from the
  * content (`./detect.ts`); only chat completions become exchanges, the rest is kept as
  * `nonModel` traffic (`./classify.ts`), and a recording with no model exchange is refused.
  * Provenance comes from options. The result is validated against the cassette schema and
@@ -32,6 +33,13 @@ import { exchangesFromNock, isNockDocument } from './nock.ts';
 import { exchangeFromChunkLog, exchangeFromSse } from './stream-logs.ts';
 import { exchangesFromVcr, parseVcrYaml } from './vcr.ts';
 import { exchangesFromWireMock } from './wiremock.ts';
+import {
+  exchangesFromHoverfly,
+  exchangesFromMockServer,
+  exchangesFromResponses,
+  exchangesFromTalkback,
+  parseJson5,
+} from './mock-servers.ts';
 
 export type { ImportOptions } from './common.ts';
 export { allowlistHeaders } from './common.ts';
@@ -93,6 +101,18 @@ function readFormat(
     case 'wiremock':
     case 'wiremock-journal':
       return exchangesFromWireMock(doc ?? parseJsonOrNull(text), file);
+    case 'hoverfly':
+      return exchangesFromHoverfly(doc ?? parseJsonOrNull(text), file);
+    case 'mockserver':
+      return exchangesFromMockServer(doc ?? parseJsonOrNull(text), file);
+    case 'talkback':
+      return exchangesFromTalkback(doc ?? parseJson5(text), file);
+    case 'responses-yaml':
+      return exchangesFromResponses(doc ?? parseVcrYaml(text, file), file);
+    case 'exvcr': {
+      const list = doc ?? parseJsonOrNull(text);
+      return exchangesFromVcr(Array.isArray(list) ? { interactions: list } : list, file);
+    }
     case 'vcr-json':
       return exchangesFromVcr(doc ?? parseJsonOrNull(text), file);
     case 'har':

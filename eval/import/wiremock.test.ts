@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.ts';
 import { detectRecording } from './detect.ts';
@@ -143,7 +144,16 @@ describe('the WireMock request journal (GET /__admin/requests)', () => {
   });
 
   it('reads the journal oldest first (WireMock lists newest first), with the logged requests', () => {
-    const journal = { requests: [entry(2, 'second'), entry(1, 'first')], meta: { total: 2 } };
+    // The logged bytes as sent: a gzipped answer is decoded by its Content-Encoding.
+    const gzipped = {
+      ...entry(2, 'second'),
+      response: {
+        status: 200,
+        headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+        bodyAsBase64: gzipSync(completion('second')).toString('base64'),
+      },
+    };
+    const journal = { requests: [gzipped, entry(1, 'first')], meta: { total: 2 } };
     const text = JSON.stringify(journal);
     expect(detectRecording(text, 'j.json').format).toBe('wiremock-journal');
     const { cassette } = importRecordingText(text, 'j.json', quiet);

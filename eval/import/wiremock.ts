@@ -23,7 +23,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { InputError } from '../errors.ts';
-import { headerLists, responseFromText, type HeaderLists } from './body.ts';
+import { bodyText, headerLists, responseFromText, type HeaderLists, type RawBody } from './body.ts';
 import {
   isChatCompletionsPath,
   partitionTraffic,
@@ -125,12 +125,15 @@ function isTemplate(response: Obj, text: string | null): boolean {
   return transformers.includes('response-template') || /\{\{[^}]*\}\}/.test(text ?? '');
 }
 
-/** The response text of a stub: `body`, `jsonBody`, `base64Body` or the `bodyFileName` file. */
-function stubResponseText(response: Obj, file: string, at: string): string | null {
+/**
+ * The response body of a stub: `body`, `jsonBody`, `base64Body` (bytes; compressed ones are
+ * decoded by their `Content-Encoding` afterwards) or the `bodyFileName` file.
+ */
+function stubResponseBody(response: Obj, file: string, at: string): RawBody {
   if (typeof response.body === 'string') return response.body;
   if ('jsonBody' in response) return JSON.stringify(response.jsonBody);
   if (typeof response.base64Body === 'string')
-    return Buffer.from(response.base64Body, 'base64').toString('utf8');
+    return new Uint8Array(Buffer.from(response.base64Body, 'base64'));
   if (typeof response.bodyFileName === 'string') {
     // WireMock's root holds `mappings/` and `__files/`; a body file is named relative to `__files/`.
     const candidates = [
@@ -139,7 +142,7 @@ function stubResponseText(response: Obj, file: string, at: string): string | nul
     ];
     for (const candidate of candidates) {
       try {
-        return readFileSync(candidate, 'utf8');
+        return new Uint8Array(readFileSync(candidate));
       } catch {
         // next candidate
       }
@@ -226,7 +229,8 @@ export function exchangesFromWireMock(doc: unknown, file: string): PartitionedTr
     const path = pathOf(request, at, notes);
     const body = stubBody(request, file, at, notes);
     const status = typeof response.status === 'number' ? response.status : 200;
-    const text = stubResponseText(response, file, at);
+    const headers = headerLists(response.headers);
+    const text = bodyText(stubResponseBody(response, file, at), headers);
     if (isTemplate(response, text))
       throw new InputError([
         {
@@ -248,7 +252,7 @@ export function exchangesFromWireMock(doc: unknown, file: string): PartitionedTr
       status,
       exchange: () => ({
         request: { method, path, body },
-        response: responseFromText(status, headerLists(response.headers), text, `${at}/response`, notes),
+        response: responseFromText(status, headers, text, `${at}/response`, notes),
       }),
     };
   });
@@ -270,15 +274,18 @@ function journalTraffic(entries: readonly Obj[], file: string, notes: string[]):
         split = { host: '', path: request.url as string };
       }
       const method = (request.method as string).toUpperCase();
-      const bodyText =
-        typeof request.body === 'string'
-          ? request.body
-          : typeof request.bodyAsBase64 === 'string'
-            ? Buffer.from(request.bodyAsBase64, 'base64').toString('utf8')
-            : '';
+      const requestText =
+        bodyText(
+          typeof request.bodyAsBase64 === 'string'
+            ? new Uint8Array(Buffer.from(request.bodyAsBase64, 'base64'))
+            : typeof request.body === 'string'
+              ? request.body
+              : null,
+          headerLists(request.headers),
+        ) ?? '';
       let body: Obj | null = null;
       try {
-        const parsed: unknown = bodyText.trim() === '' ? null : JSON.parse(bodyText);
+        const parsed: unknown = requestText.trim() === '' ? null : JSON.parse(requestText);
         body = isObj(parsed) ? parsed : null;
       } catch (error) {
         if (method === 'POST' && isChatCompletionsPath(split.path))
@@ -297,14 +304,17 @@ function journalTraffic(entries: readonly Obj[], file: string, notes: string[]):
           : {};
       const status = typeof answered.status === 'number' ? answered.status : 0;
       const headers: HeaderLists = headerLists(answered.headers);
-      const text =
-        typeof answered.body === 'string'
-          ? answered.body
-          : typeof answered.bodyAsBase64 === 'string'
-            ? Buffer.from(answered.bodyAsBase64, 'base64').toString('utf8')
+      // The logged response keeps the bytes as sent (`bodyAsBase64`, gzip included): prefer them.
+      const text = bodyText(
+        typeof answered.bodyAsBase64 === 'string'
+          ? new Uint8Array(Buffer.from(answered.bodyAsBase64, 'base64'))
+          : typeof answered.body === 'string'
+            ? answered.body
             : 'jsonBody' in answered
               ? JSON.stringify(answered.jsonBody)
-              : null;
+              : null,
+        headers,
+      );
       const logged = typeof request.loggedDate === 'number' ? request.loggedDate : NaN;
       return {
         index: i,
