@@ -179,8 +179,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   program
     .command('import')
     .description(
-      'Import recordings (VCR YAML plain or parsed_body, chunk logs, raw SSE, nock definitions) ' +
-        'as version-1 cassettes.',
+      'Import recordings as version-1 cassettes, the format read from the content: VCR (VCR.py, Ruby, ' +
+        'go-vcr, Betamax, ExVCR), HAR / Polly.JS, nock, chunk logs, raw SSE, Go httprr, Azure test-proxy, ' +
+        'WireMock, Hoverfly, MockServer, Talkback, Python responses (docs/recording-format.md).',
     )
     .argument('<files...>', 'recording files')
     .requiredOption('-o, --out <dir>', 'folder for the cassettes')
