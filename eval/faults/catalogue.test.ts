@@ -4,7 +4,7 @@
  * not apply" and the fault's id), and every scenario of the fault library names its source.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +26,28 @@ describe('the fault catalogue', () => {
       });
       expect(run.stderr).toBe('');
       expect(run.status).toBe(0);
+    } finally {
+      bench.dispose();
+    }
+  });
+
+  it('bundles the patched copy so that bin/harness-bench.js runs the bundle, and drops it on reset', async () => {
+    const bench = createWorkbench();
+    try {
+      const fault = CATALOGUE[0]!;
+      const [patched] = bench.apply(fault);
+      await bench.bundle();
+      // bin/harness-bench.js runs dist/cli.mjs only while every input listed is as it was built.
+      const { inputs } = JSON.parse(readFileSync(path.join(bench.root, 'dist', 'inputs.json'), 'utf8')) as {
+        inputs: { file: string; size: number; mtimeMs: number }[];
+      };
+      expect(inputs.map((i) => i.file)).toEqual(expect.arrayContaining(['cli/main.ts', patched!.file]));
+      for (const input of inputs) {
+        const stat = statSync(path.join(bench.root, input.file));
+        expect([input.file, stat.size, stat.mtimeMs]).toEqual([input.file, input.size, input.mtimeMs]);
+      }
+      bench.reset();
+      expect(existsSync(path.join(bench.root, 'dist'))).toBe(false);
     } finally {
       bench.dispose();
     }

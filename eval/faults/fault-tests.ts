@@ -4,14 +4,14 @@
  * at least one of them fail (run there by `harness-bench run` in a child process). The test name
  * names the fault; a fault no scenario catches fails with the fault's id and bug, and a fault
  * whose patch no longer applies fails with "patch does not apply". One copy per tag file; the
- * tag files run in parallel across vitest's forks.
+ * tag files run two at a time across vitest's forks (`maxWorkers`, vitest.config.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultsOf, inputsForTag, judgeFault, runBaseline, type TagInputs } from './library.ts';
 import type { FaultTag } from './types.ts';
 import { createWorkbench, type CaseOutcome, type Workbench } from './workbench.ts';
 
-/** A fault run may take a while on a loaded 2-core machine (the child compiles the harness). */
+/** A fault run may take a while on a loaded 2-core machine (the copy is bundled, the child starts the bench). */
 const FAULT_TIMEOUT_MS = 240_000;
 
 /** Declares the tests of `tag`. */

@@ -64,9 +64,21 @@ export interface FaultVerdict {
 
 const key = (o: CaseOutcome) => `${o.id}\u0000${o.config}`;
 
+/** Options of {@link judgeFault}. */
+export interface JudgeOptions {
+  /**
+   * Run every case, to list every one that catches the fault (`npm run faults`). Otherwise the
+   * child stops at the first case that fails or errors (`--bail`): when that case catches the
+   * fault, the verdict holds the cases that ran by then; when it does not (an error the fault
+   * does not declare, a cassette that failed on the baseline too), every case is run again.
+   */
+  allCatches?: boolean;
+}
+
 /**
  * Applies `fault` to the workbench, runs the tag's cases there and compares with `baseline`: the
- * fault is caught by every case that passed in `baseline` and does not pass patched.
+ * fault is caught by every case that passed in `baseline` and does not pass patched (with
+ * `allCatches` unset, by those among the cases that ran until the first catch).
  * @throws PatchDoesNotApplyError (stale fault), WorkbenchRunError (the patched harness cannot run)
  */
 export async function judgeFault(
@@ -74,6 +86,7 @@ export async function judgeFault(
   fault: Fault,
   inputs: TagInputs,
   baseline: readonly CaseOutcome[],
+  options: JudgeOptions = {},
 ): Promise<FaultVerdict> {
   const passed = new Set(baseline.filter((o) => o.status === 'pass').map(key));
   if (passed.size === 0)
@@ -85,15 +98,26 @@ export async function judgeFault(
   const scenarios = scenariosToJudge(inputs, baseline);
   bench.apply(fault);
   try {
-    const outcomes = await runInCopy(bench.root, { scenarios, recordings: inputs.recordings });
-    if (outcomes.length === 0) throw new WorkbenchRunError('the patched run reported no case');
-    return {
-      fault,
-      ...sortOutcomes(
-        fault,
-        outcomes.filter((o) => passed.has(key(o)) && o.status !== 'pass'),
-      ),
+    await bench.bundle();
+    const run = async (bail: boolean) => {
+      const outcomes = await runInCopy(bench.root, {
+        scenarios,
+        recordings: inputs.recordings,
+        ...(bail ? { bail } : {}),
+      });
+      if (outcomes.length === 0) throw new WorkbenchRunError('the patched run reported no case');
+      return {
+        stopped: bail && outcomes.some((o) => o.status === 'fail' || o.status === 'error'),
+        sorted: sortOutcomes(
+          fault,
+          outcomes.filter((o) => passed.has(key(o)) && o.status !== 'pass'),
+        ),
+      };
     };
+    let { stopped, sorted } = await run(options.allCatches !== true);
+    // --bail stopped on a case that does not count: the cases it did not start may still catch.
+    if (stopped && sorted.caughtBy.length === 0) ({ sorted } = await run(false));
+    return { fault, ...sorted };
   } finally {
     bench.reset();
   }

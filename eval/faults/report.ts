@@ -45,7 +45,7 @@ export async function reportFaults(options: {
         let verdict: FaultVerdict | undefined;
         let problem: string | undefined;
         try {
-          verdict = await judgeFault(bench, fault, inputs, baseline);
+          verdict = await judgeFault(bench, fault, inputs, baseline, { allCatches: true });
         } catch (error) {
           problem = (error as Error).message;
         }

@@ -3,10 +3,22 @@
  * bin, configs, adapters — every folder the CLI reads at start-up; tests and fixtures left out, `node_modules` linked), a fault applied to it, and
  * the scenarios of its tag run there by `harness-bench run` in a child process, exactly as a
  * user runs them. Between faults the patched files are restored from the repository, so one copy
- * serves a whole catalogue.
+ * serves a whole catalogue. Before a run the patched copy is bundled as `npm ci` bundles a
+ * checkout (`bundleCopy`), so the child starts from `dist/cli.mjs` instead of compiling every
+ * source file through tsx: about a second instead of three to four on 2 cores.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../config-load.ts';
@@ -41,7 +53,9 @@ export interface Workbench {
   root: string;
   /** Applies `fault` (after restoring the files the previous fault changed). @throws PatchDoesNotApplyError */
   apply(fault: Fault): AppliedPatch[];
-  /** Restores every file a fault changed. */
+  /** Bundles the copy as it is now (patched) into its `dist/` (see {@link bundleCopy}). */
+  bundle(): Promise<void>;
+  /** Restores every file a fault changed, and removes the bundle. */
   reset(): void;
   /** Removes the copy. */
   dispose(): void;
@@ -60,6 +74,7 @@ export function createWorkbench(source: string = PACKAGE_ROOT): Workbench {
   const reset = () => {
     for (const file of touched) writeFileSync(path.join(root, file), readFileSync(path.join(source, file)));
     touched = [];
+    rmSync(path.join(root, 'dist'), { recursive: true, force: true });
   };
   return {
     root,
@@ -69,11 +84,62 @@ export function createWorkbench(source: string = PACKAGE_ROOT): Workbench {
       touched = applied.map((a) => a.file);
       return applied;
     },
+    bundle: () => bundleCopy(root),
     reset,
     dispose() {
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Bundles the CLI of the copy at `root` (patched) into `root/dist/cli.mjs`, with the options of
+ * `scripts/build.mjs` (the `prepare` step of `npm ci`), and writes `dist/inputs.json` the way it
+ * does: every bundled source file with its size, mtime and SHA-256. `bin/harness-bench.js` of the
+ * copy runs the bundle only while every one of them is unchanged, and otherwise the sources
+ * through tsx, so a stale bundle can never stand in for the patched code; a copy esbuild cannot
+ * bundle is left without one, to tsx. In this process (the
+ * esbuild service stays up): a quarter of a second, against seconds of tsx start-up in the child.
+ */
+export async function bundleCopy(root: string): Promise<void> {
+  const { build } = await import('esbuild');
+  const dist = path.join(root, 'dist');
+  rmSync(dist, { recursive: true, force: true });
+  mkdirSync(dist, { recursive: true });
+  let result: Awaited<ReturnType<typeof build<{ metafile: true }>>>;
+  try {
+    result = await build({
+      absWorkingDir: root,
+      entryPoints: ['cli/main.ts'],
+      outfile: 'dist/cli.mjs',
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      sourcemap: 'linked',
+      metafile: true,
+      logLevel: 'silent',
+    });
+  } catch {
+    // A patch esbuild cannot bundle: the child runs the sources through tsx and says why it
+    // cannot start (a broken fault, exit 2 or 3), as it did before there was a bundle.
+    rmSync(dist, { recursive: true, force: true });
+    return;
+  }
+  const inputs = Object.keys(result.metafile.inputs)
+    .sort()
+    .map((file) => {
+      const full = path.join(root, file);
+      const stat = statSync(full);
+      return {
+        file,
+        size: stat.size,
+        mtimeMs: stat.mtimeMs,
+        sha256: createHash('sha256').update(readFileSync(full)).digest('hex'),
+      };
+    });
+  writeFileSync(path.join(dist, 'inputs.json'), `${JSON.stringify({ inputs }, null, 1)}\n`);
 }
 
 /** What to run: scenario and cassette files (absolute paths), and the configurations. */
@@ -86,6 +152,8 @@ export interface RunInputs {
   env?: NodeJS.ProcessEnv;
   /** @default 180000 */
   timeoutMs?: number;
+  /** `--bail`: start no case after the first that fails or errors. */
+  bail?: boolean;
 }
 
 /** The run could not produce results (a patch that breaks the harness's startup, a timeout). */
@@ -118,6 +186,7 @@ async function runOnce(root: string, inputs: RunInputs): Promise<CaseOutcome[]> 
   for (const file of inputs.scenarios) args.push('-s', file);
   for (const file of inputs.recordings ?? []) args.push('-r', file);
   for (const file of inputs.configs ?? []) args.push('-c', file);
+  if (inputs.bail) args.push('--bail');
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
