@@ -24,6 +24,7 @@ import { errorCase, summarise, type CaseResult, type ResultsFile } from './resul
 import { explainMissingSandbox, type PrerequisitePolicy } from './requirements.ts';
 import { isImported, runRecording } from './run-recording.ts';
 import { loadSidecar, type ToolEffectRule } from './replay/tool-effects.ts';
+import { canaryVerdict, isCanaryFile, loadCanary, type CanarySpec } from './replay/canary.ts';
 import { runScenario } from './run-scenario.ts';
 import { loadScenarios } from './scenario/load.ts';
 import type { LoadedScenario } from './scenario/types.ts';
@@ -43,6 +44,8 @@ export interface LoadedCassette {
   toolEffects?: ToolEffectRule[];
   /** The cassette's own expectations (its `expect` block or the `<cassette>.expect.json` sidecar). */
   expectations?: CassetteExpectations;
+  /** A canary (`<name>.canary.json`, `replay/canary.ts`): the divergence its replay must report. */
+  canary?: CanarySpec;
 }
 
 /** One planned case. */
@@ -127,7 +130,7 @@ export async function loadCassettes(
     });
     const cassettes = matched.filter((file) => {
       if (files.get(file)) return true;
-      const keep = globMatchIsCassette(file);
+      const keep = isCanaryFile(file) || globMatchIsCassette(file);
       if (!keep) onSkipped(path.relative(cwd, file) || file);
       return keep;
     });
@@ -145,6 +148,20 @@ export async function loadCassettes(
   const out: LoadedCassette[] = [];
   for (const [file, explicit] of [...files].sort(([a], [b]) => byCodeUnit(a, b))) {
     const shown = path.relative(cwd, file) || file;
+    if (isCanaryFile(file)) {
+      try {
+        const toolEffects = loadSidecar(file);
+        out.push({
+          file: shown,
+          ...loadCanary(file, shown),
+          ...(toolEffects.length > 0 ? { toolEffects } : {}),
+        });
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        problems.push(...error.problems);
+      }
+      continue;
+    }
     let cassette: Cassette;
     try {
       cassette = loadCassette(file);
@@ -252,10 +269,25 @@ async function runPlanned(
   const started = performance.now();
   const { cassette, file, toolEffects } = planned.recording;
   const recorded = await runRecording(cassette, file, planned.config, toolEffects ? { toolEffects } : {});
-  const result = await withCassetteExpectations(planned, recorded, started);
+  const replayed = await withCassetteExpectations(planned, recorded, started);
+  const result = planned.recording.canary ? canaryVerdict(replayed, planned.recording.canary) : replayed;
   if (isImported(cassette)) return { result, run: recorded.run };
   const context = { ...policy, sandboxKind: planned.config.config.sandbox.kind, declared: [] };
   return { result: await explainMissingSandbox(result, recorded.run, context, started), run: recorded.run };
+}
+
+/**
+ * Runs one planned case of our harness and returns its result and run, for callers that put it
+ * through the approved-behaviour gate themselves (the mutation runner,
+ * `scripts/stryker-scenario-runner.mjs`, which imports it at run time). Never throws.
+ * @public
+ */
+export async function runCaseWithRun(
+  planned: PlannedCase,
+  policy: PrerequisitePolicy = {},
+): Promise<{ result: CaseResult; run?: RunResult }> {
+  const { result, run } = await runPlanned(planned, policy);
+  return { result, ...(run ? { run } : {}) };
 }
 
 /** Runs one planned case (as {@link runSuite} does) and returns its result. Never throws. */

@@ -75,6 +75,28 @@ describe('conversations', () => {
     ]);
   });
 
+  it('a request that edits the history but answers the calls a conversation was served continues it', () => {
+    const served = completion(
+      {
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a": 1}' } }],
+      },
+      'tool_calls',
+    );
+    const ok = completion({ content: 'x' });
+    const cassette = cassetteOf([
+      exchange([sys('agent'), user('task')], served),
+      // The client dropped its system prompt before asking again: an edit the replay must compare.
+      exchange([user('task'), call('c1'), result('c1')], ok),
+      // A new task with the same model turn copied in but its calls not answered next: its own.
+      exchange([user('other'), call('c1'), user('what now?')], ok),
+    ]);
+    expect(groupConversations(cassette, [0, 1, 2])).toEqual([
+      { index: 0, exchanges: [0, 1] },
+      { index: 1, exchanges: [2] },
+    ]);
+  });
+
   it('what the client adds between turns: trailing user and system messages after the same role', () => {
     const history = [user('q'), call('a'), result('a')];
     expect(clientContinuation(history, [...history, user('Analyze the tool result.')])).toEqual([

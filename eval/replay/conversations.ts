@@ -11,6 +11,7 @@ import type { MessageContent } from '../../harness/model/types.ts';
 import { canonicalJson } from '../cassette/canonical.ts';
 import type { Cassette } from '../cassette/types.ts';
 import { bodyMessages } from '../import/common.ts';
+import { decodeRecordedResponse } from './decode.ts';
 import { argumentsKey } from './recorded-tools.ts';
 
 const isObj = (value: unknown): value is Record<string, unknown> =>
@@ -142,8 +143,13 @@ function forksInsideCall(messages: readonly Record<string, unknown>[], from: num
  * it with a model turn whose calls are not answered next ({@link forksInsideCall}) is a side
  * conversation started inside a tool call and starts its own. A request equal to a conversation's last one extends it only
  * when that request failed (the client's retry); after an answer, the same request again is a
- * new session of the client (a test calling the model again with the same prompt). A recording
- * without requests (response-only) is one conversation.
+ * new session of the client (a test calling the model again with the same prompt). A request
+ * that extends no conversation but carries, after the first message, the model turn with tool
+ * calls that a conversation's last response served (and answers those calls next) continues that
+ * conversation all the same: the client edited its history before asking again (dropped the
+ * system prompt, reordered or rewrote a message), and the replay compares the edited request
+ * instead of starting a run that never meets the edit. A recording without requests
+ * (response-only) is one conversation.
  */
 export function groupConversations(cassette: Cassette, indexes: readonly number[]): Conversation[] {
   const conversations: (Conversation & {
@@ -169,6 +175,7 @@ export function groupConversations(cassette: Cassette, indexes: readonly number[
         bestShared = shared;
       }
     }
+    best ??= servedTurnOwner(cassette, conversations, messages);
     const retry = failed(cassette.exchanges[i]!.response);
     if (best) {
       best.exchanges.push(i);
@@ -179,6 +186,45 @@ export function groupConversations(cassette: Cassette, indexes: readonly number[
       conversations.push({ index: conversations.length, exchanges: [i], last: messages, retry, lastAt: i });
   }
   return conversations.map(({ index, exchanges }) => ({ index, exchanges }));
+}
+
+/**
+ * The conversation whose last response served a model turn with tool calls that `messages`
+ * carries (not first, answered by tool messages next), the latest such; `undefined` when none.
+ */
+function servedTurnOwner<C extends Conversation & { lastAt: number }>(
+  cassette: Cassette,
+  conversations: readonly C[],
+  messages: readonly Record<string, unknown>[],
+): C | undefined {
+  const carried = new Set<string>();
+  for (let k = 1; k < messages.length - 1; k++) {
+    const message = messages[k]!;
+    if (message.role === 'assistant' && hasCalls(message) && messages[k + 1]!.role === 'tool')
+      carried.add(messageSignature(message));
+  }
+  if (carried.size === 0) return undefined;
+  let owner: C | undefined;
+  for (const conversation of conversations) {
+    const served = servedTurnSignature(cassette, conversation.lastAt);
+    if (served && carried.has(served) && (!owner || conversation.lastAt > owner.lastAt)) owner = conversation;
+  }
+  return owner;
+}
+
+/** The signature of the model turn exchange `i` served, when it has tool calls and decodes. */
+function servedTurnSignature(cassette: Cassette, i: number): string | undefined {
+  try {
+    const turn = decodeRecordedResponse(cassette.exchanges[i]!.response, i);
+    if (turn.toolCalls.length === 0) return undefined;
+    return messageSignature({
+      role: 'assistant',
+      content: turn.content,
+      tool_calls: turn.toolCalls.map((call) => ({ function: call.function ?? call.custom ?? {} })),
+    });
+  } catch {
+    return undefined;
+  }
 }
 
 /** One edit a recorded client made to its history before its next request (see {@link clientEdits}). */
