@@ -117,11 +117,16 @@ describe('a recording replayed against a harness through the endpoint', () => {
     const file = 'recordings/real/crewai-gpt4o-stream-tool-call.json';
     const recording = JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as Cassette;
     const minimal = loadAdapterFile(path.join(ADAPTERS_DIR, 'minimal-loop.json'));
-    const { result } = await runAdapterRecording(recording, file, base, minimal);
+    const { result, run } = await runAdapterRecording(recording, file, base, minimal);
     expect(result.status).toBe('pass');
     expect(result.checks.find((c) => c.name === 'replay.converted')?.reason).toBe(
       'served converted: recorded stream sent as one JSON body to turn 1',
     );
+    // The run as seen from outside, for `show`: the requests it sent; tokens from the served turns.
+    expect(run?.requests?.length).toBeGreaterThanOrEqual(1);
+    expect((run?.requests?.[0]?.messages as { role: string }[]).some((m) => m.role === 'user')).toBe(true);
+    expect(result.usage.promptTokens).toBeGreaterThan(0);
+    expect(result.usage.totalTokens).toBe(result.usage.promptTokens + result.usage.completionTokens);
   }, 60_000);
 
   it('passes when the harness sends every request as recorded (a cassette of ours, replayed against ours served)', async () => {

@@ -32,6 +32,8 @@ import { launchCommand, launchModule, type LaunchOutput } from './launch.ts';
 import { toolMapOf, type Adapter } from './load.ts';
 import { unmetAdapterRequirements } from './requires.ts';
 import { harnessExit, mapToolSchema, type AdapterRun } from './run-adapter.ts';
+import type { RunResult } from '../../harness/ledger.ts';
+import { unmapRequest } from '../blackbox/project.ts';
 
 const isObj = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -218,13 +220,14 @@ export async function runAdapterRecording(
       ),
       ...(converted ? [converted] : []),
     ];
+    const tokens = servedTokens(cassette, indexes, server.requests);
     const usage = {
       modelCalls: server.requests.filter((r) => r.outcome !== 'models' && r.outcome !== 'not_found').length,
       turns: served,
       toolCalls: 0,
-      promptTokens: 0,
-      completionTokens: 0,
-      totalTokens: 0,
+      promptTokens: tokens.prompt,
+      completionTokens: tokens.completion,
+      totalTokens: tokens.prompt + tokens.completion,
       maxPromptTokens: 0,
       costUsd: 0,
       wallMs: 0,
@@ -249,7 +252,31 @@ export async function runAdapterRecording(
       [built.workspace, '$WS'],
       [built.outside, OUTSIDE_LABEL],
     ];
-    return { result: scrubPaths(result, labels), output: scrubPaths(output, labels) };
+    // The run as seen from outside, for the case file: `show` and `run --verbose` render the
+    // requests the harness sent (each request's new messages) as for a scenario case.
+    const requests = server.requests
+      .filter((r) => ['turn', 'error_turn', 'exhausted'].includes(r.outcome))
+      .map((r) =>
+        unmapRequest(
+          r.body !== null && typeof r.body === 'object' ? (r.body as Record<string, unknown>) : {},
+          toolMapOf(adapter),
+        ),
+      );
+    const seen: RunResult = {
+      runId: 'black-box',
+      stopReason: output.finalAnswer ? 'final_answer' : 'model_error',
+      finalAnswer: output.finalAnswer ?? null,
+      messages: [...(requests.at(-1)?.messages ?? [])],
+      requests,
+      events: [],
+      ledger: { turns: [], calls: [], stopReason: null },
+      usage,
+    };
+    return {
+      result: scrubPaths(result, labels),
+      run: scrubPaths(seen, labels),
+      output: scrubPaths(output, labels),
+    };
   } catch (error) {
     return { result: { ...errorCase(caseBase, error, started), harness: harnessBlock } };
   } finally {
@@ -340,4 +367,27 @@ export function conversionNote(requests: readonly RecordedRequest[]): Check | un
 /** True for the adapter of our own harness served through the endpoint (`adapters/ours-served.json`). Pure. */
 export function servesOurHarness(adapter: Adapter): boolean {
   return adapter.kind === 'module' && /[\\/]eval[\\/]adapters[\\/]ours-served\.ts$/.test(adapter.module);
+}
+
+/**
+ * The tokens of the recorded turns served (`usage` of each served exchange's body, or of its
+ * stream's usage chunk): what the harness's conversation cost when it was recorded. Pure.
+ */
+export function servedTokens(
+  cassette: Cassette,
+  indexes: readonly number[],
+  requests: readonly RecordedRequest[],
+): { prompt: number; completion: number } {
+  let prompt = 0;
+  let completion = 0;
+  for (const request of requests) {
+    if (request.outcome !== 'turn' || request.turn === null) continue;
+    const response = cassette.exchanges[indexes[request.turn] ?? -1]?.response;
+    const body = response?.events ? completionFromEvents(response.events.map((e) => e.data)) : response?.body;
+    const usage = (body as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } } | undefined)
+      ?.usage;
+    if (typeof usage?.prompt_tokens === 'number') prompt += usage.prompt_tokens;
+    if (typeof usage?.completion_tokens === 'number') completion += usage.completion_tokens;
+  }
+  return { prompt, completion };
 }
