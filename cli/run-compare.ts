@@ -3,6 +3,7 @@
  * `--tolerance`, and the choice between the single-configuration table and the case ×
  * configuration matrix (`--compact`, `--full`).
  */
+import { counted } from '../reports/words.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -134,7 +135,7 @@ export function renderGate(verdict: BaselineVerdict, color: boolean): string {
   const c = palette(color);
   const lines = [
     c.bold(
-      `baseline ${verdict.baselineFile}: ${verdict.regressions.length} regressions, ${verdict.improvements.length} improvements${verdict.newCases.length ? `, ${verdict.newCases.length} new cases (not gated)` : ''}`,
+      `baseline ${verdict.baselineFile}: ${counted(verdict.regressions.length, 'regression')}, ${counted(verdict.improvements.length, 'improvement')}${verdict.newCases.length ? `, ${counted(verdict.newCases.length, 'new case')} (not gated)` : ''}`,
     ),
   ];
   if (verdict.notRun.length > 0)

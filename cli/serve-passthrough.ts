@@ -355,7 +355,10 @@ function writeCassette(
     `${[
       `recorded ${n} model exchange${n === 1 ? '' : 's'} (${streamed} streamed, ${errors} error status${errors === 1 ? '' : 'es'}${others > 0 ? `, ${others} non-model request${others === 1 ? '' : 's'} listed, not replayed` : ''}) → ${shown}`,
       ...(exited ? [exited] : []),
-      `replay it offline with: harness-bench replay ${shown}`,
+      // A pass-through recording is a foreign harness's session: it replays against that
+      // harness (its next version as its regression test); `replay` would run ours on it.
+      `replay it offline against your harness with: harness-bench run -r ${shown} --harness ADAPTER.json`,
+      `(or against ours: harness-bench replay ${shown})`,
     ].join('\n')}\n`,
   );
   return outcome && (outcome.code !== 0 || outcome.signal) ? 1 : 0;

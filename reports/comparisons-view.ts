@@ -6,6 +6,7 @@
  * version) shows none.
  */
 import type { ResultsFile } from '../eval/results.ts';
+import { counted } from './words.ts';
 
 /** The fields of one pair the reports read (`PairComparison` of `eval/compare/types.ts`). */
 export interface PairView {
@@ -76,7 +77,7 @@ export function intervalTexts(pair: PairView): string[] {
 export function pairLine(pair: PairView): string {
   const t = pair.table;
   return [
-    `${pair.candidate} vs ${pair.reference}: ${pair.paired} paired, ${t.referenceOnly} regressions, ${t.candidateOnly} fixes, ${t.bothPass} pass both, ${t.bothFail} fail both`,
+    `${pair.candidate} vs ${pair.reference}: ${pair.paired} paired, ${counted(t.referenceOnly, 'regression')}, ${counted(t.candidateOnly, 'fix', 'fixes')}, ${t.bothPass} pass both, ${t.bothFail} fail both`,
     `McNemar exact p = ${pair.mcnemar.pValue.toPrecision(3)}${pair.mcnemar.discordant === 0 ? ' (no discordant pair)' : ''}`,
     ...headlineDeltas(pair),
   ].join('; ');

@@ -39,7 +39,7 @@ describe('renderMatrix', () => {
     expect(text).toMatch(/loops\s+│\s+pass loop\s+│ ~ pass turns\s+│/);
     expect(text).toContain('worse (b): stopReason: expected final_answer, observed max_turns');
     expect(text).toMatch(
-      /a → b: 3 paired; 1 regressions, 0 fixes, 1 behaviour changes; McNemar exact p = 1 \(1 vs 0 discordant\)/,
+      /a → b: 3 paired; 1 regression, 0 fixes, 1 behaviour change; McNemar exact p = 1 \(1 vs 0 discordant\)/,
     );
     expect(text).toMatch(/^ {2}b {12}2\/3 passed/m);
   });

@@ -16,6 +16,7 @@ import type { CaseTransition, PairComparison } from '../eval/compare/types.ts';
 import type { CaseResult, ResultsFile } from '../eval/results.ts';
 import { palette } from './color.ts';
 import { hardWrap } from './table.ts';
+import { counted } from './words.ts';
 
 /** Above this many cases (rows), the matrix is compact unless `compact: false`. */
 export const COMPACT_ABOVE = 30;
@@ -208,7 +209,7 @@ function pairLines(pairs: readonly PairComparison[], c: ReturnType<typeof palett
       return `${unit} ${signed(b.meanDifference, 4)} [${signed(b.low, 4)}, ${signed(b.high, 4)}]`;
     };
     lines.push(
-      `${c.bold(`${p.reference} → ${p.candidate}`)}: ${p.paired} paired; ${count('regression')} regressions, ${count('fix')} fixes, ${count('behaviour')} behaviour changes${count('skip') ? `, ${count('skip')} skip changes` : ''}; McNemar exact p = ${pText(p.mcnemar.pValue)} (${p.mcnemar.referenceOnly} vs ${p.mcnemar.candidateOnly} discordant)`,
+      `${c.bold(`${p.reference} → ${p.candidate}`)}: ${p.paired} paired; ${counted(count('regression'), 'regression')}, ${counted(count('fix'), 'fix', 'fixes')}, ${counted(count('behaviour'), 'behaviour change')}${count('skip') ? `, ${counted(count('skip'), 'skip change')}` : ''}; McNemar exact p = ${pText(p.mcnemar.pValue)} (${p.mcnemar.referenceOnly} vs ${p.mcnemar.candidateOnly} discordant)`,
       `  mean paired difference, 95% bootstrap: ${interval('tokensPerCase', 'tokens')} · ${interval('turnsPerCase', 'turns')} · ${interval('toolCallsPerCase', 'tool calls')} · ${interval('costPerCase', 'USD')}`,
     );
   }
