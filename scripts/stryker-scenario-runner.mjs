@@ -10,8 +10,11 @@
 // do), and records per-test coverage in the dry run (`__stryker__.currentTestId` = the case id,
 // cases run one at a time), so a mutant run replays only the scenarios that reach the mutant.
 //
-// A "test" is one planned case (scenario × configuration). A case that passed in the dry run and
-// fails or errors under a mutant kills it. Mutants reached only while modules load (static
+// A "test" is one planned case of the main job under configs/default.json: every scenario and
+// every bundled recording (an imported one re-imported from its source file: the importers' round
+// trip), each through the approved-behaviour gate as in `npm start` (approved/: every request, tool
+// result, verdict and event must equal the approved copy). A case that passed in the dry run and
+// fails or errors under a mutant kills it; "behaviour changed" is such a failure. Mutants reached only while modules load (static
 // mutants) cannot be switched at run time; the config sets `ignoreStatic`.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -26,6 +29,7 @@ class ScenarioTestRunner {
   constructor(logger, options) {
     this.logger = logger;
     this.scenarioGlobs = options.scenarioRunner?.scenarios ?? ['scenarios'];
+    this.withRecordings = options.scenarioRunner?.recordings ?? true;
     this.cases = [];
   }
 
@@ -44,6 +48,10 @@ class ScenarioTestRunner {
     const scorers = await load('eval/expect/scorers.ts');
     const configs = [configLoad.loadConfig()]; // configs/default.json of the sandbox
     const scenarios = await suite.loadScenarioFiles(this.scenarioGlobs, root);
+    const recordings = this.withRecordings ? await suite.loadCassettes(['recordings'], root) : [];
+    const { approvalGate } = await load('eval/approved/gate.ts');
+    const { boxUsable } = await load('eval/adapters/box.ts');
+    const gate = approvalGate({ dir: path.join(root, 'approved'), mode: 'check', sandbox: boxUsable() });
     const problems = await scorers.prepareScorers(configs, scenarios);
     if (problems.length > 0) throw new Error(`scenario scorers: ${JSON.stringify(problems)}`);
     const shell = await load('harness/policy/shell-analysis.ts');
@@ -54,13 +62,17 @@ class ScenarioTestRunner {
     // Left warm, by design: compiled glob and command patterns (policy.ts, pattern.ts,
     // sensitive-paths.ts), keyed by pattern text — a mutant inside those compile steps is seen
     // only by the first case that compiles the pattern.
-    this.runCase = (planned) => {
+    this.runCase = async (planned) => {
       shell.clearAnalysisCache();
-      return suite.runCase({ ...planned, config: structuredClone(planned.config) });
+      const { result, run } = await suite.runCaseWithRun({
+        ...planned,
+        config: structuredClone(planned.config),
+      });
+      return gate.apply(result, run);
     };
-    this.cases = suite.planCases({ configs, scenarios, recordings: [] });
+    this.cases = suite.planCases({ configs, scenarios, recordings });
     this.logger.info(
-      `scenario runner: ${this.cases.length} cases loaded from ${this.scenarioGlobs.join(', ')}`,
+      `scenario runner: ${this.cases.length} cases (${recordings.length} recordings) from ${this.scenarioGlobs.join(', ')}, approved behaviour checked`,
     );
   }
 
