@@ -87,9 +87,7 @@ describe.skipIf(noPython)(
       expect(r.out).toMatch(/│ case\s+│ my-agent-v1 \(ref\)\s+│ my-agent-v2\s+│/);
       expect(r.out).toMatch(/bad-json\/missing-colon\s+│\s+pass\s+│ ▼ FAIL/);
       expect(r.out).toMatch(/hallucinated-tool\/disabled-tool\s+│\s+FAIL\s+│ ▲ pass/);
-      expect(r.out).toMatch(
-        /my-agent-v1 → my-agent-v2: 4 paired; 2 regressions, 1 fix, 0 behaviour changes/,
-      );
+      expect(r.out).toMatch(/my-agent-v1 → my-agent-v2: 4 paired; 2 regressions, 1 fix, 0 behaviour changes/);
       const results = readResults(at('compare'));
       expect(statuses(results, 'my-agent-v2')).toEqual({
         'bad-json/missing-colon': 'fail',

@@ -124,7 +124,8 @@ describe('a recording replayed against a harness through the endpoint', () => {
     );
     // The run as seen from outside, for `show`: the requests it sent; tokens from the served turns.
     expect(run?.requests?.length).toBeGreaterThanOrEqual(1);
-    expect((run?.requests?.[0]?.messages as { role: string }[]).some((m) => m.role === 'user')).toBe(true);
+    const first = (run?.requests?.[0]?.messages ?? []) as { role: string }[];
+    expect(first.some((m) => m.role === 'user')).toBe(true);
     expect(result.usage.promptTokens).toBeGreaterThan(0);
     expect(result.usage.totalTokens).toBe(result.usage.promptTokens + result.usage.completionTokens);
   }, 60_000);
