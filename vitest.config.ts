@@ -50,18 +50,20 @@ const common = {
   // Hooks clean up temp trees (afterAll rmSync); on a loaded machine they need the same room.
   hookTimeout: 90_000,
   pool: 'forks' as const,
+  // vitest's default on 2 cores is one worker; two halve the wall time here (npm test 116 → 82 s,
+  // the slow suites' files are mostly child processes that wait).
+  maxWorkers: 2,
 };
 
-// The fault library's tag files run two at a time (vitest's default on 2 cores is one worker): a
-// fault's child waits on its cases' commands and sandboxes part of the time, and with the copy
-// bundled once per fault (eval/faults/workbench.ts) the run took 6.4 minutes instead of 7.7 with
-// one worker, on a machine busy with other work besides.
-const faultWorkers = withFaults ? { maxWorkers: 2 } : {};
+// The fault library's tag files run two at a time too (`common.maxWorkers`): a fault's child waits
+// on its cases' commands and sandboxes part of the time, and with the copy bundled once per fault
+// (eval/faults/workbench.ts) the run took 6.4 minutes instead of 7.7 with one worker, on a machine
+// busy with other work besides.
 
 export default defineConfig({
   test:
     slowOnly || withFaults
-      ? { ...common, ...faultWorkers, include: slowOnly ? SLOW_TESTS : ['**/*.test.ts'], exclude }
+      ? { ...common, include: slowOnly ? SLOW_TESTS : ['**/*.test.ts'], exclude }
       : {
           ...common,
           projects: [
