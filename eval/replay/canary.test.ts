@@ -74,6 +74,10 @@ describe('canary cassettes', () => {
     expect(flagged.status).toBe('pass');
     expect(flagged.checks.map((c) => c.name)).toEqual(['replay.canary']);
     expect(canaryVerdict(result('exchange 1 /messages/0'), spec).status).toBe('fail');
+    // Inside the named place counts; a sibling that shares its prefix does not.
+    const at = { edit: 'message', flags: 'exchange 1 /messages/2' };
+    expect(canaryVerdict(result('exchange 1 /messages/2/content'), at).status).toBe('pass');
+    expect(canaryVerdict(result('exchange 1 /messages/20'), at).status).toBe('fail');
     const silent = canaryVerdict(result(), spec);
     expect(silent.status).toBe('fail');
     expect(silent.checks[0]!.reason).toContain('did not flag the edit');

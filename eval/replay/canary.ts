@@ -12,7 +12,7 @@
  *
  * `patch` is a JSON Patch (RFC 6902, https://datatracker.ietf.org/doc/html/rfc6902) applied to
  * the base cassette. The case passes when the replay's first divergence
- * (`findings.firstDivergence`, `exchange N /pointer`) starts with `flags`, and fails otherwise
+ * (`findings.firstDivergence`, `exchange N /pointer`) is `flags` or lies inside it, and fails otherwise
  * ("the replay did not flag the edit"); the replay's other checks, which the edit breaks on
  * purpose, are left out.
  */
@@ -83,6 +83,11 @@ export function loadCanary(file: string, shown: string): { cassette: Cassette; c
   return { cassette, canary: { edit: doc.canary as string, flags: doc.flags as string } };
 }
 
+/** True when `first` is the divergence `flags` names, or one inside it (`/messages/2` → `/messages/2/content`). */
+function flagsAt(first: string, flags: string): boolean {
+  return first === flags || first.startsWith(flags.endsWith('/') ? flags : `${flags}/`);
+}
+
 /**
  * A canary's verdict from its replay's result: pass when the first divergence starts with
  * `canary.flags`. The replay's exact-replay checks (`replay.*`), which the edit breaks on
@@ -93,7 +98,7 @@ export function canaryVerdict(result: CaseResult, canary: CanarySpec): CaseResul
   const first = result.findings?.firstDivergence;
   const check = makeCheck(
     'replay.canary',
-    typeof first === 'string' && first.startsWith(canary.flags),
+    typeof first === 'string' && flagsAt(first, canary.flags),
     canary.flags,
     first ?? null,
     first

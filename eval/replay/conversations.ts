@@ -158,6 +158,8 @@ export function groupConversations(cassette: Cassette, indexes: readonly number[
     lastAt: number;
   })[] = [];
   const responseOnly = indexes.every((i) => !cassette.exchanges[i]!.request.body);
+  // Each exchange's served turn is decoded at most once (`servedTurnOwner`).
+  const servedTurns = new Map<number, string | undefined>();
   if (responseOnly) return indexes.length > 0 ? [{ index: 0, exchanges: [...indexes] }] : [];
   for (const i of indexes) {
     const messages = bodyMessages(cassette.exchanges[i]!.request.body);
@@ -175,7 +177,7 @@ export function groupConversations(cassette: Cassette, indexes: readonly number[
         bestShared = shared;
       }
     }
-    best ??= servedTurnOwner(cassette, conversations, messages);
+    best ??= servedTurnOwner(cassette, conversations, messages, servedTurns);
     const retry = failed(cassette.exchanges[i]!.response);
     if (best) {
       best.exchanges.push(i);
@@ -196,6 +198,7 @@ function servedTurnOwner<C extends Conversation & { lastAt: number }>(
   cassette: Cassette,
   conversations: readonly C[],
   messages: readonly Record<string, unknown>[],
+  cache: Map<number, string | undefined>,
 ): C | undefined {
   const carried = new Set<string>();
   for (let k = 1; k < messages.length - 1; k++) {
@@ -206,7 +209,9 @@ function servedTurnOwner<C extends Conversation & { lastAt: number }>(
   if (carried.size === 0) return undefined;
   let owner: C | undefined;
   for (const conversation of conversations) {
-    const served = servedTurnSignature(cassette, conversation.lastAt);
+    if (!cache.has(conversation.lastAt))
+      cache.set(conversation.lastAt, servedTurnSignature(cassette, conversation.lastAt));
+    const served = cache.get(conversation.lastAt);
     if (served && carried.has(served) && (!owner || conversation.lastAt > owner.lastAt)) owner = conversation;
   }
   return owner;
