@@ -112,6 +112,30 @@ describe('Hoverfly simulations', () => {
   });
 });
 
+describe('a chat request whose recorded body is not JSON', () => {
+  it('is bad input naming where it is, not a response-only exchange', () => {
+    const sim = {
+      data: {
+        pairs: [
+          {
+            request: {
+              path: '/v1/chat/completions',
+              method: 'POST',
+              destination: 'api.openai.com',
+              body: 'model=gpt',
+            },
+            response: { status: 200, body: answer },
+          },
+        ],
+      },
+      meta: { schemaVersion: 'v3' },
+    };
+    expect(() => importRecordingText(JSON.stringify(sim), 'sim.json', quiet)).toThrow(
+      /the request body is not a JSON object/,
+    );
+  });
+});
+
 describe('MockServer', () => {
   it('reads recorded pairs: JSON bodies typed, headers as name/values lists, the host from Host', () => {
     const pairs = [

@@ -22,70 +22,15 @@
  */
 import JSON5 from 'json5';
 import { InputError } from '../errors.ts';
-import { bodyText, headerLists, responseFromText, type HeaderLists, type RawBody } from './body.ts';
-import {
-  isChatCompletionsPath,
-  partitionTraffic,
-  type PartitionedTraffic,
-  type ReadInteraction,
-} from './classify.ts';
-import { splitUri } from './common.ts';
+import { bodyText, headerLists, type HeaderLists, type RawBody } from './body.ts';
+import { partitionTraffic, type PartitionedTraffic } from './classify.ts';
+import { interactionFromParts } from './parts.ts';
 
 type Obj = Record<string, unknown>;
 type Traffic = PartitionedTraffic & { notes: string[] };
 
 const isObj = (value: unknown): value is Obj =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** A request body's text as a JSON object, `null` when there is none or it is not one. */
-function jsonObject(text: string | null): Obj | null {
-  if (text === null || text.trim() === '') return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isObj(value) ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-/** One read interaction from its parts; a chat completion with no recorded request is response-only. */
-function interaction(
-  index: number,
-  url: string,
-  method: string,
-  requestText: string | null,
-  status: number,
-  headers: HeaderLists,
-  responseText: string | null,
-  at: string,
-  notes: string[],
-  recordedAt?: string,
-): ReadInteraction {
-  let split: { host: string; path: string };
-  try {
-    split = splitUri(url);
-  } catch {
-    split = { host: '', path: url.startsWith('/') ? url : `/${url}` };
-  }
-  const body = jsonObject(requestText);
-  const model = method === 'POST' && isChatCompletionsPath(split.path);
-  if (model && requestText !== null && requestText.trim() !== '' && body === null)
-    notes.push(`${at}: the request body is not a JSON object; the exchange is kept as response-only`);
-  return {
-    index,
-    method,
-    url,
-    ...split,
-    // Classified by its response: a chat completion whose request was not recorded (as JSON).
-    body: body ?? (model ? { messages: [] } : null),
-    status,
-    ...(recordedAt ? { recordedAt } : {}),
-    exchange: () => ({
-      request: { method, path: split.path, body },
-      response: responseFromText(status, headers, responseText, `${at}/response`, notes),
-    }),
-  };
-}
 
 // ---------------------------------------------------------------- Hoverfly
 
@@ -139,15 +84,18 @@ export function exchangesFromHoverfly(doc: unknown, file: string): Traffic {
           ? new Uint8Array(Buffer.from(response.body, 'base64'))
           : response.body;
     const status = typeof response.status === 'number' ? response.status : 0;
-    return interaction(
-      i,
-      url,
-      method,
-      matcherValue(request.body) ?? null,
-      status,
-      headers,
-      bodyText(raw, headers),
-      `/data/pairs/${i}`,
+    return interactionFromParts(
+      {
+        index: i,
+        url,
+        method,
+        requestText: matcherValue(request.body) ?? null,
+        status,
+        headers,
+        responseText: bodyText(raw, headers),
+        at: `/data/pairs/${i}`,
+      },
+      file,
       notes,
     );
   });
@@ -208,17 +156,20 @@ export function exchangesFromMockServer(doc: unknown, file: string): Traffic {
     const headers = mockServerHeaders(response.headers);
     const status = typeof response.statusCode === 'number' ? response.statusCode : 200;
     const when = typeof item.timestamp === 'string' ? Date.parse(item.timestamp) : NaN;
-    return interaction(
-      i,
-      url,
-      method,
-      bodyText(mockServerBody(request.body), requestHeaders),
-      status,
-      headers,
-      bodyText(mockServerBody(response.body), headers),
-      at,
+    return interactionFromParts(
+      {
+        index: i,
+        url,
+        method,
+        requestText: bodyText(mockServerBody(request.body), requestHeaders),
+        status,
+        headers,
+        responseText: bodyText(mockServerBody(response.body), headers),
+        at,
+        ...(Number.isFinite(when) ? { recordedAt: new Date(when).toISOString() } : {}),
+      },
+      file,
       notes,
-      Number.isFinite(when) ? new Date(when).toISOString() : undefined,
     );
   });
   return { ...partitionTraffic(read), notes };
@@ -261,17 +212,23 @@ export function exchangesFromTalkback(doc: unknown, file: string): Traffic {
   const status = typeof res.status === 'number' ? res.status : 0;
   const when = typeof meta.createdAt === 'string' ? Date.parse(meta.createdAt) : NaN;
   const read = [
-    interaction(
-      0,
-      url,
-      method,
-      bodyText(talkbackBody(req.body, meta.reqHumanReadable === true), headerLists(req.headers)),
-      status,
-      headers,
-      bodyText(talkbackBody(res.body, meta.resHumanReadable === true), headers),
-      '',
+    interactionFromParts(
+      {
+        index: 0,
+        url,
+        method,
+        requestText: bodyText(
+          talkbackBody(req.body, meta.reqHumanReadable === true),
+          headerLists(req.headers),
+        ),
+        status,
+        headers,
+        responseText: bodyText(talkbackBody(res.body, meta.resHumanReadable === true), headers),
+        at: '',
+        ...(Number.isFinite(when) ? { recordedAt: new Date(when).toISOString() } : {}),
+      },
+      file,
       notes,
-      Number.isFinite(when) ? new Date(when).toISOString() : undefined,
     ),
   ];
   return { ...partitionTraffic(read), notes };
@@ -301,15 +258,18 @@ export function exchangesFromResponses(doc: unknown, file: string): Traffic {
     const headers = headerLists(r.headers);
     if (typeof r.content_type === 'string' && !headers['content-type'])
       headers['content-type'] = [r.content_type];
-    return interaction(
-      i,
-      r.url as string,
-      typeof r.method === 'string' ? r.method.toUpperCase() : 'GET',
-      null,
-      typeof r.status === 'number' ? r.status : 200,
-      headers,
-      typeof r.body === 'string' ? r.body : null,
-      `/responses/${i}`,
+    return interactionFromParts(
+      {
+        index: i,
+        url: r.url as string,
+        method: typeof r.method === 'string' ? r.method.toUpperCase() : 'GET',
+        requestText: null,
+        status: typeof r.status === 'number' ? r.status : 200,
+        headers,
+        responseText: typeof r.body === 'string' ? r.body : null,
+        at: `/responses/${i}`,
+      },
+      file,
       notes,
     );
   });

@@ -30,7 +30,7 @@ import {
   type PartitionedTraffic,
   type ReadInteraction,
 } from './classify.ts';
-import { allowlistHeaders, splitUri } from './common.ts';
+import { interactionFromParts } from './parts.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -267,36 +267,15 @@ function journalTraffic(entries: readonly Obj[], file: string, notes: string[]):
       const at = `/requests/${i}`;
       const request = entry.request as Obj;
       const url = typeof request.absoluteUrl === 'string' ? request.absoluteUrl : (request.url as string);
-      let split: { host: string; path: string };
-      try {
-        split = splitUri(url);
-      } catch {
-        split = { host: '', path: request.url as string };
-      }
       const method = (request.method as string).toUpperCase();
-      const requestText =
-        bodyText(
-          typeof request.bodyAsBase64 === 'string'
-            ? new Uint8Array(Buffer.from(request.bodyAsBase64, 'base64'))
-            : typeof request.body === 'string'
-              ? request.body
-              : null,
-          headerLists(request.headers),
-        ) ?? '';
-      let body: Obj | null = null;
-      try {
-        const parsed: unknown = requestText.trim() === '' ? null : JSON.parse(requestText);
-        body = isObj(parsed) ? parsed : null;
-      } catch (error) {
-        if (method === 'POST' && isChatCompletionsPath(split.path))
-          throw new InputError([
-            {
-              file,
-              path: `${at}/request/body`,
-              reason: `the request body is not a JSON object (${(error as Error).message})`,
-            },
-          ]);
-      }
+      const requestText = bodyText(
+        typeof request.bodyAsBase64 === 'string'
+          ? new Uint8Array(Buffer.from(request.bodyAsBase64, 'base64'))
+          : typeof request.body === 'string'
+            ? request.body
+            : null,
+        headerLists(request.headers),
+      );
       const answered = isObj(entry.response)
         ? entry.response
         : isObj(entry.responseDefinition)
@@ -316,22 +295,21 @@ function journalTraffic(entries: readonly Obj[], file: string, notes: string[]):
         headers,
       );
       const logged = typeof request.loggedDate === 'number' ? request.loggedDate : NaN;
-      return {
-        index: i,
-        method,
-        url,
-        ...split,
-        body,
-        status,
-        ...(Number.isFinite(logged) ? { recordedAt: new Date(logged).toISOString() } : {}),
-        exchange: () => ({
-          request: { method, path: split.path, body },
-          response:
-            text === null
-              ? { status, headers: allowlistHeaders(headers) }
-              : responseFromText(status, headers, text, `${at}/response`, notes),
-        }),
-      };
+      return interactionFromParts(
+        {
+          index: i,
+          url,
+          method,
+          requestText,
+          status,
+          headers,
+          responseText: text,
+          at,
+          ...(Number.isFinite(logged) ? { recordedAt: new Date(logged).toISOString() } : {}),
+        },
+        file,
+        notes,
+      );
     });
   return partitionTraffic(read);
 }
