@@ -194,14 +194,7 @@ export function completionFromEvents(events: readonly string[]): Record<string, 
       if (isObj(raw.delta)) addDelta(choice, raw.delta);
     }
   }
-  const body: Record<string, unknown> = {
-    id: top.id ?? 'chatcmpl-converted',
-    object: 'chat.completion',
-    created: top.created ?? 0,
-    model: top.model ?? '',
-  };
-  if (top.system_fingerprint !== undefined) body.system_fingerprint = top.system_fingerprint;
-  if (top.service_tier !== undefined) body.service_tier = top.service_tier;
+  const body = headerOf(top, 'chat.completion');
   body.choices = [...choices.values()]
     .sort((a, b) => a.index - b.index)
     .map((choice) => ({
@@ -257,14 +250,7 @@ export function eventsFromCompletion(body: unknown, options: StreamOptions): str
   if (!isObj(body)) return undefined;
   if (body.error !== undefined && body.error !== null && !Array.isArray(body.choices))
     return [JSON.stringify(body), '[DONE]'];
-  const top: Record<string, unknown> = {
-    id: body.id ?? 'chatcmpl-converted',
-    object: 'chat.completion.chunk',
-    created: body.created ?? 0,
-    model: body.model ?? '',
-  };
-  if (body.system_fingerprint !== undefined) top.system_fingerprint = body.system_fingerprint;
-  if (body.service_tier !== undefined) top.service_tier = body.service_tier;
+  const top = headerOf(body, 'chat.completion.chunk');
   const out: string[] = [];
   const emit = (index: unknown, delta: Record<string, unknown>, finish: unknown = null) =>
     out.push(JSON.stringify({ ...top, choices: [{ index, delta, finish_reason: finish, logprobs: null }] }));
@@ -301,5 +287,18 @@ export function eventsFromCompletion(body: unknown, options: StreamOptions): str
   if (options.includeUsage && body.usage !== undefined && body.usage !== null)
     out.push(JSON.stringify({ ...top, choices: [], usage: body.usage }));
   out.push('[DONE]');
+  return out;
+}
+
+/** The fields a completion and its chunks share (id, created, model, fingerprint, tier), as `object`. */
+function headerOf(source: Record<string, unknown>, object: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: source.id ?? 'chatcmpl-converted',
+    object,
+    created: source.created ?? 0,
+    model: source.model ?? '',
+  };
+  if (source.system_fingerprint !== undefined) out.system_fingerprint = source.system_fingerprint;
+  if (source.service_tier !== undefined) out.service_tier = source.service_tier;
   return out;
 }
