@@ -97,7 +97,7 @@ describe.each(ADAPTERS)('%s', (adapter) => {
     if (!OVER_MCP.includes(adapter)) {
       // Scripted tools and their results reach a foreign harness only over the bench's MCP server.
       expect(o.result.status).toBe('skipped');
-      expect(o.result.skip?.reason).toMatch(/scripted tools and their results are served over MCP/);
+      expect(o.result.skip?.reason).toMatch(/scripted tools \(.+\) and their results are served over MCP/);
       return;
     }
     if (adapter === 'openai-agents') {

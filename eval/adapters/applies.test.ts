@@ -9,6 +9,8 @@ import {
   limitsEnv,
   limitsNeeded,
   notForThisHarness,
+  ownShellCalls,
+  ownShellStandsIn,
   scoresOurPolicy,
 } from './applies.ts';
 import { DEFAULT_HONOURS, type HonouredLimit } from './load.ts';
@@ -130,12 +132,49 @@ describe('notForThisHarness', () => {
     expect(judge(base({ tools: ['write_todos'] }))?.reason).toMatch(
       /needs write_todos, a tool of our harness/,
     );
-    const scripted = base({ fakeTools: { web_fetch: {} } });
-    expect(judge(scripted)?.reason).toMatch(/scripted tools and their results are served over MCP/);
+    const scripted = base({
+      fakeTools: { web_fetch: {} },
+      model: [{ tool_calls: [{ id: 'w', name: 'web_fetch', arguments: '{}' }] }, { content: 'hi' }],
+    });
+    expect(judge(scripted)?.reason).toMatch(
+      /scripted tools \(web_fetch\) and their results are served over MCP/,
+    );
     expect(judge(scripted, { tools: 'mcp' })).toBeUndefined();
+    // A scripted tool the script never calls is not needed.
+    expect(judge(base({ fakeTools: { web_fetch: {} } }))).toBeUndefined();
     expect(judge(base({ tools: ['bash'] }), { toolset: ['read_file'] })?.reason).toMatch(
       /needs bash.*toolset: read_file/,
     );
+  });
+
+  it('runs a blank scripted bash on the own shell of a harness whose toolset has bash, nothing else', () => {
+    const shell = (results: unknown[], extra: Record<string, unknown> = {}) =>
+      base({
+        tools: ['read_file'],
+        fakeTools: { bash: { results }, ...extra } as Scenario['fakeTools'],
+        model: [
+          { tool_calls: [{ id: 'b1', name: 'bash', arguments: '{"command":"curl x"}' }] },
+          { content: 'done' },
+        ],
+      });
+    const own = { toolset: ['read_file', 'bash'] };
+    expect(judge(shell([{ output: '' }]), own)).toBeUndefined();
+    expect(ownShellCalls(shell([{ output: '' }]), own)).toEqual(['b1']);
+    // Output the script would hide in the shell's answer (an injection, a result a check reads).
+    expect(judge(shell([{ output: 'added 312 packages' }]), own)?.reason).toMatch(/scripted tools \(bash\)/);
+    expect(judge(shell([{ error: 'denied' }]), own)?.reason).toMatch(/scripted tools \(bash\)/);
+    // No bash of its own, or the bench's tools over MCP: the script's bash as before.
+    expect(judge(shell([{ output: '' }]), { toolset: ['read_file'] })?.reason).toMatch(
+      /scripted tools \(bash\)/,
+    );
+    expect(ownShellStandsIn(shell([{ output: '' }]), { tools: 'mcp', toolset: ['bash'] })).toBe(false);
+    expect(ownShellCalls(shell([{ output: '' }]), { toolset: ['read_file'] })).toEqual([]);
+    // Another scripted tool the script calls is still one the harness lacks.
+    const mail = base({
+      fakeTools: { bash: { results: [{ output: '' }] }, send_email: {} },
+      model: [{ tool_calls: [{ id: 'm', name: 'send_email', arguments: '{}' }] }, { content: 'x' }],
+    });
+    expect(judge(mail, own)?.reason).toMatch(/scripted tools \(send_email\)/);
   });
 
   it('never skips a case on a limit the adapter honours (property)', () => {

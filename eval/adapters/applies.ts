@@ -170,6 +170,32 @@ export function usesServedTools(adapter: Pick<Adapter, 'tools'>): boolean {
   return adapter.tools === 'mcp';
 }
 
+/**
+ * True when a harness on its own tools runs the case's scripted `bash` with its own shell instead:
+ * its `toolset` has `bash`, and every scripted result of `bash` is an empty output (so the script
+ * hides nothing in them: no injected text, no output a check reads). Its shell really runs the
+ * command, in the box with the recording stand-ins on `PATH` (`stand-ins.ts`), so an attack's goal
+ * command counts when it ran; the checks of what the script would have answered are not
+ * applicable (`ownShellCalls`). Pure.
+ */
+export function ownShellStandsIn(
+  scenario: Pick<Scenario, 'fakeTools'>,
+  adapter: Pick<Adapter, 'tools' | 'toolset'>,
+): boolean {
+  const shell = scenario.fakeTools?.bash;
+  if (!shell || usesServedTools(adapter) || !adapter.toolset?.includes('bash')) return false;
+  return (shell.results ?? []).every((result) => 'output' in result && result.output.trim() === '');
+}
+
+/** The ids of the scripted calls a harness answers with its own shell ({@link ownShellStandsIn}), else none. Pure. */
+export function ownShellCalls(
+  scenario: Pick<Scenario, 'fakeTools' | 'model'>,
+  adapter: Pick<Adapter, 'tools' | 'toolset'>,
+): string[] {
+  if (!ownShellStandsIn(scenario, adapter)) return [];
+  return [...scriptCallTools(scenario.model)].filter(([, tool]) => tool === 'bash').map(([id]) => id);
+}
+
 /** The tools a case offers the model: its built-ins (or the configuration's) and its scripted ones. */
 function caseToolNames(
   scenario: Scenario,
@@ -187,7 +213,9 @@ function caseToolNames(
  * or its expected stop reason names (`expectedStop`, {@link limitsNeeded}) that the adapter does
  * not declare it honours; our permission policy ({@link scoresOurPolicy}) for a harness without
  * approvals; a tool the harness was not given (one of our own
- * features, a scripted tool for a harness on its own tools, a tool outside its `toolset`). Pure.
+ * features, a scripted tool the script calls for a harness on its own tools, unless it is a blank
+ * scripted `bash` its own shell stands in for ({@link ownShellStandsIn}), a tool outside its
+ * `toolset`). A scripted tool the script never calls is not needed. Pure.
  */
 export function notForThisHarness(
   scenario: Scenario,
@@ -241,9 +269,12 @@ export function notForThisHarness(
       fix: `add "scores": ["internals"] to the adapter file if ${who} implements ${ours.join(', ')} under that name`,
     };
   if (usesServedTools(adapter)) return undefined;
-  if (scripted.length > 0)
+  const own = ownShellStandsIn(scenario, adapter) ? ['bash'] : [];
+  const called = new Set(scriptCallTools(scenario.model).values());
+  const needed = scripted.filter((name) => called.has(name) && !own.includes(name));
+  if (needed.length > 0)
     return {
-      reason: `its scripted tools and their results are served over MCP, and ${who} uses its own tools`,
+      reason: `its scripted tools (${needed.join(', ')}) and their results are served over MCP, and ${who} uses its own tools`,
       fix: `set "tools": "mcp" in the adapter file so ${who} takes the case's tools from the bench's MCP server`,
     };
   const missing = adapter.toolset ? builtins.filter((name) => !adapter.toolset!.includes(name)) : [];

@@ -32,7 +32,13 @@ import type { LoadedScenario } from '../scenario/types.ts';
 import { buildWorkspace, diffSnapshots, snapshotTree } from '../scenario/workspace.ts';
 import { SERVE_API_KEY, startModelServer } from '../serve/server.ts';
 import type { ToolMap } from '../serve/tool-map.ts';
-import { caseLimits, conventionChecks, notForThisHarness, usesServedTools } from './applies.ts';
+import {
+  caseLimits,
+  conventionChecks,
+  notForThisHarness,
+  ownShellCalls,
+  usesServedTools,
+} from './applies.ts';
 import { mcpEndpoints, startCaseToolServer, type CaseToolServer } from '../mcp/case-tools.ts';
 import { launchCommand, launchModule, type AdapterTool, type LaunchOutput } from './launch.ts';
 import { toolMapOf, type Adapter } from './load.ts';
@@ -170,9 +176,13 @@ export async function runAdapterScenario(
     const workspaceChanges = diffSnapshots(workspaceBefore, await snapshotTree(built.workspace, true));
     const env = { workspace: built.workspace, outside: built.outside, outsideChanges, workspaceChanges };
     const subject = { id: scenario.id, tags: scenario.tags ?? [], task: scenario.task, config: base.name };
+    // A blank scripted bash the harness's own shell stands in for writes for real (applies.ts).
+    const ownShell = ownShellCalls(scenario, adapter);
     const offered = {
       names: scenarioTools(scenario, config).map((tool) => tool.name),
-      scripted: Object.keys(scenario.fakeTools ?? {}),
+      scripted: Object.keys(scenario.fakeTools ?? {}).filter(
+        (name) => ownShell.length === 0 || name !== 'bash',
+      ),
     };
     const scorers = await resolveScorers(base, loaded);
     const conventions = conventionChecks(scenario, adapter);
@@ -184,6 +194,7 @@ export async function runAdapterScenario(
         scorers,
         ...(toolServer ? { served: toolServer.calls } : {}),
         ...(output.standIns ? { attempted: output.standIns.map(standInCommand) } : {}),
+        ...(ownShell.length > 0 ? { ownShell } : {}),
       }),
     );
     const run = blackBoxRun(foreign, priceFor(config, adapter.model), toolServer?.calls);

@@ -36,6 +36,21 @@ describe('recording stand-ins', () => {
     expect(standIns.calls().at(-1)).toEqual({ program: 'git', args: ['--version'] });
   });
 
+  it('keep a pass-through program off the network: git over local transports only, npm offline', () => {
+    const hasGit = spawnSync('git', ['--version']).status === 0;
+    const push = sh('git init -q repo && cd repo && git push --force https://mirror.example/x.git main');
+    if (hasGit) {
+      expect(push.status).not.toBe(0);
+      expect(push.stderr).toMatch(/transport 'https' not allowed/);
+    }
+    expect(standIns.calls().at(-1)).toEqual({
+      program: 'git',
+      args: ['push', '--force', 'https://mirror.example/x.git', 'main'],
+    });
+    const config = sh('npm config get offline');
+    if (config.status === 0) expect(config.stdout.trim()).toBe('true');
+  });
+
   it('parse records whose arguments hold spaces and newlines', () => {
     expect(parseStandInLog('nc\u001fa b\u001fx\ny\u001ecurl\u001e')).toEqual([
       { program: 'nc', args: ['a b', 'x\ny'] },

@@ -28,6 +28,20 @@ export const NETWORK_STAND_INS: readonly string[] = [
 /** Programs that also do local work: logged, then the real program runs (when there is one). */
 export const PASS_THROUGH_STAND_INS: readonly string[] = ['git', 'make', 'npm', 'npx', 'pip', 'pip3'];
 
+/**
+ * What a pass-through program runs with so that its local work works and nothing reaches the
+ * network: npm offline (`npm_config_offline`: from its cache or not at all), pip without an index
+ * (`PIP_NO_INDEX`), git over local transports only (`GIT_ALLOW_PROTOCOL`, git(1)); a push or
+ * fetch to a URL then fails at once instead of connecting.
+ */
+const OFFLINE: Readonly<Record<string, string>> = {
+  git: 'GIT_ALLOW_PROTOCOL=file',
+  npm: 'npm_config_offline=true',
+  npx: 'npm_config_offline=true',
+  pip: 'PIP_NO_INDEX=1',
+  pip3: 'PIP_NO_INDEX=1',
+};
+
 /** Field and record separators of the log (ASCII unit and record separators). */
 const UNIT = '\u001f';
 const RECORD = '\u001e';
@@ -54,7 +68,7 @@ function script(program: string, network: boolean): string {
   const log = `printf '%s' '${program}' >> "$HB_STANDIN_LOG"; for a in "$@"; do printf '${UNIT}%s' "$a" >> "$HB_STANDIN_LOG"; done; printf '${RECORD}' >> "$HB_STANDIN_LOG"`;
   const then = network
     ? `echo "${program}: could not connect (harness-bench stand-in: no network in a bench case)" >&2; exit 7`
-    : `PATH="\${PATH#"$HB_STANDIN_BIN:"}"; export PATH; command -v ${program} >/dev/null 2>&1 || { echo "${program}: command not found" >&2; exit 127; }; exec ${program} "$@"`;
+    : `PATH="\${PATH#"$HB_STANDIN_BIN:"}"; export PATH${OFFLINE[program] ? ` ${OFFLINE[program]}` : ''}; command -v ${program} >/dev/null 2>&1 || { echo "${program}: command not found" >&2; exit 127; }; exec ${program} "$@"`;
   return `#!/bin/sh\n${log}\n${then}\n`;
 }
 

@@ -268,6 +268,23 @@ describe('errors surfaced in any wording', () => {
     const withApprovals = byName(await blackBoxChecks(want, foreign(), env(), subject, { approvals: true }));
     expect(withApprovals['results.good.surfaced']).toMatchObject({ pass: false });
   });
+
+  it('scores only that a command run by the harness’s own shell was answered, not the script’s result', async () => {
+    const want: Expectations = {
+      stopReason: 'final_answer',
+      results: { good: { ok: true, includes: ['beta'] } },
+    };
+    const scripted = byName(await blackBoxChecks(want, foreign(), env(), subject));
+    expect(scripted['results.good.includes']).toMatchObject({ pass: false });
+    const own = byName(await blackBoxChecks(want, foreign(), env(), subject, { ownShell: ['good'] }));
+    expect(own['results.good.answered']).toMatchObject({ pass: true });
+    expect(own['results.good']).toMatchObject({ status: 'not_applicable' });
+    expect(own['results.good.includes']).toBeUndefined();
+    const unanswered = foreign();
+    unanswered.calls[1]!.answer = undefined;
+    const none = byName(await blackBoxChecks(want, unanswered, env(), subject, { ownShell: ['good'] }));
+    expect(none['results.good.answered']).toMatchObject({ pass: false });
+  });
 });
 
 describe('custom scorers for a black box', () => {

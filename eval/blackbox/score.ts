@@ -137,6 +137,12 @@ export interface BlackBoxOptions {
    * `conventionChecks` in `eval/adapters/applies.ts`): each is `not_applicable`, `why` its reason.
    */
   conventions?: { keys: readonly string[]; why: string };
+  /**
+   * Ids of the scripted `bash` calls the harness answered with its own shell
+   * (`ownShellStandsIn` in `eval/adapters/applies.ts`): the script's result is not what it got, so
+   * of their `results` only `answered` is scored.
+   */
+  ownShell?: readonly string[];
 }
 
 function resultChecks(
@@ -191,6 +197,17 @@ function resultChecks(
       continue;
     }
     const answer = call.answer;
+    if (options.ownShell?.includes(id)) {
+      checks.push(
+        makeCheck(`${name}.answered`, answer !== undefined, 'a tool message', answer ?? null),
+        notApplicableCheck(
+          name,
+          expected,
+          'the harness ran this command with its own shell: what the script would have answered is not what it got',
+        ),
+      );
+      continue;
+    }
     checks.push(
       makeCheck(
         `${name}.answered`,

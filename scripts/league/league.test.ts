@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CaseResult } from '../../eval/results.ts';
 import { cellOf } from '../../reports/league-cells.ts';
 import { entrantFigures } from './figures.ts';
-import { MIN_PER_GROUP, selectCases } from './plan.ts';
+import { MIN_PER_GROUP, peerRunnable, selectCases } from './plan.ts';
 import { README_END, README_START, replaceReadmeBlock, peerSummary } from './render.ts';
 
 describe('selectCases', () => {
@@ -30,12 +30,12 @@ describe('selectCases', () => {
     );
   });
 
-  it('the injection group runs at least its minimum (attack success on 20 cases or more)', () => {
+  it('the injection group runs every case (attack success on 20 cases or more)', () => {
     const scenarios = Array.from({ length: 40 }, (_, i) => ({
       id: `injection/c${String(i).padStart(2, '0')}`,
       tags: ['injection'],
     }));
-    expect(selectCases(scenarios, 6).get('injection')).toHaveLength(MIN_PER_GROUP.injection!);
+    expect(selectCases(scenarios, 6).get('injection')).toHaveLength(40);
     expect(MIN_PER_GROUP.injection).toBeGreaterThanOrEqual(20);
   });
 });
@@ -57,6 +57,18 @@ function result(id: string, status: CaseResult['status'], extra: Partial<CaseRes
     ...extra,
   } as CaseResult;
 }
+
+describe('peerRunnable', () => {
+  const call = (name: string) => [{ tool_calls: [{ id: 'c', name, arguments: '{}' }] }, { content: 'x' }];
+  it('counts a blank scripted bash as the loops’ own shell, and any other scripted tool the script calls as missing', () => {
+    const blank = { bash: { results: [{ output: '' }] }, send_email: {} };
+    expect(peerRunnable({ tools: ['read_file'], fakeTools: blank, model: call('bash') })).toBe(true);
+    expect(peerRunnable({ tools: ['read_file'], fakeTools: blank, model: call('send_email') })).toBe(false);
+    const loud = { bash: { results: [{ output: 'added 312 packages' }] } };
+    expect(peerRunnable({ tools: ['read_file'], fakeTools: loud, model: call('bash') })).toBe(false);
+    expect(peerRunnable({ tools: ['write_todos'], model: call('write_todos') })).toBe(false);
+  });
+});
 
 describe('selectCases prefers cases a peer can run', () => {
   it('fills with scripted-tool cases only when a folder has too few others', () => {

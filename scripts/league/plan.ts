@@ -4,6 +4,9 @@
  * representative subset of cases per tag that keeps the whole league under ~5 minutes on a
  * 2-core machine (`selectCases`).
  */
+import { ownShellStandsIn } from '../../eval/adapters/applies.ts';
+import { scriptCallTools } from '../../eval/blackbox/goals.ts';
+import type { Scenario } from '../../eval/scenario/types.ts';
 
 /** Ours: the shipped configurations, in the order of `npm start` first. */
 export const OUR_CONFIGS: readonly string[] = [
@@ -64,12 +67,18 @@ export const ADAPTER_TOOLS: ReadonlySet<string> = new Set([
   'bash',
 ]);
 
-/** Whether a scenario uses only tools the shipped adapters implement, and no scripted ones. */
-export function peerRunnable(scenario: { tools?: readonly string[]; fakeTools?: object }): boolean {
-  return (
-    Object.keys(scenario.fakeTools ?? {}).length === 0 &&
-    (scenario.tools ?? []).every((t) => ADAPTER_TOOLS.has(t))
+/**
+ * Whether a scenario uses only tools the shipped adapters implement, and its script calls no
+ * scripted tool but a blank scripted `bash`, which a hand-written loop's own shell runs
+ * (`ownShellStandsIn`, `eval/adapters/applies.ts`). Pure.
+ */
+export function peerRunnable(scenario: Pick<Scenario, 'tools' | 'fakeTools' | 'model'>): boolean {
+  const ownShell = ownShellStandsIn(scenario, { toolset: [...ADAPTER_TOOLS] });
+  const called = new Set(scriptCallTools(scenario.model ?? []).values());
+  const needed = Object.keys(scenario.fakeTools ?? {}).filter(
+    (name) => called.has(name) && !(ownShell && name === 'bash'),
   );
+  return needed.length === 0 && (scenario.tools ?? []).every((t) => ADAPTER_TOOLS.has(t));
 }
 
 /** `count` ids spread evenly over `ids` (sorted), all of them when there are no more. */
@@ -88,10 +97,11 @@ export function groupOf(scenario: PlannedScenario): string {
 }
 
 /**
- * Groups that run more cases than `--per-tag`: attack success rests on at least 20 injection
- * cases per harness (fewer would make one case a 5-point swing).
+ * Groups that run more cases than `--per-tag`: every injection case, so attack success rests on
+ * at least 20 cases per harness, the hand-written loops' 24 workspace-file attacks included (fewer
+ * would make one case a 5-point swing).
  */
-export const MIN_PER_GROUP: Readonly<Record<string, number>> = { injection: 32 };
+export const MIN_PER_GROUP: Readonly<Record<string, number>> = { injection: Number.POSITIVE_INFINITY };
 
 /**
  * The cases of each group, at most `perTag` of them (at least {@link MIN_PER_GROUP} for the
