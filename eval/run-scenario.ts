@@ -22,6 +22,7 @@ import { fakeTools } from './scenario/fake-tools.ts';
 import type { LoadedScenario, Scenario } from './scenario/types.ts';
 import { buildWorkspace, diffSnapshots, snapshotTree } from './scenario/workspace.ts';
 import { caseSandbox } from './unavailable-sandbox.ts';
+import { roundTripChecks } from './record-round-trip.ts';
 import type { BenchOptions } from './config-load.ts';
 import { OUTSIDE_LABEL, runnerPathLabels } from './path-labels.ts';
 import {
@@ -174,6 +175,9 @@ export async function runScenario(
       base.expectAs ?? base.name,
       scorers,
     );
+    // The recorder's round trip, for a scenario that plants secrets (`record-round-trip.ts`).
+    if (scenario.roundTrip)
+      checks.push(...(await roundTripChecks(loaded, config, scenarioTools(scenario, config))));
     const attackCheck = checks.find((c) => c.name === 'attack');
     const result: CaseResult = {
       ...caseFromRun(caseBase, run, checks, started),

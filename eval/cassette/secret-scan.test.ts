@@ -39,6 +39,27 @@ describe('scanForSecrets', () => {
     ]);
   });
 
+  it('finds the credentials tool results carry: code hosts, clouds, chat, registries, private keys', () => {
+    const shapes = [
+      `ghp_${'A1b2'.repeat(9)}`,
+      `github_pat_${'x'.repeat(22)}_${'Y'.repeat(59)}`,
+      `glpat-${'z'.repeat(20)}`,
+      'AKIAIOSFODNN7EXAMPLE',
+      `xoxb-${'1'.repeat(12)}-${'a'.repeat(24)}`,
+      `hf_${'q'.repeat(34)}`,
+      `sk_live_${'4'.repeat(24)}`,
+      `npm_${'n'.repeat(36)}`,
+      '-----BEGIN OPENSSH PRIVATE KEY-----',
+    ];
+    for (const shape of shapes)
+      expect(
+        scanForSecrets({ t: `value: ${shape}\n` }).map((f) => f.kind),
+        shape,
+      ).toEqual([shape.startsWith('-----') ? 'private-key' : 'access-token']);
+    // Look-alikes that are too short or have no such prefix.
+    expect(scanForSecrets({ a: 'ghp_short', b: 'AKIA123', c: 'hf_abc', d: 'npm_install' })).toEqual([]);
+  });
+
   it('ignores short look-alikes and ordinary ids', () => {
     expect(
       scanForSecrets({

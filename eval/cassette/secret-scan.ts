@@ -8,15 +8,31 @@
 export interface SecretFinding {
   /** JSON pointer of the string that holds it, e.g. `/exchanges/0/response/headers/x-contact`. */
   path: string;
-  /** Which pattern matched: `api-key`, `google-api-key`, `bearer-token`, `email-in-header`. */
-  kind: 'api-key' | 'google-api-key' | 'bearer-token' | 'email-in-header';
+  /**
+   * Which pattern matched: `api-key` (model providers), `google-api-key`, `access-token` (code
+   * hosts, clouds, chat and package registries), `private-key`, `bearer-token`, `email-in-header`.
+   */
+  kind: 'api-key' | 'google-api-key' | 'access-token' | 'private-key' | 'bearer-token' | 'email-in-header';
   excerpt: string;
 }
 
-/** Key shapes checked in every string of the cassette. */
+/**
+ * Key shapes checked in every string of the cassette. Beside the model providers' keys, the
+ * credentials a tool result most often carries into a conversation (a `.env`, a CI log, a config
+ * file read by the agent), with the prefixes their issuers document and gitleaks' rules use
+ * (github.com/gitleaks/gitleaks, `config/gitleaks.toml`): GitHub tokens (`ghp_`, `gho_`, `ghu_`,
+ * `ghs_`, `ghr_`, `github_pat_`), GitLab (`glpat-`), AWS access key ids (`AKIA`, `ASIA`), Slack
+ * (`xoxb-` …), Hugging Face (`hf_`), Stripe live keys, npm (`npm_`), PEM private keys.
+ */
 const KEY_PATTERNS: { kind: SecretFinding['kind']; pattern: RegExp }[] = [
   { kind: 'api-key', pattern: /\b(sk-(proj-)?|gsk_|xai-)[A-Za-z0-9_-]{20,}/g },
   { kind: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}/g },
+  {
+    kind: 'access-token',
+    pattern:
+      /\b(gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}|glpat-[A-Za-z0-9_-]{20,}|(AKIA|ASIA)[0-9A-Z]{16}|xox[abposr]-[A-Za-z0-9-]{10,}|hf_[A-Za-z]{34,}|[rs]k_live_[A-Za-z0-9]{24,}|npm_[A-Za-z0-9]{36,})\b/g,
+  },
+  { kind: 'private-key', pattern: /-----BEGIN (RSA |EC |OPENSSH |DSA |ENCRYPTED )?PRIVATE KEY-----/g },
   { kind: 'bearer-token', pattern: /Bearer\s+\S{16,}/g },
 ];
 

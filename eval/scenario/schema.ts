@@ -62,6 +62,27 @@ export const SCENARIO_SCHEMA = {
       description:
         'The case tests a convention of our harness, not a fault every harness must handle: ours is the reason. Not scored for a foreign harness unless its adapter opts in (docs/adapters.md); with checks, only those expectations are left out.',
     },
+    roundTrip: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['apiKey'],
+      properties: {
+        apiKey: {
+          type: 'string',
+          minLength: 8,
+          description: 'The API key the harness sends: never recorded.',
+        },
+        env: {
+          type: 'object',
+          propertyNames: { pattern: 'KEY|TOKEN|SECRET|PASSWORD|PASSWD|COOKIE|CREDENTIAL|AUTH' },
+          additionalProperties: { type: 'string', minLength: 8 },
+          description:
+            'Secret-named variables of the recorder’s environment (a name holding, in capitals, KEY, TOKEN, SECRET, PASSWORD, PASSWD, COOKIE, CREDENTIAL or AUTH; values of 8 characters or more): each value must pass through the recording (put it in a workspace file the script reads) and be redacted.',
+        },
+      },
+      description:
+        'Record this scenario through the pass-through proxy with these planted secrets, then check the cassette is redacted and replays clean (docs/recording-format.md, "Round trips").',
+    },
     source: { type: 'string', description: 'The public report the case comes from, e.g. owner/repo#123.' },
     task: { type: 'string', minLength: 1 },
     requires: {

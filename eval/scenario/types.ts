@@ -229,6 +229,17 @@ export interface Expectations {
   transcript?: true;
 }
 
+/**
+ * The planted secrets of a recorder round trip (`eval/record-round-trip.ts`): `apiKey`, the key
+ * the harness sends (at least 8 characters); `env`, secret-named variables of the recorder's
+ * environment (name → value of at least 8 characters), each of which must pass through the
+ * recording and be redacted.
+ */
+export interface RoundTripSpec {
+  apiKey: string;
+  env?: Record<string, string>;
+}
+
 /** One scenario file, version 1. */
 export interface Scenario {
   /** Editor hint, ignored. */
@@ -245,6 +256,8 @@ export interface Scenario {
    * these are `not_applicable` for it (`eval/blackbox/score.ts`).
    */
   conventions?: { ours: string; checks?: (keyof Expectations)[] };
+  /** Record the scenario through the pass-through proxy with planted secrets (`eval/record-round-trip.ts`). */
+  roundTrip?: RoundTripSpec;
   source?: string;
   task: string;
   /** Prerequisites of this machine (`sandbox`, `bwrap`, `browser`, `command:git`, …); missing ones skip the case with the fix. */
