@@ -93,7 +93,9 @@ async function expandPattern(pattern: string, cwd: string): Promise<string[]> {
     cwd: base,
     absolute: true,
     expandDirectories: false,
-    ignore: ['**/node_modules/**'],
+    // A pattern or folder that names node_modules (the package's own scenarios,
+    // `node_modules/harness-bench/scenarios/…`) looks there; any other never descends into it.
+    ignore: pattern.split(/[\\/]/).includes('node_modules') ? [] : ['**/node_modules/**'],
   });
   return found
     .map((path) => resolve(path))
