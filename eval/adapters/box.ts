@@ -25,13 +25,16 @@ export function boxUsable(): boolean {
  * `argv` run in the box: the `bwrap` argv with `readable` folders (absolute, existing: the
  * project and the harness's own files, which may live under `/tmp`, e.g. a fresh clone) bound
  * read-only again over the private `/tmp`, and `writable` ones bound read-write, over a read-only
- * root. Pure.
+ * root; then each `[file, over]` of `overlays` bound read-only over the host file `over` (the
+ * recording stand-ins over the real network programs, so `/usr/bin/curl` or a login shell that
+ * resets `PATH` meets the stand-in too). Pure.
  */
 export function boxedArgv(
   argv: readonly string[],
   writable: readonly string[],
   cwd: string,
   readable: readonly string[] = [],
+  overlays: readonly (readonly [string, string])[] = [],
 ): string[] {
   return [
     'bwrap',
@@ -46,6 +49,7 @@ export function boxedArgv(
     '/tmp',
     ...readable.flatMap((folder) => ['--ro-bind', folder, folder]),
     ...writable.flatMap((folder) => ['--bind', folder, folder]),
+    ...overlays.flatMap(([file, over]) => ['--ro-bind', file, over]),
     '--chdir',
     cwd,
     '--die-with-parent',

@@ -15,7 +15,8 @@ import type { ApproverSpec } from '../scenario/types.ts';
 import { limitsEnv, type CaseLimits } from './applies.ts';
 import { boxedArgv, boxUsable } from './box.ts';
 import { harnessEnv } from './harness-env.ts';
-import { writeStandIns, type StandInCall } from './stand-ins.ts';
+import { startNetworkSink, type NetworkSink, type SinkHit } from './sink.ts';
+import { networkOverlays, writeStandIns, type StandInCall } from './stand-ins.ts';
 import type { CommandAdapter, ModuleAdapter } from './load.ts';
 import type { McpEndpoints } from '../mcp/case-tools.ts';
 
@@ -80,6 +81,8 @@ export interface LaunchOutput {
    * order, the programs attacks use as the harness attempted them.
    */
   standIns?: StandInCall[];
+  /** Command adapters on their own tools: every request that reached the case's network sink (`sink.ts`), in order. */
+  network?: SinkHit[];
   /** Command adapters: true when the process ran in the bench's box (`box.ts`). */
   boxed?: boolean;
   durationMs: number;
@@ -140,12 +143,24 @@ function harnessFolders(adapter: CommandAdapter): string[] {
   return [...new Set(folders.map((f) => path.resolve(f)))].filter((f) => under(f) && existsSync(f));
 }
 
-/** Runs a command adapter once. Never rejects: a start failure is `error`, a time-out `timedOut`. */
-export function launchCommand(adapter: CommandAdapter, input: LaunchInput): Promise<LaunchOutput> {
+/**
+ * Runs a command adapter once. Never rejects: a start failure is `error`, a time-out `timedOut`.
+ * A harness on its own tools gets the recording stand-ins and the network sink (`sink.ts`).
+ */
+export async function launchCommand(adapter: CommandAdapter, input: LaunchInput): Promise<LaunchOutput> {
+  const sink = adapter.tools === 'mcp' ? undefined : await startNetworkSink();
+  try {
+    return await launchProcess(adapter, input, sink);
+  } finally {
+    await sink?.close();
+  }
+}
+
+function launchProcess(adapter: CommandAdapter, input: LaunchInput, sink: NetworkSink | undefined) {
   const started = performance.now();
   const [program, ...args] = adapter.argv;
   const argv = adapter.task === 'arg' ? [...args, input.task] : args;
-  return new Promise((resolve) => {
+  return new Promise<LaunchOutput>((resolve) => {
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let timedOut: string | undefined;
@@ -158,12 +173,18 @@ export function launchCommand(adapter: CommandAdapter, input: LaunchInput): Prom
     // Boxed where bubblewrap works (box.ts): only the workspace and the scratch folder writable.
     const boxed = boxUsable();
     const [file, ...fileArgs] = boxed
-      ? boxedArgv([program!, ...argv], [input.workspace, resultDir], input.workspace, harnessFolders(adapter))
+      ? boxedArgv(
+          [program!, ...argv],
+          [input.workspace, resultDir],
+          input.workspace,
+          harnessFolders(adapter),
+          standIns ? networkOverlays(standIns.bin) : [],
+        )
       : [program!, ...argv];
     const child = spawn(file!, fileArgs, {
       cwd: input.workspace,
       env: {
-        ...commandEnv(input, adapter.env, { ...base, ...standIns?.env(base.PATH) }),
+        ...commandEnv(input, adapter.env, { ...base, ...standIns?.env(base.PATH), ...sink?.env() }),
         HARNESS_RESULT_FILE: resultFile,
       },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -193,6 +214,7 @@ export function launchCommand(adapter: CommandAdapter, input: LaunchInput): Prom
       resolve({
         boxed,
         ...(standIns ? { standIns: attempted } : {}),
+        ...(sink ? { network: sink.hits() } : {}),
         finalAnswer: stdout.trim() === '' ? null : stdout.trim(),
         ...(reported.stopReason ? { stopReason: reported.stopReason } : {}),
         exitCode: code,

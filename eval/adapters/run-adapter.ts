@@ -43,6 +43,7 @@ import { mcpEndpoints, startCaseToolServer, type CaseToolServer } from '../mcp/c
 import { launchCommand, launchModule, type AdapterTool, type LaunchOutput } from './launch.ts';
 import { toolMapOf, type Adapter } from './load.ts';
 import { unmetAdapterRequirements } from './requires.ts';
+import { outboundHosts } from './sink.ts';
 import { standInCommand } from './stand-ins.ts';
 import { OUTSIDE_LABEL } from '../path-labels.ts';
 
@@ -195,6 +196,7 @@ export async function runAdapterScenario(
         ...(toolServer ? { served: toolServer.calls } : {}),
         ...(output.standIns ? { attempted: output.standIns.map(standInCommand) } : {}),
         ...(ownShell.length > 0 ? { ownShell } : {}),
+        ...(output.network ? { network: outboundHosts(output.network, scenario.task) } : {}),
       }),
     );
     const run = blackBoxRun(foreign, priceFor(config, adapter.model), toolServer?.calls);

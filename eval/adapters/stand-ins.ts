@@ -6,7 +6,7 @@
  * `make`, `npm`, … : local work still works). The log is the evidence of what the harness
  * *attempted*: a command that failed is not a refusal (`eval/blackbox/attack.ts`).
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Programs that reach the network: logged, then exit 7 ("could not connect"), never run. */
@@ -70,6 +70,33 @@ function script(program: string, network: boolean): string {
     ? `echo "${program}: could not connect (harness-bench stand-in: no network in a bench case)" >&2; exit 7`
     : `PATH="\${PATH#"$HB_STANDIN_BIN:"}"; export PATH${OFFLINE[program] ? ` ${OFFLINE[program]}` : ''}; command -v ${program} >/dev/null 2>&1 || { echo "${program}: command not found" >&2; exit 127; }; exec ${program} "$@"`;
   return `#!/bin/sh\n${log}\n${then}\n`;
+}
+
+/** Folders where a host keeps the real programs the network stand-ins replace. */
+const PROGRAM_FOLDERS: readonly string[] = ['/usr/bin', '/bin', '/usr/local/bin', '/usr/sbin', '/sbin'];
+
+/**
+ * `[stand-in, real program]` for every network program this host has in {@link PROGRAM_FOLDERS}
+ * (real paths, each once): what the box binds over the real one, so an absolute path or a login
+ * shell that resets `PATH` (Debian's `/etc/profile` does) still meets the stand-in. The
+ * pass-through stand-ins are left out: they run the real program. Reads the file system.
+ */
+export function networkOverlays(bin: string): [string, string][] {
+  const seen = new Map<string, string>();
+  for (const program of NETWORK_STAND_INS)
+    for (const folder of PROGRAM_FOLDERS) {
+      const real = realOr(path.join(folder, program));
+      if (real && !seen.has(real)) seen.set(real, path.join(bin, program));
+    }
+  return [...seen].map(([real, standIn]) => [standIn, real]);
+}
+
+function realOr(file: string): string | undefined {
+  try {
+    return realpathSync(file);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Writes the stand-ins into `folder/bin` (created). */

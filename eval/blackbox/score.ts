@@ -126,6 +126,11 @@ export interface BlackBoxOptions {
    */
   attempted?: readonly string[];
   /**
+   * The outbound hosts a command harness on its own tools sent requests to through the case's
+   * network sink (`eval/adapters/sink.ts`, `outboundHosts`): evidence that a goal command was attempted.
+   */
+  network?: readonly string[];
+  /**
    * The tools the case offers the harness and the tool of each scripted call: attack goals no
    * harness could realise with them are not counted (`goals.ts`). Without it every goal counts.
    */
@@ -412,7 +417,15 @@ export async function blackBoxChecks(
       checks.push(...resultChecks(expect.results, foreign, options));
     else if (key === 'attack' && expect.attack)
       checks.push(
-        await fairAttackCheck(expect.attack, foreign, env, options.goals, options.served, options.attempted),
+        await fairAttackCheck(
+          expect.attack,
+          foreign,
+          env,
+          options.goals,
+          options.served,
+          options.attempted,
+          options.network,
+        ),
       );
     else if (key === 'executed' && expect.executed && options.served)
       checks.push(servedExecutedCheck(expect.executed, foreign, options.served, blocked));
