@@ -193,7 +193,7 @@ const results = {
   },
   method: {
     workload:
-      'a run of N steps: N - 1 scripted read_file calls, each on a file of its own (3 lines of a 105-line file), then a final answer; the peers and floor + read run the same tool body (read the file, number the lines), harness-bench its own read_file through its sandbox, the floor no tool body (no file I/O: the same result string appended every step)',
+      'a run of N steps: N - 1 scripted read_file calls, each on a file of its own read whole (999 files of 8 lines, 336-360 bytes, in 10 folders of 100: dir00/f0000.txt ...), then a final answer; the peers and floor + read run the same tool body (read the whole file, number its lines), harness-bench its own read_file through its sandbox, the floor no tool body (no file I/O: the same result string appended every step)',
     setup:
       'every system set up once per process (tools, agent, sandbox, model), outside the measured runs; AI SDK: tool() with jsonSchema(...) and an ajv validate function, generateText with stopWhen: stepCountIs(N); Agents SDK: tool() with a zod object made once, one Agent, run() per request',
     sample: `as many whole runs of N steps back to back as cover ${SAMPLE_STEPS} steps (${SAMPLE_STEPS / 10} runs at N = 10, one at N = 1,000), divided by their steps (µs per step), so every sample holds its share of the collector's periodic work; usPerStep is the median over all samples`,

@@ -1,8 +1,21 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { deterministicDeps } from '../harness/deps.ts';
+import { runHarness } from '../harness/loop/run.ts';
+import { ScriptedModel } from '../harness/model/scripted-model.ts';
+import { LocalSandbox } from '../harness/sandbox/local.ts';
+import { FILE_TOOLS } from '../harness/tools/builtin/files.ts';
 import { aiSdk, floor, floorRead, HARNESS_CONFIGS, harness, openaiAgents, scriptedTurns } from './systems.ts';
-import { benchWorkspace, callArgs, MAX_STEPS, toolCallsIn } from './workload.ts';
+import {
+  benchWorkspace,
+  callArgs,
+  FILE_LINES,
+  fileText,
+  MAX_STEPS,
+  readLines,
+  toolCallsIn,
+} from './workload.ts';
 
 // Small: the systems read only the first files, and the test times nothing.
 const workspace = benchWorkspace(20);
@@ -19,6 +32,37 @@ describe('the per-step workload', () => {
     } finally {
       files.dispose();
     }
+  });
+
+  it('holds the files in 10 folders of 100, each a few hundred bytes of its own, and every call reads one whole file', () => {
+    expect(callArgs(0)).toEqual({ path: 'dir00/f0000.txt' });
+    expect(callArgs(998)).toEqual({ path: 'dir09/f0998.txt' });
+    const folders = Array.from({ length: toolCallsIn(MAX_STEPS) }, (_, i) => path.dirname(callArgs(i).path));
+    expect(new Set(folders).size).toBe(10);
+    const texts = Array.from({ length: toolCallsIn(MAX_STEPS) }, (_, i) => fileText(i));
+    expect(new Set(texts).size).toBe(MAX_STEPS - 1);
+    for (const text of texts) {
+      expect(text.split('\n')).toHaveLength(FILE_LINES + 1);
+      expect(text.length).toBeGreaterThanOrEqual(300);
+      expect(text.length).toBeLessThanOrEqual(400);
+    }
+    const body = readLines(workspace.dir, callArgs(7));
+    expect(body.split('\n')).toHaveLength(FILE_LINES);
+    expect(body.startsWith('1\tf0007.txt line 1:')).toBe(true);
+  });
+
+  it("our read_file returns what the peers' tool body returns, the whole file numbered", async () => {
+    const result = await runHarness({
+      task: 'read the files',
+      config: HARNESS_CONFIGS.default,
+      model: new ScriptedModel(scriptedTurns(6)),
+      tools: [FILE_TOOLS.read_file!],
+      sandbox: new LocalSandbox({ allowExec: false }),
+      workspace: workspace.dir,
+      deps: deterministicDeps(),
+    });
+    const results = result.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(results).toEqual(Array.from({ length: 5 }, (_, i) => readLines(workspace.dir, callArgs(i))));
   });
 
   it('scripts ours as N − 1 read_file calls on distinct files, then the final answer', () => {

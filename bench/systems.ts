@@ -5,7 +5,8 @@
  * N − 1 tool calls and ended with the final answer:
  * - `floor`: a bare loop: JSON decode of the call, ajv validation, a result appended; no file
  *   I/O (the result is the same string every step, made at set-up);
- * - `floor + read`: the same loop running the peers' tool body (the file read and split);
+ * - `floor + read`: the same loop running the peers' tool body (the whole file read, its lines
+ *   numbered);
  * - `harness-bench`: `runHarness` with the default configuration (budgets raised so N steps fit),
  *   or with session persistence on;
  * - `ai-sdk`: Vercel AI SDK 6 `generateText` with one tool declared by `jsonSchema(...)`;
@@ -92,11 +93,11 @@ function bareLoop(name: string, body: (args: ReadArgs) => string): RunSteps {
 }
 
 /**
- * The floor: the bare loop with no tool body. Every result is the same three numbered lines,
- * made once here from text in memory; the workspace is never touched.
+ * The floor: the bare loop with no tool body. Every result is the same numbered file (file 0,
+ * all its lines), made once here from text in memory; the workspace is never touched.
  */
 export const floor: System = () => {
-  const result = numberLines(fileText(0), callArgs(0));
+  const result = numberLines(fileText(0), {});
   return bareLoop('floor', () => result);
 };
 
@@ -298,10 +299,12 @@ class FakeAgentsModel implements AgentsModel {
 export const openaiAgents: System = (workspace) => {
   let made = 0;
   const model = new FakeAgentsModel();
+  // The harness's read_file arguments; offset and limit are optional, `.nullish()` as the SDK's
+  // strict schemas want (a plain `.optional()` loses its integer and minimum in the conversion).
   const parameters = z.object({
     path: z.string().min(1),
-    offset: z.number().int().min(1),
-    limit: z.number().int().min(1),
+    offset: z.number().int().min(1).nullish(),
+    limit: z.number().int().min(1).nullish(),
   });
   const agent = new Agent({
     name: 'reader',

@@ -41,7 +41,8 @@ describe('loadScenarios', () => {
   it('never descends into node_modules, unless the pattern names it (the package’s own scenarios)', async () => {
     await put('mine/a.json', JSON.stringify(minimal));
     await put('node_modules/harness-bench/scenarios/b.json', JSON.stringify({ ...minimal, id: 'pkg/b' }));
-    const ids = async (globs: string[]) => (await loadScenarios(globs, dir)).scenarios.map((s) => s.scenario.id);
+    const ids = async (globs: string[]) =>
+      (await loadScenarios(globs, dir)).scenarios.map((s) => s.scenario.id);
     expect(await ids(['**/*.json'])).toEqual(['demo/one']);
     expect(await ids(['node_modules/harness-bench/scenarios/**/*.json'])).toEqual(['pkg/b']);
     expect(await ids(['node_modules/harness-bench/scenarios'])).toEqual(['pkg/b']);
