@@ -113,6 +113,7 @@ export async function unfaithful(
   return undefined;
 }
 
+/** The served body as JSON, else its text: the check's own reading, not the recorder's parser it checks. */
 function parseOr(text: string): unknown {
   try {
     return JSON.parse(text);

