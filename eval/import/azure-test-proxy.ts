@@ -16,12 +16,7 @@ import {
   type PartitionedTraffic,
   type ReadInteraction,
 } from './classify.ts';
-import { allowlistHeaders, parseJsonObject, splitUri } from './common.ts';
-
-type Obj = Record<string, unknown>;
-
-const isObj = (value: unknown): value is Obj =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { allowlistHeaders, parseJsonObject, splitUri, isObj, type Obj } from './common.ts';
 
 /** True when the parsed JSON is a test-proxy record: `Entries`, each with `RequestUri` and `RequestMethod`. */
 export function isAzureTestProxyDocument(doc: unknown): doc is { Entries: unknown[] } {

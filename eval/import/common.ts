@@ -234,3 +234,10 @@ export function eventObject(event: RecordedEvent): Record<string, unknown> | und
   const value = parseJsonObject(event.data);
   return value instanceof Error || value === null ? undefined : value;
 }
+
+/** A JSON object, as the importers read recordings. */
+export type Obj = Record<string, unknown>;
+
+/** True for a JSON object (not null, not an array). Pure. */
+export const isObj = (value: unknown): value is Obj =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -15,12 +15,7 @@
  * Said in `meta.imported.rewritten` by the caller (`./legacy-shapes.ts`).
  */
 import type { Exchange, RecordedEvent } from '../cassette/types.ts';
-import { bodyMessages, eventObject } from './common.ts';
-
-type Obj = Record<string, unknown>;
-
-const isObj = (value: unknown): value is Obj =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { bodyMessages, eventObject, isObj, type Obj } from './common.ts';
 
 /** The parameter a custom tool's free-form input is passed in. */
 export const CUSTOM_INPUT = 'input';

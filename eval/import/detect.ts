@@ -18,7 +18,7 @@
  */
 import { InputError } from '../errors.ts';
 import { CASSETTE_FORMAT, type ImportFormat } from '../cassette/types.ts';
-import { looksLikeSse } from './common.ts';
+import { looksLikeSse, isObj, type Obj } from './common.ts';
 import { isAzureTestProxyDocument } from './azure-test-proxy.ts';
 import { isHarDocument } from './har.ts';
 import { isHttprr } from './httprr.ts';
@@ -51,11 +51,6 @@ export const KNOWN_FORMATS =
   '({ "request", "response" } or "mappings") and request journals ("requests"), Hoverfly simulations ("data.pairs"), ' +
   'MockServer expectations ("httpRequest", "httpResponse"), Talkback tapes (JSON5 "meta", "req", "res"), ' +
   'Python responses recordings (YAML "responses" of "response") and ExVCR cassettes (a JSON list of { request: { url }, response })';
-
-type Obj = Record<string, unknown>;
-
-const isObj = (value: unknown): value is Obj =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function keysOf(value: Obj): string {
   const keys = Object.keys(value);

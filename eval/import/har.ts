@@ -17,12 +17,7 @@ import {
   type PartitionedTraffic,
   type ReadInteraction,
 } from './classify.ts';
-import { parseJsonObject, splitUri } from './common.ts';
-
-type Obj = Record<string, unknown>;
-
-const isObj = (value: unknown): value is Obj =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { parseJsonObject, splitUri, isObj, type Obj } from './common.ts';
 
 /** What a HAR yields: the partitioned traffic, `log.creator` as `name version`, and notes. */
 export interface HarImport extends PartitionedTraffic {

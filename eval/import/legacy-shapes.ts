@@ -18,13 +18,8 @@
  */
 import { assembleChunks } from '../../harness/model/stream-assembler.ts';
 import type { Exchange } from '../cassette/types.ts';
-import { bodyMessages, eventObject } from './common.ts';
+import { bodyMessages, eventObject, isObj, type Obj } from './common.ts';
 import { CUSTOM_INPUT, rewriteCustomTools } from './custom-tools.ts';
-
-type Obj = Record<string, unknown>;
-
-const isObj = (value: unknown): value is Obj =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The id given to the legacy call of the assistant message at `messageIndex`. */
 export const legacyCallId = (messageIndex: number): string => `call_legacy_${messageIndex}`;

@@ -24,13 +24,10 @@ import JSON5 from 'json5';
 import { InputError } from '../errors.ts';
 import { bodyText, headerLists, type HeaderLists, type RawBody } from './body.ts';
 import { partitionTraffic, type PartitionedTraffic } from './classify.ts';
+import { isObj, type Obj } from './common.ts';
 import { interactionFromParts } from './parts.ts';
 
-type Obj = Record<string, unknown>;
 type Traffic = PartitionedTraffic & { notes: string[] };
-
-const isObj = (value: unknown): value is Obj =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // ---------------------------------------------------------------- Hoverfly
 

@@ -13,7 +13,7 @@
 import { parse as parseYaml, type ScalarTag } from 'yaml';
 import { InputError } from '../errors.ts';
 import type { ImportFormat, RecordedResponse } from '../cassette/types.ts';
-import { allowlistHeaders } from './common.ts';
+import { allowlistHeaders, isObj, type Obj } from './common.ts';
 import { bodyText, headerLists, responseFromText, type HeaderLists, type RawBody } from './body.ts';
 import {
   isChatCompletionsPath,
@@ -29,11 +29,6 @@ export interface VcrImport extends PartitionedTraffic {
   /** Non-fatal oddities, for the import's warnings. */
   notes: string[];
 }
-
-type Obj = Record<string, unknown>;
-
-const isObj = (value: unknown): value is Obj =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Ruby's Psych writes binary strings as `!binary` (base64); YAML 1.1 spells it `!!binary`. */
 const RUBY_BINARY: ScalarTag = {

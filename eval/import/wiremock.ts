@@ -31,11 +31,7 @@ import {
   type ReadInteraction,
 } from './classify.ts';
 import { interactionFromParts } from './parts.ts';
-
-type Obj = Record<string, unknown>;
-
-const isObj = (value: unknown): value is Obj =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isObj, type Obj } from './common.ts';
 
 const URL_KEYS = ['url', 'urlPath', 'urlPattern', 'urlPathPattern', 'urlPathTemplate'] as const;
 
