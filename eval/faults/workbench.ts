@@ -8,19 +8,10 @@
  * source file through tsx: about a second instead of three to four on 2 cores.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { bundleCli } from '../bundle-cli.mjs';
 import { PACKAGE_ROOT } from '../config-load.ts';
 import type { CaseResult } from '../results.ts';
 import { applyFault, type AppliedPatch } from './patch.ts';
@@ -93,53 +84,21 @@ export function createWorkbench(source: string = PACKAGE_ROOT): Workbench {
 }
 
 /**
- * Bundles the CLI of the copy at `root` (patched) into `root/dist/cli.mjs`, with the options of
- * `scripts/build.mjs` (the `prepare` step of `npm ci`), and writes `dist/inputs.json` the way it
- * does: every bundled source file with its size, mtime and SHA-256. `bin/harness-bench.js` of the
+ * Bundles the CLI of the copy at `root` (patched) into `root/dist/cli.mjs` with `dist/inputs.json`,
+ * as `npm ci` does for the checkout (`eval/bundle-cli.mjs`, the one writer of both). `bin/harness-bench.js` of the
  * copy runs the bundle only while every one of them is unchanged, and otherwise the sources
  * through tsx, so a stale bundle can never stand in for the patched code; a copy esbuild cannot
  * bundle is left without one, to tsx. In this process (the
  * esbuild service stays up): a quarter of a second, against seconds of tsx start-up in the child.
  */
 export async function bundleCopy(root: string): Promise<void> {
-  const { build } = await import('esbuild');
-  const dist = path.join(root, 'dist');
-  rmSync(dist, { recursive: true, force: true });
-  mkdirSync(dist, { recursive: true });
-  let result: Awaited<ReturnType<typeof build<{ metafile: true }>>>;
   try {
-    result = await build({
-      absWorkingDir: root,
-      entryPoints: ['cli/main.ts'],
-      outfile: 'dist/cli.mjs',
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      sourcemap: 'linked',
-      metafile: true,
-      logLevel: 'silent',
-    });
+    await bundleCli(root, { logLevel: 'silent' });
   } catch {
     // A patch esbuild cannot bundle: the child runs the sources through tsx and says why it
     // cannot start (a broken fault, exit 2 or 3), as it did before there was a bundle.
-    rmSync(dist, { recursive: true, force: true });
-    return;
+    rmSync(path.join(root, 'dist'), { recursive: true, force: true });
   }
-  const inputs = Object.keys(result.metafile.inputs)
-    .sort()
-    .map((file) => {
-      const full = path.join(root, file);
-      const stat = statSync(full);
-      return {
-        file,
-        size: stat.size,
-        mtimeMs: stat.mtimeMs,
-        sha256: createHash('sha256').update(readFileSync(full)).digest('hex'),
-      };
-    });
-  writeFileSync(path.join(dist, 'inputs.json'), `${JSON.stringify({ inputs }, null, 1)}\n`);
 }
 
 /** What to run: scenario and cassette files (absolute paths), and the configurations. */
